@@ -1,0 +1,331 @@
+#!/usr/bin/env python3
+"""Measure RowKit fidelity cases with headless Chromium.
+
+Each case becomes one div styled exactly like the RowKit contract:
+
+    font-family: "FONT"; font-weight: W; font-size: Spx; line-height: LHpx;
+    width: Wpx; white-space: normal; overflow-wrap: break-word
+
+Many cases are packed into one HTML page; an inline script lays them all
+out, reads getBoundingClientRect().height / offsetHeight, derives
+lineCount = round(height / lineHeight) and (per line, from
+Range.getClientRects of the text node) maxLineWidth, and writes the results
+as JSON into <pre id="out">. The page is rendered with
+
+    chromium --headless --no-sandbox --disable-gpu --dump-dom file:///...html
+
+and the <pre> is parsed back out of the dumped DOM. Completeness is checked
+(a sentinel and the result count must match), otherwise the batch fails.
+
+Results are cached in Fidelity/.cache/chromium-<version>.jsonl keyed by the
+case hash (text, font, weight, size, lineHeight, width), so reruns are fast.
+
+Standalone use:
+  python3 Fidelity/chromium.py [--small] [--set short|long|all] [--out FILE]
+measures the case grid and prints one JSON object per case.
+"""
+
+import argparse
+import concurrent.futures
+import hashlib
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_CACHE_DIR = os.path.join(HERE, ".cache")
+# Bump when the page script / measurement semantics change (invalidates cache).
+MEASURE_VERSION = 2
+
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--hide-scrollbars",
+    "--force-device-scale-factor=1",
+    "--lang=en-US",
+    "--no-first-run",
+    "--disable-extensions",
+    "--disable-background-networking",
+    "--disable-sync",
+    "--mute-audio",
+    "--virtual-time-budget=10000",
+]
+
+PAGE_TEMPLATE = """<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>rowkit fidelity</title>
+<style>
+html, body { margin: 0; padding: 0; }
+#cases > div {
+  display: block; margin: 0; padding: 0; border: 0;
+  white-space: normal; overflow-wrap: break-word;
+  font-style: normal; letter-spacing: normal; word-spacing: normal;
+  text-align: start; text-indent: 0; text-transform: none;
+}
+</style></head>
+<body><pre id="out">PENDING</pre><div id="cases"></div>
+<script id="data" type="application/json">__DATA__</script>
+<script>
+(function () {
+  var out = document.getElementById('out');
+  try {
+    var cases = JSON.parse(document.getElementById('data').textContent);
+    var container = document.getElementById('cases');
+    var divs = [];
+    for (var i = 0; i < cases.length; i++) {
+      var c = cases[i];  // [key, text, font, weight, size, lineHeight, width]
+      var d = document.createElement('div');
+      d.style.fontFamily = JSON.stringify(c[2]);
+      d.style.fontWeight = c[3];
+      d.style.fontSize = c[4] + 'px';
+      d.style.lineHeight = c[5] + 'px';
+      d.style.width = c[6] + 'px';
+      d.textContent = c[1];
+      container.appendChild(d);
+      divs.push(d);
+    }
+    var results = [];
+    var range = document.createRange();
+    for (var i = 0; i < cases.length; i++) {
+      var c = cases[i], d = divs[i], lh = c[5];
+      var box = d.getBoundingClientRect();
+      var h = box.height;
+      var lines = {};
+      var tn = d.firstChild;
+      if (tn) {
+        range.selectNodeContents(tn);
+        var rects = range.getClientRects();
+        for (var j = 0; j < rects.length; j++) {
+          var r = rects[j];
+          if (r.width <= 0) continue;  // collapsed spaces at line ends
+          var slot = Math.floor((r.top + r.height / 2 - box.top) / lh);
+          var L = lines[slot];
+          if (!L) { lines[slot] = [r.left, r.right]; }
+          else { if (r.left < L[0]) L[0] = r.left; if (r.right > L[1]) L[1] = r.right; }
+        }
+      }
+      var maxW = 0, nSlots = 0;
+      for (var k in lines) { nSlots++; var w = lines[k][1] - lines[k][0]; if (w > maxW) maxW = w; }
+      results.push({k: c[0], height: h, offsetHeight: d.offsetHeight,
+                    lineCount: Math.round(h / lh), maxLineWidth: maxW, rectLines: nSlots});
+    }
+    out.textContent = JSON.stringify({ok: true, count: results.length, results: results, sentinel: 'ROWKIT-FIDELITY-END'});
+  } catch (e) {
+    out.textContent = JSON.stringify({ok: false, error: String(e && e.stack || e)});
+  }
+})();
+</script>
+</body></html>
+"""
+
+PRE_RE = re.compile(r'<pre id="out">(.*?)</pre>', re.S)
+
+
+def find_chromium(explicit=None):
+    for cand in [explicit, os.environ.get("CHROMIUM"), "chromium", "chromium-browser",
+                 "google-chrome", "/usr/bin/chromium"]:
+        if not cand:
+            continue
+        p = shutil.which(cand) or (cand if os.path.exists(cand) else None)
+        if p:
+            return p
+    raise SystemExit("chromium not found (use --chromium or CHROMIUM=...)")
+
+
+def chromium_version(chromium):
+    try:
+        out = subprocess.run([chromium, "--version"], capture_output=True, text=True, timeout=60).stdout
+    except Exception:
+        out = ""
+    m = re.search(r"(\d+\.\d+\.\d+\.\d+)", out)
+    return m.group(1) if m else "unknown"
+
+
+def chromium_env():
+    """Fixed locale: Chromium's CJK fallback font choice depends on it."""
+    env = dict(os.environ)
+    env["LANG"] = "C.UTF-8"
+    env["LC_ALL"] = "C.UTF-8"
+    env.pop("LANGUAGE", None)
+    return env
+
+
+def _page_for(cases):
+    data = [[c["key"], c["text"], c["font"], _css_weight(c["weight"]), c["size"], c["lineHeight"], c["width"]]
+            for c in cases]
+    js = json.dumps(data, ensure_ascii=True)
+    # Safe inside <script>: no raw '<' (prevents '</script>' / '<!--' issues).
+    js = js.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return PAGE_TEMPLATE.replace("__DATA__", js)
+
+
+def _css_weight(w):
+    w = str(w)
+    return {"regular": "400", "normal": "400", "bold": "700"}.get(w, w)
+
+
+def _run_batch(chromium, cases, timeout, keep_dir=None):
+    """Render one page; returns {key: result}. Raises on incomplete output."""
+    tmp = tempfile.mkdtemp(prefix="rowkit-fidelity-")
+    try:
+        page = os.path.join(tmp, "page.html")
+        with open(page, "w", encoding="utf-8") as f:
+            f.write(_page_for(cases))
+        if keep_dir:
+            shutil.copy(page, os.path.join(keep_dir, f"page-{cases[0]['key'][:8]}.html"))
+        profile = os.path.join(tmp, "profile")
+        cmd = [chromium] + CHROMIUM_FLAGS + [f"--user-data-dir={profile}", "--dump-dom", "file://" + page]
+        env = chromium_env()
+        proc = subprocess.run(cmd, capture_output=True, timeout=timeout, env=env)
+        dom = proc.stdout.decode("utf-8", "replace")
+        m = PRE_RE.search(dom)
+        if not m:
+            raise RuntimeError(f"no <pre id=out> in dumped DOM (exit {proc.returncode}, "
+                               f"{len(dom)} bytes); stderr tail: {proc.stderr.decode('utf-8','replace')[-800:]}")
+        payload = html.unescape(m.group(1))
+        if payload == "PENDING":
+            raise RuntimeError("page script did not run (still PENDING)")
+        data = json.loads(payload)
+        if not data.get("ok"):
+            raise RuntimeError("page script error: " + data.get("error", "?"))
+        if data.get("sentinel") != "ROWKIT-FIDELITY-END" or data.get("count") != len(cases) \
+                or len(data["results"]) != len(cases):
+            raise RuntimeError(f"incomplete results: {data.get('count')} of {len(cases)}")
+        res = {}
+        for c, r in zip(cases, data["results"]):
+            if r["k"] != c["key"]:
+                raise RuntimeError("result order mismatch")
+            res[c["key"]] = {
+                "lineCount": r["lineCount"],
+                "height": r["height"],
+                "offsetHeight": r["offsetHeight"],
+                "maxLineWidth": round(r["maxLineWidth"], 4),
+                "rectLines": r["rectLines"],
+            }
+        return res
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+class Cache:
+    def __init__(self, cache_dir, version):
+        self.path = None
+        self.data = {}
+        if not cache_dir:
+            return
+        os.makedirs(cache_dir, exist_ok=True)
+        tag = hashlib.sha256(f"{version}|{MEASURE_VERSION}|{' '.join(CHROMIUM_FLAGS)}".encode()).hexdigest()[:10]
+        self.path = os.path.join(cache_dir, f"chromium-{version}-{tag}.jsonl")
+        if os.path.exists(self.path):
+            with open(self.path, encoding="utf-8") as f:
+                for line in f:
+                    try:
+                        e = json.loads(line)
+                        self.data[e["key"]] = e["result"]
+                    except (ValueError, KeyError):
+                        pass  # tolerate a torn last line
+
+    def get(self, key):
+        return self.data.get(key)
+
+    def put_many(self, results):
+        self.data.update(results)
+        if self.path:
+            with open(self.path, "a", encoding="utf-8") as f:
+                for k, v in results.items():
+                    f.write(json.dumps({"key": k, "result": v}) + "\n")
+
+
+def measure(cases, chromium=None, cache_dir=DEFAULT_CACHE_DIR, batch_size=1500, jobs=None,
+            timeout=600, verbose=True, keep_pages=None):
+    """Return {case key: result dict} for all cases, using the cache."""
+    chromium = find_chromium(chromium)
+    version = chromium_version(chromium)
+    cache = Cache(cache_dir, version)
+    todo, seen = [], set()
+    for c in cases:
+        if cache.get(c["key"]) is None and c["key"] not in seen:
+            seen.add(c["key"])
+            todo.append(c)
+    if verbose:
+        print(f"[chromium {version}] {len(cases)} cases, {len(cases) - len(todo)} cached, "
+              f"{len(todo)} to measure", file=sys.stderr)
+    if todo:
+        # Balance batches by text volume (long paragraphs are expensive).
+        batches, cur, cur_chars = [], [], 0
+        max_chars = 400_000
+        for c in todo:
+            if cur and (len(cur) >= batch_size or cur_chars + len(c["text"]) > max_chars):
+                batches.append(cur)
+                cur, cur_chars = [], 0
+            cur.append(c)
+            cur_chars += len(c["text"])
+        if cur:
+            batches.append(cur)
+        jobs = jobs or max(1, min(len(batches), os.cpu_count() or 1))
+        t0 = time.time()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
+            futs = {ex.submit(_run_batch_retry, chromium, b, timeout, keep_pages): b for b in batches}
+            done = 0
+            for fut in concurrent.futures.as_completed(futs):
+                res = fut.result()
+                cache.put_many(res)
+                done += len(res)
+                if verbose:
+                    print(f"  measured {done}/{len(todo)} ({time.time() - t0:.1f}s)", file=sys.stderr)
+    return {c["key"]: cache.get(c["key"]) for c in cases}
+
+
+def _run_batch_retry(chromium, batch, timeout, keep_pages, attempts=2):
+    last = None
+    for _ in range(attempts):
+        try:
+            return _run_batch(chromium, batch, timeout, keep_pages)
+        except (RuntimeError, subprocess.TimeoutExpired, ValueError) as e:
+            last = e
+    # Split the batch to isolate a pathological case, if possible.
+    if len(batch) > 1:
+        mid = len(batch) // 2
+        out = _run_batch_retry(chromium, batch[:mid], timeout, keep_pages, 1)
+        out.update(_run_batch_retry(chromium, batch[mid:], timeout, keep_pages, 1))
+        return out
+    raise RuntimeError(f"chromium failed for case {batch[0]['id']}: {last}")
+
+
+def main():
+    sys.path.insert(0, HERE)
+    import cases as casegen
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--small", action="store_true")
+    ap.add_argument("--set", choices=["short", "long", "all"], default="all")
+    ap.add_argument("--chromium", default=None, help="chromium binary (default: $CHROMIUM or chromium)")
+    ap.add_argument("--no-cache", action="store_true")
+    ap.add_argument("--cache-dir", default=DEFAULT_CACHE_DIR)
+    ap.add_argument("--batch-size", type=int, default=1500)
+    ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument("--keep-pages", default=None, help="copy generated HTML pages into this directory")
+    ap.add_argument("--out", default="-", help="write JSON Lines results here (default stdout)")
+    args = ap.parse_args()
+    sets = ("short", "long") if args.set == "all" else (args.set,)
+    cases = casegen.generate(small=args.small, sets=sets)
+    if args.keep_pages:
+        os.makedirs(args.keep_pages, exist_ok=True)
+    res = measure(cases, chromium=args.chromium, cache_dir=None if args.no_cache else args.cache_dir,
+                  batch_size=args.batch_size, jobs=args.jobs, keep_pages=args.keep_pages)
+    out = sys.stdout if args.out == "-" else open(args.out, "w", encoding="utf-8")
+    for c in cases:
+        row = {k: c[k] for k in ("id", "category", "font", "weight", "size", "lineHeight", "width", "text")}
+        row.update(res[c["key"]])
+        out.write(json.dumps(row, ensure_ascii=False) + "\n")
+    if out is not sys.stdout:
+        out.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,44 @@
+// Plain-C face of the few ICU services RowKit needs. ICU's own headers cannot be imported
+// into Swift next to Foundation, so Swift sees only these functions.
+#ifndef ROWKIT_ICU_H
+#define ROWKIT_ICU_H
+
+#include <stdint.h>
+
+/// UAX #14 line-break opportunities of `text` (UTF-16). Writes each break offset (> 0, the
+/// last one is `length`) to `breaks` and 1 to `mandatory` where the break is forced (after a
+/// newline). Returns the number of breaks, or -1 when ICU fails or `capacity` is too small.
+int32_t rk_line_breaks(const uint16_t *text, int32_t length,
+                       int32_t *breaks, uint8_t *mandatory, int32_t capacity);
+
+/// Extended grapheme cluster boundaries of `text` (UTF-16): offsets > 0, the last is `length`.
+/// Returns the count, or -1 on failure.
+int32_t rk_grapheme_breaks(const uint16_t *text, int32_t length, int32_t *breaks, int32_t capacity);
+
+/// Unicode bidi embedding levels, one per UTF-16 unit. `paragraph_level` is 0 (LTR), 1 (RTL)
+/// or 0xFE (first strong character decides). Returns the resolved paragraph level, or -1.
+int32_t rk_bidi_levels(const uint16_t *text, int32_t length, uint8_t paragraph_level, uint8_t *levels);
+
+/// Visual order of `count` runs with the given levels: `visual_to_logical[i]` is the logical
+/// index of the run drawn i-th from the left.
+void rk_reorder_visual(const uint8_t *levels, int32_t count, int32_t *visual_to_logical);
+
+/// Unicode emoji properties (UTS #51) of a code point.
+int rk_is_emoji_presentation(uint32_t cp);
+int rk_is_emoji_modifier(uint32_t cp);
+int rk_is_regional_indicator(uint32_t cp);
+/// 1 for characters that never need their own glyph (format controls, variation selectors).
+int rk_is_default_ignorable(uint32_t cp);
+
+/// Quotation marks (UAX #14 class QU): 1 for initial punctuation (Pi, e.g. U+201C), 2 for final
+/// punctuation (Pf, e.g. U+201D), 3 for other quotes, 0 for anything else.
+int rk_quotation_kind(uint32_t cp);
+/// 1 when the character is East Asian (East_Asian_Width F, W or H).
+int rk_is_east_asian(uint32_t cp);
+/// 1 when no line break may come right before `cp` (UAX #14 classes CL, CP, EX, IS, NS, QU,
+/// GL, SY, CM, ZWJ): used when relaxing the quotation rule.
+int rk_forbids_break_before(uint32_t cp);
+/// 1 when no line break may come right after `cp` (classes OP, QU, GL, ZWJ).
+int rk_forbids_break_after(uint32_t cp);
+
+#endif

@@ -1,0 +1,111 @@
+#include "rowkit_icu.h"
+
+#include <unicode/ubrk.h>
+#include <unicode/ubidi.h>
+#include <unicode/uchar.h>
+#include <unicode/utypes.h>
+
+// Opening a break iterator loads its rules; each thread keeps one per kind and re-targets it.
+static _Thread_local UBreakIterator *line_iterator;
+static _Thread_local UBreakIterator *grapheme_iterator;
+
+static UBreakIterator *iterator(UBreakIterator **slot, UBreakIteratorType type) {
+    if (*slot == NULL) {
+        UErrorCode status = U_ZERO_ERROR;
+        // CSS `line-break: normal` (what browsers use by default) is ICU's "lb=normal" tailoring:
+        // breaks are allowed before small kana and the prolonged sound mark.
+        *slot = ubrk_open(type, type == UBRK_LINE ? "en@lb=normal" : "en", NULL, 0, &status);
+        if (U_FAILURE(status)) { *slot = NULL; }
+    }
+    return *slot;
+}
+
+int32_t rk_line_breaks(const uint16_t *text, int32_t length,
+                       int32_t *breaks, uint8_t *mandatory, int32_t capacity) {
+    UBreakIterator *it = iterator(&line_iterator, UBRK_LINE);
+    if (it == NULL || length <= 0) return length == 0 ? 0 : -1;
+    UErrorCode status = U_ZERO_ERROR;
+    ubrk_setText(it, (const UChar *)text, length, &status);
+    if (U_FAILURE(status)) return -1;
+    int32_t count = 0;
+    ubrk_first(it);
+    for (int32_t pos = ubrk_next(it); pos != UBRK_DONE; pos = ubrk_next(it)) {
+        if (count >= capacity) return -1;
+        int32_t rule = ubrk_getRuleStatus(it);
+        breaks[count] = pos;
+        mandatory[count] = (rule >= UBRK_LINE_HARD && rule < UBRK_LINE_HARD_LIMIT) ? 1 : 0;
+        count++;
+    }
+    ubrk_setText(it, NULL, 0, &status); // drop the pointer to the caller's buffer
+    return count;
+}
+
+int32_t rk_grapheme_breaks(const uint16_t *text, int32_t length, int32_t *breaks, int32_t capacity) {
+    UBreakIterator *it = iterator(&grapheme_iterator, UBRK_CHARACTER);
+    if (it == NULL || length <= 0) return length == 0 ? 0 : -1;
+    UErrorCode status = U_ZERO_ERROR;
+    ubrk_setText(it, (const UChar *)text, length, &status);
+    if (U_FAILURE(status)) return -1;
+    int32_t count = 0;
+    ubrk_first(it);
+    for (int32_t pos = ubrk_next(it); pos != UBRK_DONE; pos = ubrk_next(it)) {
+        if (count >= capacity) return -1;
+        breaks[count++] = pos;
+    }
+    ubrk_setText(it, NULL, 0, &status);
+    return count;
+}
+
+int32_t rk_bidi_levels(const uint16_t *text, int32_t length, uint8_t paragraph_level, uint8_t *levels) {
+    UErrorCode status = U_ZERO_ERROR;
+    UBiDi *bidi = ubidi_openSized(length, 0, &status);
+    if (U_FAILURE(status)) return -1;
+    ubidi_setPara(bidi, (const UChar *)text, length, (UBiDiLevel)paragraph_level, NULL, &status);
+    if (U_FAILURE(status)) { ubidi_close(bidi); return -1; }
+    const UBiDiLevel *resolved = ubidi_getLevels(bidi, &status);
+    if (U_FAILURE(status)) { ubidi_close(bidi); return -1; }
+    for (int32_t i = 0; i < length; i++) levels[i] = resolved[i];
+    int32_t para = ubidi_getParaLevel(bidi);
+    ubidi_close(bidi);
+    return para;
+}
+
+void rk_reorder_visual(const uint8_t *levels, int32_t count, int32_t *visual_to_logical) {
+    ubidi_reorderVisual((const UBiDiLevel *)levels, count, visual_to_logical);
+}
+
+int rk_is_emoji_presentation(uint32_t cp) { return u_hasBinaryProperty((UChar32)cp, UCHAR_EMOJI_PRESENTATION); }
+int rk_is_emoji_modifier(uint32_t cp) { return u_hasBinaryProperty((UChar32)cp, UCHAR_EMOJI_MODIFIER); }
+int rk_is_regional_indicator(uint32_t cp) { return u_hasBinaryProperty((UChar32)cp, UCHAR_REGIONAL_INDICATOR); }
+int rk_is_default_ignorable(uint32_t cp) { return u_hasBinaryProperty((UChar32)cp, UCHAR_DEFAULT_IGNORABLE_CODE_POINT); }
+
+int rk_quotation_kind(uint32_t cp) {
+    if (u_getIntPropertyValue((UChar32)cp, UCHAR_LINE_BREAK) != U_LB_QUOTATION) return 0;
+    int8_t type = u_charType((UChar32)cp);
+    return type == U_INITIAL_PUNCTUATION ? 1 : type == U_FINAL_PUNCTUATION ? 2 : 3;
+}
+
+int rk_is_east_asian(uint32_t cp) {
+    int width = u_getIntPropertyValue((UChar32)cp, UCHAR_EAST_ASIAN_WIDTH);
+    return width == U_EA_FULLWIDTH || width == U_EA_WIDE || width == U_EA_HALFWIDTH;
+}
+
+int rk_forbids_break_before(uint32_t cp) {
+    switch (u_getIntPropertyValue((UChar32)cp, UCHAR_LINE_BREAK)) {
+    case U_LB_CLOSE_PUNCTUATION: case U_LB_CLOSE_PARENTHESIS: case U_LB_EXCLAMATION: case U_LB_INFIX_NUMERIC:
+    case U_LB_NONSTARTER: case U_LB_QUOTATION: case U_LB_GLUE: case U_LB_BREAK_SYMBOLS: case U_LB_COMBINING_MARK:
+    case U_LB_ZWJ:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int rk_forbids_break_after(uint32_t cp) {
+    switch (u_getIntPropertyValue((UChar32)cp, UCHAR_LINE_BREAK)) {
+    case U_LB_OPEN_PUNCTUATION: case U_LB_QUOTATION: case U_LB_GLUE: case U_LB_ZWJ:
+        return 1;
+    default:
+        return 0;
+    }
+}

@@ -1,0 +1,106 @@
+import CICU
+
+/// Glyphs of one font on one line, positioned for drawing.
+public struct PlacedGlyphs: Sendable {
+    /// The font the glyph ids belong to.
+    public let font: Font
+    /// Font size in pixels.
+    public let size: Double
+    public let glyphs: [UInt32]
+    /// Glyph origins relative to the line's left edge (x) and baseline (y, down is positive).
+    public let x: [Double], y: [Double]
+}
+
+extension TextLayout {
+    /// Left edge of line `i` inside the layout width, from the style's alignment and the
+    /// paragraph direction. Lines start at 0 when the width is unbounded.
+    public func lineOffset(_ i: Int) -> Double {
+        guard maxWidth.isFinite else { return 0 }
+        let free = max(0, maxWidth - lines[i].width)
+        let rightToLeft = prepared.paragraphLevel & 1 == 1
+        switch prepared.style.alignment {
+        case .natural, .leading: return rightToLeft ? free : 0
+        case .trailing: return rightToLeft ? 0 : free
+        case .center: return free / 2
+        }
+    }
+
+    /// Baseline of line `i`, measured from the top of the layout: the font's ascent plus half
+    /// the leading (line height minus ascent and descent), as CSS places text in a line box.
+    public func baseline(ofLine i: Int) -> Double {
+        let ascent = prepared.ascent.rounded(), descent = prepared.descent.rounded()
+        let halfLeading = ((prepared.lineHeight - (ascent + descent)) / 2).rounded(.down)
+        return Double(i) * prepared.lineHeight + halfLeading + ascent
+    }
+
+    /// The glyphs of line `i` in visual (left-to-right) order, relative to the line's left edge
+    /// and baseline. These are the shaped glyphs whose advances the line width was summed from;
+    /// a hyphen or ellipsis the line ends with is appended in the primary font.
+    public func glyphs(ofLine i: Int) -> [PlacedGlyphs] {
+        let line = lines[i]
+        let p = prepared
+        var contentEnd = line.end
+        while contentEnd > line.start && isHangingSpace(p.units[contentEnd - 1]) { contentEnd -= 1 }
+
+        // Pieces of runs on this line, in logical order.
+        struct Piece { var run: Int; var first: Int; var last: Int }
+        var pieces: [Piece] = []
+        var levels: [UInt8] = []
+        for (r, run) in p.runs.enumerated() where Int(run.end) > line.start && Int(run.start) < contentEnd {
+            let clusters = run.shaped.clusters
+            var first = Int.max, last = -1
+            for g in clusters.indices {
+                let unit = Int(run.start) + Int(clusters[g])
+                if unit >= line.start && unit < contentEnd { first = min(first, g); last = max(last, g) }
+            }
+            guard last >= 0 else { continue }
+            pieces.append(Piece(run: r, first: first, last: last))
+            levels.append(run.bidiLevel)
+        }
+        var order = Array(0..<Int32(pieces.count))
+        if levels.contains(where: { $0 != 0 }) {
+            order.withUnsafeMutableBufferPointer { o in
+                levels.withUnsafeBufferPointer { rk_reorder_visual($0.baseAddress, Int32(pieces.count), o.baseAddress) }
+            }
+        }
+
+        var placed: [PlacedGlyphs] = []
+        var pen = 0.0
+        let rightToLeft = p.paragraphLevel & 1 == 1
+        func appendMark(_ scalar: UInt32) {
+            guard let glyph = p.primaryFont.nominalGlyph(scalar) else { return }
+            let font = p.primaryFont
+            let advance = PreparedText.pixels(font.fixedAdvance(font.nominalAdvance(scalar) ?? 0, scale: font.fixedScale(size: p.fontSize), size: p.fontSize))
+            let at: Double
+            if rightToLeft {
+                // The mark goes at the visual start: shift everything placed so far.
+                placed = placed.map { PlacedGlyphs(font: $0.font, size: $0.size, glyphs: $0.glyphs, x: $0.x.map { $0 + advance }, y: $0.y) }
+                at = 0
+            } else {
+                at = pen
+            }
+            placed.append(PlacedGlyphs(font: p.primaryFont, size: p.fontSize, glyphs: [glyph], x: [at], y: [0]))
+            pen += advance
+        }
+        for index in order {
+            let piece = pieces[Int(index)]
+            let run = p.runs[piece.run]
+            let font = run.font
+            let fixedScale = font.fixedScale(size: p.fontSize)
+            let s = run.shaped
+            var glyphs: [UInt32] = [], xs: [Double] = [], ys: [Double] = []
+            for g in piece.first...piece.last {
+                let unit = Int(run.start) + Int(s.clusters[g])
+                guard unit >= line.start && unit < contentEnd else { continue }
+                glyphs.append(s.glyphs[g])
+                xs.append(pen + PreparedText.pixels(font.fixedAdvance(s.offsetsX[g], scale: fixedScale, size: p.fontSize)))
+                ys.append(-PreparedText.pixels(font.fixedAdvance(s.offsetsY[g], scale: fixedScale, size: p.fontSize)))
+                pen += PreparedText.pixels(font.fixedAdvance(s.advances[g], scale: fixedScale, size: p.fontSize))
+            }
+            placed.append(PlacedGlyphs(font: run.font, size: p.fontSize, glyphs: glyphs, x: xs, y: ys))
+        }
+        if line.hyphenated { appendMark(p.primaryFont.covers(0x2010) ? 0x2010 : 0x2D) }
+        if line.ellipsized { appendMark(0x2026) }
+        return placed
+    }
+}

@@ -1,0 +1,362 @@
+import CHarfBuzz
+import CICU
+
+/// A run of glyphs in one font and direction, covering `start..<end` of the prepared text.
+public struct GlyphRun: Sendable {
+    /// The font the glyphs come from.
+    public let font: Font
+    /// UTF-16 range of the prepared text the run covers.
+    public let start: Int32, end: Int32
+    /// Bidi embedding level (odd = right-to-left).
+    public let bidiLevel: UInt8
+    /// The shaped glyphs (shared through the shape cache).
+    public let shaped: ShapedRun
+}
+
+/// A text analysed once for a style: normalized, split at line-break opportunities, assigned
+/// fonts, shaped, and reduced to compact arrays of widths.
+///
+/// Laying out a prepared text at any width (``layout(width:maxLines:)``, ``measure(width:)``)
+/// is integer arithmetic over these arrays: nothing is shaped again. A *segment* is the text
+/// between two break opportunities: its content, then the spaces that hang at a line end.
+/// Widths are pixels in 16.16 fixed point, rounded per glyph as FreeType (and so Chromium)
+/// rounds them.
+public struct PreparedText: Sendable {
+    /// Longest text accepted, in UTF-16 units.
+    public static let maximumLength = 1 << 24
+
+    /// The style the text was prepared with.
+    public let style: TextStyle
+    /// The style's font, as resolved.
+    public let primaryFont: Font
+    /// The normalized text, in UTF-16 (line ranges index into it).
+    public let units: [UInt16]
+    /// Font size in pixels.
+    public let fontSize: Double
+    /// Resolved distance between baselines, in pixels.
+    public let lineHeight: Double
+    /// Primary font ascent and descent in pixels (for placing the baseline inside a line box).
+    public let ascent: Double, descent: Double
+    /// Paragraph bidi level: 0 left-to-right, 1 right-to-left.
+    public let paragraphLevel: UInt8
+    /// Glyph runs in logical order; drawing uses these, so it draws exactly what was measured.
+    public let runs: [GlyphRun]
+
+    /// Advance of each UTF-16 unit (a cluster's advance is credited to its first unit), 16.16 px.
+    let unitAdvances: [Int32]
+    /// Bit u is set when a grapheme cluster starts at unit u.
+    let graphemeStartBits: [UInt64]
+
+    // Parallel arrays, one entry per segment.
+    let segmentEnds: [Int32]
+    let contentEnds: [Int32]
+    let widths: [Int32]
+    let spaceWidths: [Int32]
+    let flags: [UInt8]
+    /// Segments whose closing CJK bracket may be trimmed by half at a line end, and by how much.
+    let endTrimSegments: [Int32]
+    let endTrimAmounts: [Int32]
+
+    let hyphenWidth: Int32
+    let spaceWidth: Int32
+    let ellipsisWidth: Int32
+    /// Width of the whole text on one line, or `Int64.max` when it has a forced break or tab.
+    let singleLineWidth: Int64
+
+    enum Flag {
+        static let mandatoryBreak: UInt8 = 1
+        static let softHyphen: UInt8 = 2
+        static let tab: UInt8 = 4
+        static let endTrim: UInt8 = 8
+        /// The content has two or more grapheme clusters, so it can be broken inside.
+        static let breakable: UInt8 = 16
+    }
+
+    /// Number of segments (break opportunities).
+    public var segmentCount: Int { widths.count }
+
+    /// The normalized text.
+    public var text: String { String(decoding: units, as: UTF16.self) }
+
+    /// Prepares `text` for layout in `style`, using the shared font library and shape cache.
+    public init(_ text: String, style: TextStyle = TextStyle(),
+                fonts: FontLibrary = .shared, cache: ShapeCache = .shared) throws(TextError) {
+        guard style.size.isFinite, style.size > 0, style.size <= 10_000 else {
+            throw .invalidNumber(name: "font size", value: style.size)
+        }
+        if case .pixels(let px) = style.lineHeight, !(px.isFinite && px >= 0 && px <= 100_000) {
+            throw .invalidNumber(name: "line height", value: px)
+        }
+        guard text.utf16.count <= Self.maximumLength else { throw .textTooLong(length: text.utf16.count) }
+        let font = try fonts.font(for: style.font)
+        var builder = Builder(style: style, primary: font, fonts: fonts, cache: cache)
+        let units = style.whiteSpace.normalize(text)
+        try units.withUnsafeBufferPointer { (buffer) throws(TextError) in try builder.build(buffer) }
+
+        self.style = style
+        self.primaryFont = font
+        self.units = units
+        self.fontSize = style.size
+        let scale = style.size / Double(font.unitsPerEm)
+        self.ascent = Double(font.ascender) * scale
+        self.descent = Double(font.descender) * scale
+        switch style.lineHeight {
+        case .pixels(let px): self.lineHeight = px
+        case .normal:
+            // Chromium rounds each metric at the size, then adds them.
+            self.lineHeight = (Double(font.ascender) * scale).rounded() + (Double(font.descender) * scale).rounded()
+                + (Double(font.lineGap) * scale).rounded()
+        }
+        self.paragraphLevel = builder.paragraphLevel
+        self.runs = builder.runs
+        self.unitAdvances = builder.unitAdvances
+        self.graphemeStartBits = builder.graphemeStartBits
+        self.segmentEnds = builder.segmentEnds
+        self.contentEnds = builder.contentEnds
+        self.widths = builder.widths
+        self.spaceWidths = builder.spaceWidths
+        self.flags = builder.flags
+        self.endTrimSegments = builder.endTrimSegments
+        self.endTrimAmounts = builder.endTrimAmounts
+        self.hyphenWidth = builder.advance(of: font.covers(0x2010) ? 0x2010 : 0x2D, in: font)
+        self.spaceWidth = builder.advance(of: 0x20, in: font)
+        self.ellipsisWidth = builder.advance(of: 0x2026, in: font)
+        if builder.flags.contains(where: { $0 & (Flag.mandatoryBreak | Flag.tab) != 0 }) {
+            self.singleLineWidth = .max
+        } else {
+            var total: Int64 = 0
+            for i in builder.widths.indices { total += Int64(builder.widths[i]) + Int64(builder.spaceWidths[i]) }
+            self.singleLineWidth = builder.widths.isEmpty ? 0 : total - Int64(builder.spaceWidths[builder.widths.count - 1])
+        }
+    }
+
+    /// Bytes this prepared text holds of its own (the shared shaped runs are not counted).
+    public var byteCount: Int {
+        let header = 32 // each array's heap header
+        func size<T>(_ array: [T]) -> Int { array.isEmpty ? 0 : header + array.count * MemoryLayout<T>.stride }
+        return MemoryLayout<PreparedText>.size + size(units) + size(runs) + size(unitAdvances) + size(graphemeStartBits)
+            + size(segmentEnds) + size(contentEnds) + size(widths) + size(spaceWidths) + size(flags)
+            + size(endTrimSegments) + size(endTrimAmounts)
+    }
+
+    @inline(__always) func isGraphemeStart(_ u: Int) -> Bool {
+        graphemeStartBits[u >> 6] & (1 << UInt64(u & 63)) != 0
+    }
+}
+
+/// Builds the arrays of a ``PreparedText`` in one pass over the paragraph.
+private struct Builder {
+    let style: TextStyle
+    let primary: Font
+    let fonts: FontLibrary
+    let cache: ShapeCache
+    let primaryCoversASCII: Bool
+
+    var paragraphLevel: UInt8 = 0
+    var runs: [GlyphRun] = []
+    var unitAdvances: [Int32] = []
+    var graphemeStartBits: [UInt64] = []
+    var segmentEnds: [Int32] = []
+    var contentEnds: [Int32] = []
+    var widths: [Int32] = []
+    var spaceWidths: [Int32] = []
+    var flags: [UInt8] = []
+    var endTrimSegments: [Int32] = []
+    var endTrimAmounts: [Int32] = []
+    /// Units shaped half-width (trimmed CJK punctuation).
+    var trimmed: Set<Int> = []
+
+    init(style: TextStyle, primary: Font, fonts: FontLibrary, cache: ShapeCache) {
+        self.style = style
+        self.primary = primary
+        self.fonts = fonts
+        self.cache = cache
+        self.primaryCoversASCII = (0x21...0x7E).allSatisfy { primary.covers(UInt32($0)) }
+    }
+
+    func advance(of scalar: UInt32, in font: Font) -> Int32 {
+        clamp(font.fixedAdvance(font.nominalAdvance(scalar) ?? 0, scale: font.fixedScale(size: style.size), size: style.size))
+    }
+
+    mutating func build(_ units: UnsafeBufferPointer<UInt16>) throws(TextError) {
+        guard !units.isEmpty else { return }
+        let (breaks, mandatory) = try lineBreaks(units)
+        let graphemes = try UnicodeAnalysis.graphemeEnds(units)
+        let (levels, level) = try UnicodeAnalysis.bidiLevels(units, direction: style.direction)
+        paragraphLevel = level
+
+        // 1. Fonts per grapheme → runs → shaped glyphs → per-unit advances.
+        unitAdvances = [Int32](repeating: 0, count: units.count)
+        graphemeStartBits = [UInt64](repeating: 0, count: (units.count + 63) / 64)
+        let buffer = hb_buffer_create()!
+        defer { hb_buffer_destroy(buffer) }
+        var runStart = -1
+        var runFont = primary
+        var runLevel: UInt8 = 0
+        var nextBreak = 0
+        var g0 = 0
+        for end in graphemes {
+            let g1 = Int(end)
+            defer { g0 = g1 }
+            graphemeStartBits[g0 >> 6] |= 1 << UInt64(g0 & 63)
+            while nextBreak < breaks.count && Int(breaks[nextBreak]) < g0 { nextBreak += 1 }
+            let atBreakAfterSpace = nextBreak < breaks.count && Int(breaks[nextBreak]) == g0 && g0 > 0 && units[g0 - 1] == 0x20
+            let unit = units[g0]
+            if unit == 0x0A || unit == 0x09 {
+                if runStart >= 0 { closeRun(units, runStart, g0, runFont, runLevel, buffer) }
+                runStart = -1
+                continue
+            }
+            let font = chooseFont(units, g0, g1)
+            let lvl = levels?[g0] ?? 0
+            // Runs split where the font or direction changes, and after a space for fonts that
+            // do not kern across spaces (so words are shaped alone and shared through the cache).
+            if runStart < 0 || font !== runFont || lvl != runLevel || (atBreakAfterSpace && !font.kernsAcrossSpaces) {
+                if runStart >= 0 { closeRun(units, runStart, g0, runFont, runLevel, buffer) }
+                runStart = g0
+                runFont = font
+                runLevel = lvl
+            }
+        }
+        if runStart >= 0 { closeRun(units, runStart, units.count, runFont, runLevel, buffer) }
+
+        // 2. Segments: content and hanging-space widths.
+        segmentEnds.reserveCapacity(breaks.count)
+        contentEnds.reserveCapacity(breaks.count)
+        widths.reserveCapacity(breaks.count)
+        spaceWidths.reserveCapacity(breaks.count)
+        flags.reserveCapacity(breaks.count)
+        var start = 0
+        for (k, endOffset) in breaks.enumerated() {
+            let end = Int(endOffset)
+            var contentEnd = end
+            while contentEnd > start && isHangingSpace(units[contentEnd - 1]) { contentEnd -= 1 }
+            var flag: UInt8 = mandatory[k] != 0 ? PreparedText.Flag.mandatoryBreak : 0
+            var content: Int64 = 0, trailing: Int64 = 0
+            var graphemeCount = 0
+            for u in start..<end {
+                if u < contentEnd {
+                    content += Int64(unitAdvances[u])
+                    if graphemeStartBits[u >> 6] & (1 << UInt64(u & 63)) != 0 { graphemeCount += 1 }
+                } else {
+                    trailing += Int64(unitAdvances[u])
+                    if units[u] == 0x09 { flag |= PreparedText.Flag.tab }
+                }
+            }
+            if graphemeCount >= 2 { flag |= PreparedText.Flag.breakable }
+            if contentEnd > start {
+                let last = contentEnd - 1
+                if units[last] == 0xAD { flag |= PreparedText.Flag.softHyphen }
+                if CJKPunctuation.kind(units[last]) == .close && !trimmed.contains(last), unitAdvances[last] > 0,
+                   let run = runs.last(where: { Int($0.start) <= last }), run.font.hasHalfWidthPunctuation {
+                    flag |= PreparedText.Flag.endTrim
+                    endTrimSegments.append(Int32(k))
+                    endTrimAmounts.append(unitAdvances[last] / 2)
+                }
+            }
+            segmentEnds.append(Int32(end))
+            contentEnds.append(Int32(contentEnd))
+            widths.append(clamp(content))
+            spaceWidths.append(clamp(trailing))
+            flags.append(flag)
+            start = end
+        }
+    }
+
+    /// ICU's UAX #14 opportunities, with Chromium's table deciding between printable ASCII pairs.
+    func lineBreaks(_ units: UnsafeBufferPointer<UInt16>) throws(TextError) -> (ends: [Int32], mandatory: [UInt8]) {
+        let (icu, icuMandatory) = try UnicodeAnalysis.lineBreaks(units)
+        var ends: [Int32] = []
+        var mandatory: [UInt8] = []
+        ends.reserveCapacity(icu.count + 4)
+        mandatory.reserveCapacity(icu.count + 4)
+        var k = 0
+        for p in 1..<units.count {
+            var isBreak = false, forced: UInt8 = 0
+            if k < icu.count && Int(icu[k]) == p { isBreak = true; forced = icuMandatory[k]; k += 1 }
+            let a = units[p - 1], b = units[p]
+            if forced == 0 && (a == 0x20 || a == 0x09) && b != 0x20 && b != 0x09 && b != 0x0A {
+                // Chromium breaks after every space, even before `!` or `)` where UAX #14 would not.
+                isBreak = true
+            } else if forced == 0 && ASCIIBreakRules.applies(a, b) {
+                isBreak = ASCIIBreakRules.allowsBreak(before: p >= 2 ? units[p - 2] : 0, a, b)
+            } else if !isBreak && (a >= 0x80 || b >= 0x80) {
+                isBreak = QuotationRules.allowsBreak(units, at: p)
+            }
+            if isBreak { ends.append(Int32(p)); mandatory.append(forced) }
+        }
+        ends.append(Int32(units.count))
+        mandatory.append(icu.last.map { Int($0) == units.count ? icuMandatory[icu.count - 1] : 0 } ?? 0)
+        return (ends, mandatory)
+    }
+
+    /// Shapes `start..<end` (through the cache), records it as a glyph run and credits its
+    /// advances, in 16.16 pixels, to the paragraph's units.
+    mutating func closeRun(_ units: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, _ font: Font, _ level: UInt8,
+                           _ buffer: OpaquePointer) {
+        guard end > start else { return }
+        let slice = UnsafeBufferPointer(rebasing: units[start..<end])
+        var halfWidth: [UInt16] = []
+        if font.hasHalfWidthPunctuation {
+            for u in start..<end where CJKPunctuation.isTrimmed(units, u) {
+                halfWidth.append(UInt16(truncatingIfNeeded: u - start))
+                trimmed.insert(u)
+            }
+        }
+        let key = ShapeCache.Key(font: font.id, rightToLeft: level & 1 == 1, text: Array(slice), halfWidth: halfWidth)
+        let shaped: ShapedRun
+        if let cached = cache.run(for: key) {
+            shaped = cached
+        } else {
+            shaped = ShapedRun.shape(slice, font: font, rightToLeft: key.rightToLeft, halfWidth: halfWidth, buffer: buffer)
+            cache.store(shaped, for: key)
+        }
+        runs.append(GlyphRun(font: font, start: Int32(start), end: Int32(end), bidiLevel: level, shaped: shaped))
+        let scale = font.fixedScale(size: style.size)
+        for u in start..<end {
+            let designUnits = shaped.unitAdvances[u - start]
+            if designUnits != 0 { unitAdvances[u] = clamp(font.fixedAdvance(designUnits, scale: scale, size: style.size)) }
+        }
+    }
+
+    /// The font for the grapheme `g0..<g1`, in Chromium's order: with VS16 the color emoji
+    /// font; else the style's font, then the standard font (Liberation Serif), then the emoji
+    /// font for emoji clusters, then fontconfig's system fallback for the first character. A
+    /// font qualifies when it has every visible character of the cluster.
+    mutating func chooseFont(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> Font {
+        let first = units[g0]
+        if g1 == g0 + 1 && first < 0x7F && first >= 0x20 && primaryCoversASCII { return primary }
+        let (base, baseLength) = UnicodeAnalysis.scalar(at: g0, in: units)
+        var variation16 = false, variation15 = false, sequence = false
+        var i = g0 + baseLength
+        while i < g1 {
+            let (scalar, length) = UnicodeAnalysis.scalar(at: i, in: units)
+            if scalar == 0xFE0F { variation16 = true }
+            else if scalar == 0xFE0E { variation15 = true }
+            else if scalar == 0x200D || rk_is_emoji_modifier(scalar) != 0 || scalar == 0x20E3 || rk_is_regional_indicator(scalar) != 0 { sequence = true }
+            i += length
+        }
+        let emojiCluster = !variation15 && (variation16 || sequence || rk_is_emoji_presentation(base) != 0 || rk_is_regional_indicator(base) != 0)
+        if variation16 && !variation15, let emoji = fonts.emojiFont, emoji.covers(base) { return emoji }
+        if covers(primary, units, g0, g1) { return primary }
+        if let standard = fonts.standardFont, covers(standard, units, g0, g1) { return standard }
+        if emojiCluster, let emoji = fonts.emojiFont, emoji.covers(base) { return emoji }
+        if let system = fonts.systemFallback(for: base) { return system }
+        return primary
+    }
+
+    func covers(_ font: Font, _ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> Bool {
+        var i = g0
+        while i < g1 {
+            let (scalar, length) = UnicodeAnalysis.scalar(at: i, in: units)
+            if !font.covers(scalar) && rk_is_default_ignorable(scalar) == 0 { return false }
+            i += length
+        }
+        return true
+    }
+}
+
+/// A 16.16 width as Int32, saturating (a segment wider than 32767 px is absurd anyway).
+@inline(__always) func clamp(_ value: Int64) -> Int32 {
+    Int32(clamping: value)
+}

@@ -1,0 +1,130 @@
+import CHarfBuzz
+import Synchronization
+
+/// The glyphs HarfBuzz made for one run of text in one font and direction, in design units.
+///
+/// Runs are immutable and shared between every prepared text that contains the same run,
+/// through ``ShapeCache``. Shaping happens at the font's units-per-em scale, so a run is valid
+/// for every font size: widths scale linearly (no hinting, as in Chromium on Linux).
+public final class ShapedRun: Sendable {
+    /// Glyph ids, in visual order (HarfBuzz output order).
+    public let glyphs: [UInt32]
+    /// Horizontal advance of each glyph.
+    public let advances: [Int32]
+    /// Glyph offsets from the pen position.
+    public let offsetsX: [Int32], offsetsY: [Int32]
+    /// UTF-16 offset, within the run, of the cluster each glyph belongs to.
+    public let clusters: [Int32]
+    /// Advance credited to each UTF-16 unit of the run (a cluster's advance goes to its first unit).
+    let unitAdvances: [Int32]
+
+    init(glyphs: [UInt32], advances: [Int32], offsetsX: [Int32], offsetsY: [Int32], clusters: [Int32], unitAdvances: [Int32]) {
+        self.glyphs = glyphs
+        self.advances = advances
+        self.offsetsX = offsetsX
+        self.offsetsY = offsetsY
+        self.clusters = clusters
+        self.unitAdvances = unitAdvances
+    }
+
+    /// Approximate heap bytes held by the run.
+    var byteCount: Int { 48 + glyphs.count * 20 + unitAdvances.count * 4 }
+
+    /// Shapes `units` (one run: one font, one direction) with HarfBuzz.
+    /// `halfWidth` lists run offsets shaped with the `halt` feature (trimmed CJK punctuation).
+    static func shape(_ units: UnsafeBufferPointer<UInt16>, font: Font, rightToLeft: Bool, halfWidth: [UInt16],
+                      buffer: OpaquePointer) -> ShapedRun {
+        hb_buffer_clear_contents(buffer)
+        hb_buffer_add_utf16(buffer, units.baseAddress, Int32(units.count), 0, Int32(units.count))
+        hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        hb_buffer_guess_segment_properties(buffer)
+        var features = halfWidth.map { hb_feature_t(tag: hb_tag("halt"), value: 1, start: UInt32($0), end: UInt32($0) + 1) }
+        hb_shape(font.hbFont, buffer, &features, UInt32(features.count))
+        var count: UInt32 = 0
+        let infos = hb_buffer_get_glyph_infos(buffer, &count)!
+        let positions = hb_buffer_get_glyph_positions(buffer, &count)!
+        let n = Int(count)
+        var glyphs = [UInt32](repeating: 0, count: n)
+        var advances = [Int32](repeating: 0, count: n)
+        var offsetsX = [Int32](repeating: 0, count: n)
+        var offsetsY = [Int32](repeating: 0, count: n)
+        var clusters = [Int32](repeating: 0, count: n)
+        var unitAdvances = [Int32](repeating: 0, count: units.count)
+        for i in 0..<n {
+            glyphs[i] = infos[i].codepoint
+            advances[i] = positions[i].x_advance
+            offsetsX[i] = positions[i].x_offset
+            offsetsY[i] = positions[i].y_offset
+            let cluster = Int32(infos[i].cluster)
+            clusters[i] = cluster
+            unitAdvances[Int(cluster)] &+= positions[i].x_advance
+        }
+        return ShapedRun(glyphs: glyphs, advances: advances, offsetsX: offsetsX, offsetsY: offsetsY,
+                         clusters: clusters, unitAdvances: unitAdvances)
+    }
+}
+
+/// A bounded, thread-safe cache of shaped runs keyed by font, direction and text.
+///
+/// Two generations approximate LRU at O(1): lookups hit the young generation, then the old one
+/// (promoting the entry); when the young generation is full it becomes the old one and the old
+/// one is dropped. At most `2 × capacity` runs are held.
+public final class ShapeCache: Sendable {
+    struct Key: Hashable {
+        var font: Int32
+        var rightToLeft: Bool
+        var text: [UInt16]
+        var halfWidth: [UInt16]
+    }
+
+    private struct Generations {
+        var young: [Key: ShapedRun] = [:]
+        var old: [Key: ShapedRun] = [:]
+        var hits = 0, misses = 0
+    }
+
+    /// The process-wide cache used by ``PreparedText`` unless another is given.
+    public static let shared = ShapeCache(capacity: 50_000)
+
+    /// Runs per generation.
+    public let capacity: Int
+    private let generations = Mutex(Generations())
+
+    public init(capacity: Int) { self.capacity = max(1, capacity) }
+
+    func run(for key: Key) -> ShapedRun? {
+        generations.withLock { g in
+            if let run = g.young[key] { g.hits += 1; return run }
+            if let run = g.old.removeValue(forKey: key) {
+                g.hits += 1
+                insert(key, run, into: &g)
+                return run
+            }
+            g.misses += 1
+            return nil
+        }
+    }
+
+    func store(_ run: ShapedRun, for key: Key) {
+        generations.withLock { insert(key, run, into: &$0) }
+    }
+
+    private func insert(_ key: Key, _ run: ShapedRun, into g: inout Generations) {
+        if g.young.count >= capacity {
+            g.old = g.young
+            g.young = [:]
+            g.young.reserveCapacity(capacity)
+        }
+        g.young[key] = run
+    }
+
+    /// Number of runs held and the hit/miss counts so far.
+    public var statistics: (runs: Int, hits: Int, misses: Int) {
+        generations.withLock { ($0.young.count + $0.old.count, $0.hits, $0.misses) }
+    }
+
+    /// Drops every cached run.
+    public func removeAll() {
+        generations.withLock { $0 = Generations() }
+    }
+}

@@ -1,0 +1,132 @@
+/// How a text looks and flows: font, size, line height, color, alignment and white-space rules.
+///
+/// A style is a plain value; two texts prepared with equal styles share shaped segments.
+public struct TextStyle: Sendable, Hashable {
+    /// Font family name (resolved through fontconfig) or the path of a font file.
+    public var font: FontDescriptor
+    /// Font size in pixels.
+    public var size: Double
+    /// Distance between baselines of consecutive lines.
+    public var lineHeight: LineHeight
+    /// Fill color of the glyphs.
+    public var color: Color
+    /// Horizontal placement of each line inside the layout width.
+    public var alignment: TextAlignment
+    /// Base direction of the paragraph (bidi); `.auto` follows the first strong character.
+    public var direction: TextDirection
+    /// Whether runs of white space collapse (`.normal`) or are kept with `\n` breaking (`.preWrap`).
+    public var whiteSpace: WhiteSpace
+
+    public init(font: FontDescriptor = FontDescriptor(), size: Double = 13,
+                lineHeight: LineHeight = .normal, color: Color = .black,
+                alignment: TextAlignment = .natural, direction: TextDirection = .ltr,
+                whiteSpace: WhiteSpace = .normal) {
+        self.font = font
+        self.size = size
+        self.lineHeight = lineHeight
+        self.color = color
+        self.alignment = alignment
+        self.direction = direction
+        self.whiteSpace = whiteSpace
+    }
+}
+
+/// Which font to use: a family looked up through fontconfig, or a font file.
+public struct FontDescriptor: Sendable, Hashable, CustomStringConvertible {
+    /// Family name, e.g. "DejaVu Sans". Ignored when `path` is set.
+    public var family: String
+    public var weight: FontWeight
+    public var italic: Bool
+    /// A font file (TTF/OTF/TTC) to use directly instead of a fontconfig lookup.
+    public var path: String?
+
+    public init(family: String = "DejaVu Sans", weight: FontWeight = .regular, italic: Bool = false, path: String? = nil) {
+        self.family = family
+        self.weight = weight
+        self.italic = italic
+        self.path = path
+    }
+
+    /// A descriptor for a font file.
+    public static func file(_ path: String) -> FontDescriptor { FontDescriptor(family: "", path: path) }
+
+    public var description: String {
+        if let path { return path }
+        return "\(family) \(weight.value)\(italic ? " italic" : "")"
+    }
+}
+
+/// CSS font weight, 1...1000 (400 regular, 700 bold).
+public struct FontWeight: Sendable, Hashable, Comparable {
+    public let value: Int
+    public static let regular = FontWeight(400)
+    public static let bold = FontWeight(700)
+
+    public init(_ value: Int) { self.value = min(1000, max(1, value)) }
+
+    /// Parses "regular", "normal", "bold" or a number 1...1000; nil for anything else.
+    public init?(parsing text: String) {
+        switch text.lowercased() {
+        case "regular", "normal": self = .regular
+        case "bold": self = .bold
+        default:
+            guard let number = Int(text), (1...1000).contains(number) else { return nil }
+            self.init(number)
+        }
+    }
+
+    public static func < (a: FontWeight, b: FontWeight) -> Bool { a.value < b.value }
+}
+
+/// Distance between baselines.
+public enum LineHeight: Sendable, Hashable {
+    /// The primary font's own ascent + descent + line gap at the style's size.
+    case normal
+    /// A fixed number of pixels.
+    case pixels(Double)
+}
+
+/// Horizontal alignment of lines. `.natural` is leading for LTR paragraphs, trailing for RTL.
+public enum TextAlignment: String, Sendable, Hashable, CaseIterable {
+    case natural, leading, center, trailing
+}
+
+/// Paragraph base direction for bidirectional text.
+public enum TextDirection: String, Sendable, Hashable, CaseIterable {
+    case ltr, rtl, auto
+}
+
+/// CSS `white-space`: `.normal` collapses spaces, tabs and newlines; `.preWrap` keeps them.
+public enum WhiteSpace: String, Sendable, Hashable, CaseIterable {
+    case normal
+    case preWrap = "pre-wrap"
+}
+
+/// An sRGB color with alpha, each component 0...1.
+public struct Color: Sendable, Hashable {
+    public var red: Double, green: Double, blue: Double, alpha: Double
+
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+    }
+
+    /// A gray level (0 black, 1 white).
+    public init(white: Double, alpha: Double = 1) { self.init(red: white, green: white, blue: white, alpha: alpha) }
+
+    public static let black = Color(white: 0)
+    public static let white = Color(white: 1)
+    public static let clear = Color(white: 0, alpha: 0)
+
+    /// Parses "#rgb", "#rrggbb" or "#rrggbbaa"; nil when malformed.
+    public init?(hex: String) {
+        var digits = Substring(hex)
+        guard digits.first == "#" else { return nil }
+        digits = digits.dropFirst()
+        if digits.count == 3 { digits = Substring(digits.flatMap { [$0, $0] }) }
+        guard digits.count == 6 || digits.count == 8, let value = UInt64(digits, radix: 16) else { return nil }
+        let hasAlpha = digits.count == 8
+        let rgb = hasAlpha ? value >> 8 : value
+        self.init(red: Double((rgb >> 16) & 0xFF) / 255, green: Double((rgb >> 8) & 0xFF) / 255,
+                  blue: Double(rgb & 0xFF) / 255, alpha: hasAlpha ? Double(value & 0xFF) / 255 : 1)
+    }
+}

@@ -1,0 +1,23 @@
+/// What can go wrong while preparing or laying out text. Messages name the offending value.
+public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A font file path that does not exist or is not a font.
+    case fontFileUnreadable(String)
+    /// fontconfig found no font at all for a descriptor (no fonts installed).
+    case noFontFound(String)
+    /// A size, line height or width that is NaN, infinite, negative or absurdly large.
+    case invalidNumber(name: String, value: Double)
+    /// The text is longer than the engine's limit (UTF-16 offsets are 32-bit).
+    case textTooLong(length: Int)
+    /// ICU failed to analyse the text.
+    case unicodeAnalysisFailed(String)
+
+    public var description: String {
+        switch self {
+        case .fontFileUnreadable(let path): return "cannot read font file '\(path)'"
+        case .noFontFound(let font): return "no installed font matches '\(font)'"
+        case .invalidNumber(let name, let value): return "invalid \(name): \(value)"
+        case .textTooLong(let length): return "text too long: \(length) UTF-16 units (limit \(PreparedText.maximumLength))"
+        case .unicodeAnalysisFailed(let what): return "ICU failed: \(what)"
+        }
+    }
+}

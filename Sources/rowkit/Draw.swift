@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import RowKitDraw
+import RowKitText
+
+struct Draw: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw texts at a width to PNG, PDF or SVG, one paragraph under another.",
+        discussion: """
+        Texts come from --text (repeatable) or from JSON Lines (--input, same format as `measure`). \
+        Each paragraph is drawn from the same layout `measure` reports, so its drawn height is its \
+        measured height. --debug-frames outlines each line box (red) and paragraph box (blue).
+        """
+    )
+
+    @OptionGroup var text: TextOptions
+
+    @Option(help: "Width in pixels the texts are laid out at.")
+    var width: Double
+
+    @Option(name: .customLong("text"), help: "A text to draw (repeatable).")
+    var texts: [String] = []
+
+    @Option(help: "JSON Lines input file, or - for standard input.")
+    var input: String?
+
+    @Option(help: "Output file: .png, .pdf or .svg.")
+    var output: String
+
+    @Option(help: "Lines per paragraph at most; a cut paragraph ends with an ellipsis.")
+    var maxLines: Int?
+
+    @Option(help: "Alignment: natural, leading, center or trailing.")
+    var align: String = "natural"
+
+    @Option(help: "Text color as #rrggbb.")
+    var color: String = "#000000"
+
+    @Option(help: "Space around and between paragraphs, in pixels.")
+    var padding: Double = 8
+
+    @Option(help: "Device pixels per pixel for PNG output.")
+    var scale: Double = 1
+
+    @Flag(help: "Outline every line box and paragraph box.")
+    var debugFrames = false
+
+    func validate() throws {
+        guard width.isFinite, width > 0, width <= 30_000 else { throw ValidationError("--width must be in (0, 30000], not \(width)") }
+        guard ImageFormat(path: output) != nil else { throw ValidationError("--output must end in .png, .pdf or .svg, not '\(output)'") }
+        guard TextAlignment(rawValue: align) != nil else { throw ValidationError("--align must be natural, leading, center or trailing") }
+        guard Color(hex: color) != nil else { throw ValidationError("--color must be #rgb or #rrggbb, not '\(color)'") }
+        if let maxLines, maxLines < 1 { throw ValidationError("--max-lines must be at least 1") }
+        guard padding.isFinite, padding >= 0, padding <= 1000 else { throw ValidationError("--padding must be in [0, 1000]") }
+        guard texts.isEmpty != (input == nil) else { throw ValidationError("give either --text or --input") }
+    }
+
+    func run() throws {
+        var records: [InputRecord] = texts.map { InputRecord(text: $0) }
+        if let input {
+            for (n, line) in splitLines(try readInput(input)).enumerated() where !line.allSatisfy(\.isWhitespace) {
+                do { records.append(try InputRecord.parse(line)) } catch {
+                    throw ValidationError("\(input == "-" ? "stdin" : input):\(n + 1): \(error)")
+                }
+            }
+        }
+        var layouts: [TextLayout] = []
+        for record in records {
+            var style = text.style(font: record.font, size: record.size, lineHeight: record.lineHeight)
+            style.alignment = TextAlignment(rawValue: align) ?? .natural
+            style.color = Color(hex: color) ?? .black
+            style.direction = .auto
+            do {
+                layouts.append(try PreparedText(record.text, style: style).layout(width: record.width ?? width, maxLines: maxLines))
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+        let canvasWidth = (layouts.map(\.maxWidth).max() ?? width) + 2 * padding
+        let canvasHeight = layouts.reduce(padding) { $0 + max($1.height, 1) + padding }
+        let canvas = try Canvas(width: canvasWidth, height: max(1, canvasHeight), scale: scale, path: output)
+        canvas.fill(.white)
+        var y = padding
+        for layout in layouts {
+            TextPainter.draw(layout, in: canvas, x: padding, y: y, debugFrames: debugFrames)
+            y += max(layout.height, 1) + padding
+        }
+        try canvas.finish()
+        print("wrote \(output): \(layouts.count) paragraphs, \(jsonNumber(canvasWidth))×\(jsonNumber(canvasHeight)) px")
+    }
+}

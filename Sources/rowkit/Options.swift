@@ -1,0 +1,69 @@
+import Foundation
+import ArgumentParser
+import RowKitText
+
+/// Font and paragraph options shared by the commands that take text.
+struct TextOptions: ParsableArguments {
+    @Option(help: "Font family, or the path of a font file.")
+    var font: String = "DejaVu Sans"
+
+    @Option(help: "Font weight: regular, bold or 100...900.")
+    var weight: String = "regular"
+
+    @Option(help: "Font size in pixels.")
+    var size: Double = 13
+
+    @Option(name: .customLong("line-height"), help: "Line height in pixels (default: round(1.25 × size)).")
+    var lineHeight: Double?
+
+    @Option(name: .customLong("white-space"), help: "normal (collapse white space) or pre-wrap (keep it, break at \\n).")
+    var whiteSpace: String = "normal"
+
+    func validate() throws {
+        guard FontWeight(parsing: weight) != nil else {
+            throw ValidationError("--weight must be regular, bold or a number 1...1000, not '\(weight)'")
+        }
+        guard size.isFinite, size > 0, size <= 10_000 else { throw ValidationError("--size must be a number in (0, 10000], not \(size)") }
+        if let lineHeight, !(lineHeight.isFinite && lineHeight >= 0 && lineHeight <= 100_000) {
+            throw ValidationError("--line-height must be a number in [0, 100000], not \(lineHeight)")
+        }
+        guard WhiteSpace(rawValue: whiteSpace) != nil else {
+            throw ValidationError("--white-space must be normal or pre-wrap, not '\(whiteSpace)'")
+        }
+    }
+
+    /// The style these options describe, with per-text overrides.
+    func style(font family: String? = nil, size overrideSize: Double? = nil, lineHeight overrideLineHeight: Double? = nil) -> TextStyle {
+        let size = overrideSize ?? self.size
+        let lineHeight = overrideLineHeight ?? self.lineHeight ?? (1.25 * size).rounded()
+        return TextStyle(font: Self.descriptor(family ?? font, weight: FontWeight(parsing: weight) ?? .regular),
+                         size: size, lineHeight: .pixels(lineHeight),
+                         whiteSpace: WhiteSpace(rawValue: whiteSpace) ?? .normal)
+    }
+
+    /// A family name, or a file when the name looks like a font path.
+    static func descriptor(_ name: String, weight: FontWeight) -> FontDescriptor {
+        let lower = name.lowercased()
+        if name.contains("/") && [".ttf", ".otf", ".ttc", ".otc"].contains(where: lower.hasSuffix) {
+            return FontDescriptor(family: "", weight: weight, path: name)
+        }
+        return FontDescriptor(family: name, weight: weight)
+    }
+}
+
+/// Parses "300" or "150,300,600" into widths.
+func parseWidths(_ text: String) throws -> [Double] {
+    try text.split(separator: ",", omittingEmptySubsequences: false).map { part in
+        let trimmed = part.trimmingCharacters(in: .whitespaces)
+        guard let value = Double(trimmed), value.isFinite, value >= 0 else {
+            throw ValidationError("--width takes non-negative numbers separated by commas, not '\(text)'")
+        }
+        return value
+    }
+}
+
+/// A number as JSON: integers without a fraction, others in their shortest form.
+func jsonNumber(_ value: Double) -> String {
+    if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
+    return String(value)
+}
