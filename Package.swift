@@ -32,12 +32,12 @@ let package = Package(
             "RowKitText", "RowKitDraw",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        // BENCH
+        .executableTarget(name: "rowkit-bench", dependencies: ["RowKitText", "CPango"], path: "Benchmarks/rowkit-bench"),
 
         .testTarget(name: "RowKitTextTests", dependencies: [
             "RowKitText",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
-        // DRAWTESTS
+        .testTarget(name: "RowKitDrawTests", dependencies: ["RowKitText", "RowKitDraw", "CCairo"]),
     ]
 )

@@ -4,6 +4,8 @@
 #include <unicode/ubidi.h>
 #include <unicode/uchar.h>
 #include <unicode/utypes.h>
+#include <unicode/uscript.h>
+#include <unicode/unorm2.h>
 
 // Opening a break iterator loads its rules; each thread keeps one per kind and re-targets it.
 static _Thread_local UBreakIterator *line_iterator;
@@ -108,4 +110,18 @@ int rk_forbids_break_after(uint32_t cp) {
     default:
         return 0;
     }
+}
+
+int32_t rk_script(uint32_t cp) {
+    UErrorCode status = U_ZERO_ERROR;
+    UScriptCode script = uscript_getScript((UChar32)cp, &status);
+    return U_FAILURE(status) ? USCRIPT_UNKNOWN : (int32_t)script;
+}
+
+int32_t rk_compose_nfc(const uint16_t *text, int32_t length, uint16_t *out, int32_t capacity) {
+    UErrorCode status = U_ZERO_ERROR;
+    const UNormalizer2 *nfc = unorm2_getNFCInstance(&status);
+    if (U_FAILURE(status)) return -1;
+    int32_t n = unorm2_normalize(nfc, (const UChar *)text, length, (UChar *)out, capacity, &status);
+    return U_FAILURE(status) ? -1 : n;
 }

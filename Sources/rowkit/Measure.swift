@@ -23,7 +23,7 @@ struct Measure: ParsableCommand {
     @Option(help: "JSON Lines input file, or - for standard input.")
     var input: String = "-"
 
-    @Flag(help: "Also output each line's text and width (\"lines\": [{\"text\": …, \"width\": …}]).")
+    @Flag(help: "Also output each line's text, width and fonts (\"lines\": [{\"text\": …, \"width\": …, \"fonts\": […]}]).")
     var lines = false
 
     func run() throws {
@@ -64,11 +64,11 @@ struct Measure: ParsableCommand {
 
     struct TextMeasureLine {
         var index: Int, width: Double, measure: TextMeasure
-        var lines: [(text: String, width: Double)]?
+        var lines: [(text: String, width: Double, fonts: [String])]?
         var json: String {
             var json = "{\"index\": \(index), \"width\": \(jsonNumber(width)), \"lineCount\": \(measure.lineCount), \"height\": \(jsonNumber(measure.height)), \"maxLineWidth\": \(jsonNumber(layoutUnits(measure.maxLineWidth)))"
             if let lines {
-                json += ", \"lines\": [" + lines.map { "{\"text\": \(jsonString($0.text)), \"width\": \(jsonNumber(layoutUnits($0.width)))}" }.joined(separator: ", ") + "]"
+                json += ", \"lines\": [" + lines.map { "{\"text\": \(jsonString($0.text)), \"width\": \(jsonNumber(layoutUnits($0.width))), \"fonts\": [\($0.fonts.map(jsonString).joined(separator: ", "))]}" }.joined(separator: ", ") + "]"
             }
             return json + "}"
         }
@@ -89,7 +89,11 @@ struct Measure: ParsableCommand {
                 var result = TextMeasureLine(index: index, width: width, measure: try prepared.measure(width: width))
                 if lines {
                     let layout = try prepared.layout(width: width)
-                    result.lines = layout.lines.indices.map { (layout.text(ofLine: $0), layout.lines[$0].width) }
+                    result.lines = layout.lines.indices.map { i in
+                        var fonts: [String] = []
+                        for piece in layout.glyphs(ofLine: i) where !fonts.contains(piece.font.family) { fonts.append(piece.font.family) }
+                        return (layout.text(ofLine: i), layout.lines[i].width, fonts)
+                    }
                 }
                 measured.append(result)
             }

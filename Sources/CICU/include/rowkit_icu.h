@@ -41,4 +41,10 @@ int rk_forbids_break_before(uint32_t cp);
 /// 1 when no line break may come right after `cp` (classes OP, QU, GL, ZWJ).
 int rk_forbids_break_after(uint32_t cp);
 
+/// NFC-composes `length` UTF-16 units into `out`; returns the composed length, or -1.
+int32_t rk_compose_nfc(const uint16_t *text, int32_t length, uint16_t *out, int32_t capacity);
+
+/// ICU script code of a character (0 Common, 1 Inherited, 103 Unknown).
+int32_t rk_script(uint32_t cp);
+
 #endif

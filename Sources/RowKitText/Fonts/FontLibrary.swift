@@ -19,7 +19,6 @@ public final class FontLibrary: Sendable {
         var fonts: [FileKey: Font] = [:]
         var primary: [FontDescriptor: Font] = [:]
         var fallback: [UInt32: Font?] = [:]
-        var standard: Font??
         var emoji: Font??
         var systemSorted: UnsafeMutablePointer<FcFontSet>?
         var warned: Set<String> = []
@@ -79,12 +78,9 @@ public final class FontLibrary: Sendable {
 
     /// The browser's standard font, the second link of every fallback chain: what fontconfig
     /// gives for "Times New Roman" (Chromium's default standard family on Linux; usually
-    /// Liberation Serif).
-    var standardFont: Font? {
-        if let cached = state.withLock({ $0.standard }) { return cached }
-        let found = try? font(for: FontDescriptor(family: "Times New Roman"), warnIfMissing: false)
-        state.withLock { $0.standard = .some(found) }
-        return found
+    /// Liberation Serif) at the requested weight and slant.
+    func standardFont(weight: FontWeight, italic: Bool) -> Font? {
+        try? font(for: FontDescriptor(family: "Times New Roman", weight: weight, italic: italic), warnIfMissing: false)
     }
 
     /// The color emoji font (fontconfig's "emoji" family when it has color glyphs).

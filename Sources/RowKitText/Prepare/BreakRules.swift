@@ -92,11 +92,12 @@ enum CJKPunctuation {
     /// Whether the unit at `i` is trimmed by its neighbours: a closing mark (bracket, `。`, `、`)
     /// followed by any punctuation loses its end half; an opening bracket preceded by any
     /// punctuation loses its start half, unless the mark before it was already trimmed.
-    static func isTrimmed(_ units: UnsafeBufferPointer<UInt16>, _ i: Int) -> Bool {
+    /// Only neighbours inside `run` (the same font) count, as in Chromium.
+    static func isTrimmed(_ units: UnsafeBufferPointer<UInt16>, _ i: Int, run: Range<Int>) -> Bool {
         guard let this = kind(units[i]) else { return false }
-        let next = i + 1 < units.count ? kind(units[i + 1]) : nil
+        let next = i + 1 < run.upperBound ? kind(units[i + 1]) : nil
         if this != .open && this != .middle && next != nil { return true }
-        if this == .open, i > 0, let previous = kind(units[i - 1]) {
+        if this == .open, i > run.lowerBound, let previous = kind(units[i - 1]) {
             // A closing mark before us is trimmed already (it is followed by punctuation).
             return previous == .open || previous == .middle
         }

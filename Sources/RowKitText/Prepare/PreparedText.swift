@@ -165,6 +165,12 @@ private struct Builder {
     var endTrimAmounts: [Int32] = []
     /// Units shaped half-width (trimmed CJK punctuation).
     var trimmed: Set<Int> = []
+    /// The system fallback font chosen in the current script run: Chromium picks a fallback
+    /// font for the first character of a script run the listed fonts lack, then uses it for
+    /// every later character of the run it has (so `感激。《红` is all one CJK font, while `《`
+    /// alone may come from another font).
+    var runFallback: Font?
+    var runScript: Int32 = -1
 
     init(style: TextStyle, primary: Font, fonts: FontLibrary, cache: ShapeCache) {
         self.style = style
@@ -298,7 +304,7 @@ private struct Builder {
         let slice = UnsafeBufferPointer(rebasing: units[start..<end])
         var halfWidth: [UInt16] = []
         if font.hasHalfWidthPunctuation {
-            for u in start..<end where CJKPunctuation.isTrimmed(units, u) {
+            for u in start..<end where CJKPunctuation.isTrimmed(units, u, run: start..<end) {
                 halfWidth.append(UInt16(truncatingIfNeeded: u - start))
                 trimmed.insert(u)
             }
@@ -336,18 +342,41 @@ private struct Builder {
             else if scalar == 0x200D || rk_is_emoji_modifier(scalar) != 0 || scalar == 0x20E3 || rk_is_regional_indicator(scalar) != 0 { sequence = true }
             i += length
         }
+        let script = rk_script(base)
+        if script > 1 && script != 103 && script != runScript {
+            runScript = script
+            runFallback = nil
+        }
         let emojiCluster = !variation15 && (variation16 || sequence || rk_is_emoji_presentation(base) != 0 || rk_is_regional_indicator(base) != 0)
         if variation16 && !variation15, let emoji = fonts.emojiFont, emoji.covers(base) { return emoji }
         if covers(primary, units, g0, g1) { return primary }
-        if let standard = fonts.standardFont, covers(standard, units, g0, g1) { return standard }
+        if let standard = fonts.standardFont(weight: style.font.weight, italic: style.font.italic), covers(standard, units, g0, g1) { return standard }
         if emojiCluster, let emoji = fonts.emojiFont, emoji.covers(base) { return emoji }
-        if let system = fonts.systemFallback(for: base) { return system }
+        if let fallback = runFallback, covers(fallback, units, g0, g1) { return fallback }
+        if let system = fonts.systemFallback(for: base) {
+            runFallback = system
+            return system
+        }
         return primary
     }
 
+    /// Whether `font` renders the cluster: it has every visible character, or every character
+    /// of the cluster's NFC composition (HarfBuzz composes `e` + U+0302 + U+0323 into `ệ` when
+    /// the font has the composed glyph, and Chromium counts that as rendered).
     func covers(_ font: Font, _ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> Bool {
-        var i = g0
-        while i < g1 {
+        if coversEach(font, UnsafeBufferPointer(rebasing: units[g0..<g1])) { return true }
+        guard g1 - g0 > 1 && g1 - g0 <= 32 else { return false }
+        var composed = [UInt16](repeating: 0, count: 64)
+        let n = composed.withUnsafeMutableBufferPointer { out in
+            rk_compose_nfc(units.baseAddress! + g0, Int32(g1 - g0), out.baseAddress, 64)
+        }
+        guard n > 0 && Int(n) < g1 - g0 else { return false }
+        return composed.withUnsafeBufferPointer { coversEach(font, UnsafeBufferPointer(rebasing: $0[0..<Int(n)])) }
+    }
+
+    private func coversEach(_ font: Font, _ units: UnsafeBufferPointer<UInt16>) -> Bool {
+        var i = 0
+        while i < units.count {
             let (scalar, length) = UnicodeAnalysis.scalar(at: i, in: units)
             if !font.covers(scalar) && rk_is_default_ignorable(scalar) == 0 { return false }
             i += length
