@@ -7,12 +7,15 @@ let package = Package(
     name: "RowKit",
     products: [
         .library(name: "RowKitText", targets: ["RowKitText"]),
+        .library(name: "RowKitCells", targets: ["RowKitCells"]),
+        .library(name: "RowKitList", targets: ["RowKitList"]),
         .library(name: "RowKitDraw", targets: ["RowKitDraw"]),
         .executable(name: "rowkit", targets: ["rowkit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // C shims over the system libraries.
@@ -25,11 +28,15 @@ let package = Package(
 
         // Text engine: prepare once (ICU, fontconfig, HarfBuzz), layout at any width.
         .target(name: "RowKitText", dependencies: ["CICU", "CHarfBuzz", "CFontconfig"]),
-        // Drawing: cairo renders the glyph runs of a measured layout.
-        .target(name: "RowKitDraw", dependencies: ["RowKitText", "CCairo", "CFreeType"]),
+        // Cells: declarative layouts bound to row data, stylesheets, the classic cells.
+        .target(name: "RowKitCells", dependencies: ["RowKitText", .product(name: "Yams", package: "Yams")]),
+        // List engine: exact heights and offsets for any number of rows, reuse, updates.
+        .target(name: "RowKitList", dependencies: ["RowKitCells"]),
+        // Drawing: cairo renders the glyph runs of a measured layout, and whole cells.
+        .target(name: "RowKitDraw", dependencies: ["RowKitText", "RowKitCells", "CCairo", "CFreeType"]),
 
         .executableTarget(name: "rowkit", dependencies: [
-            "RowKitText", "RowKitDraw",
+            "RowKitText", "RowKitCells", "RowKitDraw",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "rowkit-bench", dependencies: ["RowKitText", "CPango"], path: "Benchmarks/rowkit-bench"),
@@ -38,6 +45,8 @@ let package = Package(
             "RowKitText",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
+        .testTarget(name: "RowKitCellsTests", dependencies: ["RowKitCells", "RowKitText"]),
+        .testTarget(name: "RowKitListTests", dependencies: ["RowKitList", "RowKitCells", "RowKitText"]),
         .testTarget(name: "RowKitDrawTests", dependencies: ["RowKitText", "RowKitDraw", "CCairo"]),
     ]
 )

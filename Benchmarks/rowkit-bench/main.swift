@@ -1,1 +1,37 @@
-print("bench placeholder")
+// rowkit-bench: RowKit against Pango on one generated corpus, in one run, on one thread.
+//
+//   swift build -c release --product rowkit-bench && .build/release/rowkit-bench [--paragraphs N] [--quick]
+//
+// Prints a table on stdout and, last, one `BENCH_JSON {…}` line. Progress goes to stderr.
+// Targets are printed next to the figures; missing one never makes the exit status non-zero.
+
+import Glibc
+import RowKitText
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--profile-prepare" {
+    // Profiling aid: RowKit prepare + measure only, cache emptied per pass, for about 5 s.
+    let corpus = Corpus.generate(count: 20_000)
+    let style = TextStyle(font: FontDescriptor(family: "DejaVu Sans"), size: 13, lineHeight: .pixels(16))
+    var sum = 0
+    let start = ContinuousClock.now
+    var passes = 0
+    while ContinuousClock.now - start < .seconds(5) {
+        ShapeCache.shared.removeAll()
+        for text in corpus.paragraphs { sum &+= (try? PreparedText(text, style: style).measure(width: 300).lineCount) ?? 0 }
+        passes += 1
+    }
+    let elapsed = ContinuousClock.now - start
+    let micros = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
+    print("profile-prepare: \(passes) passes, \(micros / Double(passes * corpus.paragraphs.count)) µs per paragraph (checksum \(sum))")
+    exit(0)
+}
+let options = Options.parse(arguments)
+do {
+    let results = try Benchmark(options: options).run()
+    print(results.table())
+    print("BENCH_JSON " + results.json().text)
+} catch {
+    progress("rowkit-bench: \(error)")
+    exit(1)
+}

@@ -112,3 +112,11 @@ public final class Canvas {
         }
     }
 }
+
+extension Canvas {
+    /// Fills a rectangle with the current color.
+    public func fillRect(x: Double, y: Double, width: Double, height: Double) {
+        cairo_rectangle(context, x, y, width, height)
+        cairo_fill(context)
+    }
+}

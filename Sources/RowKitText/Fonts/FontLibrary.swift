@@ -56,11 +56,12 @@ public final class FontLibrary: Sendable {
             font = loaded
         } else {
             guard !descriptor.family.isEmpty else { throw .noFontFound(descriptor.description) }
+            let family = FontDescriptor.browserFamily(for: descriptor.family)
             let result = state.withLock { state -> (Font?, String?) in
-                guard let match = match(family: descriptor.family, weight: descriptor.weight, italic: descriptor.italic, in: &state) else {
+                guard let match = match(family: family, weight: descriptor.weight, italic: descriptor.italic, in: &state) else {
                     return (nil, nil)
                 }
-                let resolved = match.families.contains { $0.caseInsensitiveCompare(descriptor.family) }
+                let resolved = !match.families.isEmpty || family != descriptor.family
                 var note: String?
                 if !resolved, warnIfMissing, state.warned.insert(descriptor.family.lowercased()).inserted {
                     note = "font family '\(descriptor.family)' is not installed; using '\(match.font.family)'"
@@ -158,7 +159,28 @@ public final class FontLibrary: Sendable {
         guard let match = FcFontMatch(config, request, &result) else { return nil }
         defer { FcPatternDestroy(match) }
         guard let font = font(from: match, in: &state) else { return nil }
-        return (font, families(of: match))
+        // The family counts as installed when the match is the family itself or one of its
+        // strong aliases ("Arial" → Liberation Sans), not one of the weak defaults fontconfig
+        // appends for any unknown name.
+        let strong = Set(strongFamilies(of: request).map { $0.lowercased() })
+        return (font, families(of: match).filter { strong.contains($0.lowercased()) })
+    }
+
+    /// Families of a substituted pattern bound strongly (the request and its aliases).
+    private func strongFamilies(of pattern: OpaquePointer) -> [String] {
+        var iterator = FcPatternIter()
+        guard FcPatternFindIter(pattern, &iterator, FC_FAMILY) != 0 else { return [] }
+        var names: [String] = []
+        var id: Int32 = 0
+        var value = FcValue()
+        var binding = FcValueBindingWeak
+        while FcPatternIterGetValue(pattern, &iterator, id, &value, &binding) == FcResultMatch {
+            if binding != FcValueBindingWeak, value.type == FcTypeString, let text = value.u.s {
+                names.append(String(cString: text))
+            }
+            id += 1
+        }
+        return names
     }
 
     private func systemMatch(_ scalar: UInt32, in state: inout State) -> Font? {
@@ -186,6 +208,16 @@ public final class FontLibrary: Sendable {
     }
 }
 
-private extension String {
-    func caseInsensitiveCompare(_ other: String) -> Bool { lowercased() == other.lowercased() }
+extension FontDescriptor {
+    /// CSS generic families, named as Chromium's Linux defaults name them (then resolved by
+    /// fontconfig): sans-serif is Arial (Liberation Sans), serif Times New Roman (Liberation
+    /// Serif), monospace fontconfig's Monospace.
+    static func browserFamily(for family: String) -> String {
+        switch family.lowercased() {
+        case "sans-serif", "system-ui": return "Arial"
+        case "serif": return "Times New Roman"
+        case "monospace": return "Monospace"
+        default: return family
+        }
+    }
 }

@@ -20,91 +20,158 @@ extension PreparedText {
     /// returns false to stop.
     @inline(__always)
     func forEachLine(maxWidth: Double, _ emit: (Int32, Int32, Int64, Bool) -> Bool) {
-        let n = widths.count
+        let storage = self.storage
+        let n = storage.widths.count
         guard n > 0 else { return }
         let limit = Self.fitLimit(maxWidth)
-        if singleLineWidth <= limit {
-            _ = emit(0, Int32(units.count), singleLineWidth, false)
+        if storage.singleLineWidth <= limit {
+            _ = emit(0, Int32(storage.units.count), storage.singleLineWidth, false)
             return
         }
-        widths.withUnsafeBufferPointer { widths in
-        spaceWidths.withUnsafeBufferPointer { spaces in
-        flags.withUnsafeBufferPointer { flags in
-        segmentEnds.withUnsafeBufferPointer { ends in
+        let hyphenWidth = Int64(storage.hyphenWidth)
+        storage.widths.withUnsafeBufferPointer { widths in
+        storage.spaceWidths.withUnsafeBufferPointer { spaces in
+        storage.flags.withUnsafeBufferPointer { flags in
+        storage.segmentEnds.withUnsafeBufferPointer { ends in
             var lineStart: Int32 = 0
+            var lineFirst = 0           // first segment on the current line
             var x: Int64 = 0            // pen after the last placed segment, hanging spaces included
             var content: Int64 = 0      // line width up to the end of the last placed content
             var placed = 0              // segments on the current line
             var lastFlags: UInt8 = 0
-            var contentBeforeLast: Int64 = 0, flagsBeforeLast: UInt8 = 0
             var i = 0
             while i < n {
                 let w = Int64(widths[i])
-                let segmentStart = i == 0 ? 0 : ends[i - 1]
-                var trim: Int64 = 0
-                if placed > 0 && x + w > limit {
-                    if flags[i] & Flag.endTrim != 0 { trim = endTrim(segment: i) }
-                    if x + w - trim > limit || trim == 0 {
-                        // Line ends before segment i. A soft hyphen that would not fit moves its
-                        // word down too (one step back).
-                        if lastFlags & Flag.softHyphen != 0 && placed > 1
-                            && Self.ceilToLayoutUnit(content) + Self.ceilToLayoutUnit(Int64(hyphenWidth)) > limit {
-                            i -= 1
-                            let hyphen = flagsBeforeLast & Flag.softHyphen != 0
-                            let end = ends[i - 1]
-                            if !emit(lineStart, end, contentBeforeLast + (hyphen ? Int64(hyphenWidth) : 0), hyphen) { return }
-                            lineStart = end
-                            placed = 0
+                if flags[i] | lastFlags == 0 && w <= limit {
+                    // Fast path: a plain segment after a plain one (no hyphen, tab, forced break,
+                    // white-space-only segment or trimmable bracket involved) that fits a line alone.
+                    if placed > 0 {
+                        if x + w <= limit {
+                            content = x + w
+                            x = content + Int64(spaces[i])
+                            placed += 1
+                            i += 1
                             continue
                         }
-                        let hyphen = lastFlags & Flag.softHyphen != 0
-                        if !emit(lineStart, segmentStart, content + (hyphen ? Int64(hyphenWidth) : 0), hyphen) { return }
-                        lineStart = segmentStart
-                        placed = 0
-                        trim = 0
+                        if !emit(lineStart, ends[i - 1], content, false) { return }
+                        lineStart = ends[i - 1]
                     }
-                }
-                contentBeforeLast = content
-                flagsBeforeLast = lastFlags
-                if placed > 0 {
-                    content = x + w - trim
-                } else if w > limit && flags[i] & Flag.breakable != 0 {
-                    // overflow-wrap: break-word — whole graphemes per line, at least one.
-                    var gx: Int64 = 0
-                    var onLine = 0
-                    var u = Int(segmentStart)
-                    let contentEnd = Int(contentEnds[i])
-                    while u < contentEnd {
-                        var v = u + 1
-                        var gw = Int64(unitAdvances[u])
-                        while v < contentEnd && !isGraphemeStart(v) { gw += Int64(unitAdvances[v]); v += 1 }
-                        if onLine > 0 && gx + gw > limit {
-                            if !emit(lineStart, Int32(u), gx, false) { return }
-                            lineStart = Int32(u)
-                            gx = 0
-                            onLine = 0
-                        }
-                        gx += gw
-                        onLine += 1
-                        u = v
-                    }
-                    content = gx
-                } else {
+                    lineFirst = i
                     content = w
+                    x = w + Int64(spaces[i])
+                    placed = 1
+                    i += 1
+                    continue
                 }
+                let f = flags[i]
+                let segmentStart = i == 0 ? 0 : ends[i - 1]
+                var trim: Int64 = 0
+                if placed > 0 && f & Flag.whitespaceOnly == 0 && x + w > limit {
+                    if f & Flag.endTrim != 0 { trim = endTrim(segment: i) }
+                    if trim == 0 || x + w - trim > limit {
+                        // The line ends before segment i: after the last placed segment, unless
+                        // that one ends in a soft hyphen whose hyphen does not fit — then at the
+                        // latest earlier opportunity where it does.
+                        var end = i - 1
+                        var width = content
+                        var hyphen = lastFlags & Flag.softHyphen != 0
+                        if hyphen && Self.ceilToLayoutUnit(content) + Self.ceilToLayoutUnit(hyphenWidth) > limit {
+                            if let fallback = lineBreakBefore(i, lineFirst: lineFirst, lineStart: lineStart, limit: limit, hyphenWidth: hyphenWidth) {
+                                end = fallback.segment
+                                width = fallback.width
+                                hyphen = fallback.hyphen
+                            } else {
+                                // No opportunity fits with its hyphen: overflow-wrap breaks the
+                                // word here anyway, as an ordinary grapheme break (no hyphen).
+                                hyphen = false
+                            }
+                        }
+                        if !emit(lineStart, ends[end], width + (hyphen ? hyphenWidth : 0), hyphen) { return }
+                        lineStart = ends[end]
+                        placed = 0
+                        lastFlags = 0
+                        trim = 0
+                        if end < i - 1 {
+                            i = end + 1
+                            continue
+                        }
+                    }
+                }
+                if placed > 0 {
+                    if f & Flag.whitespaceOnly == 0 { content = x + w - trim }
+                } else {
+                    lineFirst = i
+                    if w > limit && f & Flag.breakable != 0 {
+                        // overflow-wrap: break-word — whole graphemes per line, at least one.
+                        var gx: Int64 = 0
+                        var onLine = 0
+                        var u = Int(segmentStart)
+                        let contentEnd = Int(storage.contentEnds[i])
+                        let unitAdvances = storage.unitAdvances
+                        while u < contentEnd {
+                            var v = u + 1
+                            var gw = Int64(unitAdvances[u])
+                            while v < contentEnd && !isGraphemeStart(v) { gw += Int64(unitAdvances[v]); v += 1 }
+                            if onLine > 0 && gx + gw > limit {
+                                if !emit(lineStart, Int32(u), gx, false) { return }
+                                lineStart = Int32(u)
+                                gx = 0
+                                onLine = 0
+                            }
+                            gx += gw
+                            onLine += 1
+                            u = v
+                        }
+                        content = gx
+                    } else {
+                        content = w
+                    }
+                }
+                let pen = f & Flag.whitespaceOnly != 0 && placed > 0 ? x : content
                 placed += 1
-                lastFlags = flags[i]
-                x = trim > 0 ? limit + 1 : content + (lastFlags & Flag.tab != 0 ? tabbedSpaceWidth(segment: i, from: content) : Int64(spaces[i]))
-                if lastFlags & Flag.mandatoryBreak != 0 {
+                lastFlags = f
+                x = trim > 0 ? limit + 1 : pen + (f & Flag.tab != 0 ? tabbedSpaceWidth(segment: i, from: pen) : Int64(spaces[i]))
+                if f & Flag.mandatoryBreak != 0 {
                     if !emit(lineStart, ends[i], content, false) { return }
                     lineStart = ends[i]
                     placed = 0
+                    lastFlags = 0
                     x = 0
+                    content = 0
                 }
                 i += 1
             }
-            if placed > 0 { _ = emit(lineStart, Int32(units.count), content, false) }
+            if placed > 0 { _ = emit(lineStart, Int32(storage.units.count), content, false) }
         }}}}
+    }
+
+    /// The latest break before the last one on the line `lineFirst..<i` (starting at unit
+    /// `lineStart`) whose line fits, counting a soft hyphen's hyphen where the break follows
+    /// one; nil if there is none.
+    func lineBreakBefore(_ i: Int, lineFirst: Int, lineStart: Int32, limit: Int64, hyphenWidth: Int64) -> (segment: Int, width: Int64, hyphen: Bool)? {
+        let storage = self.storage
+        var candidates: [(segment: Int, width: Int64, hyphen: Bool)] = []
+        var x: Int64 = 0
+        var content: Int64 = 0
+        for j in lineFirst..<i {
+            let f = storage.flags[j]
+            let start = j == lineFirst ? Int(lineStart) : Int(storage.segmentEnds[j - 1])
+            var w: Int64 = 0
+            if j == lineFirst {
+                for u in start..<Int(storage.contentEnds[j]) { w += Int64(storage.unitAdvances[u]) }
+            } else {
+                w = Int64(storage.widths[j])
+            }
+            if f & Flag.whitespaceOnly == 0 || j == lineFirst { content = (j == lineFirst ? 0 : x) + w }
+            let pen = f & Flag.whitespaceOnly != 0 && j > lineFirst ? x : content
+            x = pen + (f & Flag.tab != 0 ? tabbedSpaceWidth(segment: j, from: pen) : Int64(storage.spaceWidths[j]))
+            candidates.append((j, content, f & Flag.softHyphen != 0))
+        }
+        for candidate in candidates.dropLast().reversed() {
+            let extra = candidate.hyphen ? Self.ceilToLayoutUnit(hyphenWidth) : 0
+            if Self.ceilToLayoutUnit(candidate.width) + extra <= limit { return candidate }
+        }
+        return nil
     }
 
     /// How much segment `i`'s closing CJK bracket may shrink when it ends a line.

@@ -9,6 +9,8 @@ public struct PlacedGlyphs: Sendable {
     public let glyphs: [UInt32]
     /// Glyph origins relative to the line's left edge (x) and baseline (y, down is positive).
     public let x: [Double], y: [Double]
+    /// How far each glyph moves the pen: the shaped advances the line width was summed from.
+    public let advances: [Double]
 }
 
 extension TextLayout {
@@ -74,33 +76,61 @@ extension TextLayout {
             let at: Double
             if rightToLeft {
                 // The mark goes at the visual start: shift everything placed so far.
-                placed = placed.map { PlacedGlyphs(font: $0.font, size: $0.size, glyphs: $0.glyphs, x: $0.x.map { $0 + advance }, y: $0.y) }
+                placed = placed.map { PlacedGlyphs(font: $0.font, size: $0.size, glyphs: $0.glyphs, x: $0.x.map { $0 + advance }, y: $0.y, advances: $0.advances) }
                 at = 0
             } else {
                 at = pen
             }
-            placed.append(PlacedGlyphs(font: p.primaryFont, size: p.fontSize, glyphs: [glyph], x: [at], y: [0]))
+            placed.append(PlacedGlyphs(font: p.primaryFont, size: p.fontSize, glyphs: [glyph], x: [at], y: [0], advances: [advance]))
             pen += advance
         }
+        // Tabs have no glyphs: in a left-to-right line, each run starts where the measured
+        // advances (tab stops included) put it.
+        let tabbed = !levels.contains(where: { $0 & 1 == 1 }) && p.units[line.start..<contentEnd].contains(0x09)
         for index in order {
             let piece = pieces[Int(index)]
             let run = p.runs[piece.run]
             let font = run.font
             let fixedScale = font.fixedScale(size: p.fontSize)
             let s = run.shaped
-            var glyphs: [UInt32] = [], xs: [Double] = [], ys: [Double] = []
+            if tabbed { pen = p.penPosition(of: max(line.start, Int(run.start)), lineStart: line.start) }
+            var glyphs: [UInt32] = [], xs: [Double] = [], ys: [Double] = [], advances: [Double] = []
             for g in piece.first...piece.last {
                 let unit = Int(run.start) + Int(s.clusters[g])
                 guard unit >= line.start && unit < contentEnd else { continue }
                 glyphs.append(s.glyphs[g])
                 xs.append(pen + PreparedText.pixels(font.fixedAdvance(s.offsetsX[g], scale: fixedScale, size: p.fontSize)))
                 ys.append(-PreparedText.pixels(font.fixedAdvance(s.offsetsY[g], scale: fixedScale, size: p.fontSize)))
-                pen += PreparedText.pixels(font.fixedAdvance(s.advances[g], scale: fixedScale, size: p.fontSize))
+                let advance = PreparedText.pixels(font.fixedAdvance(s.advances[g], scale: fixedScale, size: p.fontSize))
+                advances.append(advance)
+                pen += advance
             }
-            placed.append(PlacedGlyphs(font: run.font, size: p.fontSize, glyphs: glyphs, x: xs, y: ys))
+            placed.append(PlacedGlyphs(font: run.font, size: p.fontSize, glyphs: glyphs, x: xs, y: ys, advances: advances))
+        }
+        // A closing CJK bracket trimmed to fit at the line end: its blank half is dropped.
+        let excess = pen - line.width
+        if !line.hyphenated && !line.ellipsized && excess > 1e-6, contentEnd > line.start,
+           CJKPunctuation.kind(p.units[contentEnd - 1]) == .close, let last = placed.indices.last, !placed[last].advances.isEmpty {
+            var advances = placed[last].advances
+            advances[advances.count - 1] -= excess
+            placed[last] = PlacedGlyphs(font: placed[last].font, size: placed[last].size, glyphs: placed[last].glyphs,
+                                        x: placed[last].x, y: placed[last].y, advances: advances)
+            pen -= excess
         }
         if line.hyphenated { appendMark(p.primaryFont.covers(0x2010) ? 0x2010 : 0x2D) }
         if line.ellipsized { appendMark(0x2026) }
         return placed
+    }
+}
+
+extension PreparedText {
+    /// x of unit `u` from the start of a line at `lineStart`, tab stops included.
+    func penPosition(of u: Int, lineStart: Int) -> Double {
+        var x: Int64 = 0
+        let tabSize = Int64(spaceWidth) * 8
+        for k in lineStart..<u {
+            if units[k] == 0x09 && tabSize > 0 { x = (x / tabSize + 1) * tabSize } else { x += Int64(unitAdvances[k]) }
+        }
+        return Self.pixels(x)
     }
 }

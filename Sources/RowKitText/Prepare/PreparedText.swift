@@ -26,42 +26,96 @@ public struct PreparedText: Sendable {
     public static let maximumLength = 1 << 24
 
     /// The style the text was prepared with.
-    public let style: TextStyle
+    public var style: TextStyle { storage.style }
     /// The style's font, as resolved.
-    public let primaryFont: Font
+    public var primaryFont: Font { storage.primaryFont }
     /// The normalized text, in UTF-16 (line ranges index into it).
-    public let units: [UInt16]
+    public var units: [UInt16] { storage.units }
     /// Font size in pixels.
-    public let fontSize: Double
+    public var fontSize: Double { storage.style.size }
     /// Resolved distance between baselines, in pixels.
-    public let lineHeight: Double
+    public var lineHeight: Double { storage.lineHeight }
     /// Primary font ascent and descent in pixels (for placing the baseline inside a line box).
-    public let ascent: Double, descent: Double
+    public var ascent: Double { storage.ascent }
+    public var descent: Double { storage.descent }
     /// Paragraph bidi level: 0 left-to-right, 1 right-to-left.
-    public let paragraphLevel: UInt8
+    public var paragraphLevel: UInt8 { storage.paragraphLevel }
     /// Glyph runs in logical order; drawing uses these, so it draws exactly what was measured.
-    public let runs: [GlyphRun]
+    public var runs: [GlyphRun] { storage.runs }
 
-    /// Advance of each UTF-16 unit (a cluster's advance is credited to its first unit), 16.16 px.
-    let unitAdvances: [Int32]
-    /// Bit u is set when a grapheme cluster starts at unit u.
-    let graphemeStartBits: [UInt64]
+    /// Everything, in one reference-counted box: copying a `PreparedText` (say, out of an
+    /// array of them) costs one retain instead of one per field, which halves re-measuring.
+    let storage: Storage
 
-    // Parallel arrays, one entry per segment.
-    let segmentEnds: [Int32]
-    let contentEnds: [Int32]
-    let widths: [Int32]
-    let spaceWidths: [Int32]
-    let flags: [UInt8]
-    /// Segments whose closing CJK bracket may be trimmed by half at a line end, and by how much.
-    let endTrimSegments: [Int32]
-    let endTrimAmounts: [Int32]
+    /// The fields and parallel arrays behind a prepared text.
+    final class Storage: Sendable {
+        let style: TextStyle
+        let primaryFont: Font
+        let units: [UInt16]
+        let lineHeight: Double
+        let ascent: Double, descent: Double
+        let paragraphLevel: UInt8
+        let runs: [GlyphRun]
+        /// Advance of each UTF-16 unit (a cluster's advance is credited to its first unit), 16.16 px.
+        let unitAdvances: [Int32]
+        /// Bit u is set when a grapheme cluster starts at unit u.
+        let graphemeStartBits: [UInt64]
+        // One entry per segment.
+        let segmentEnds: [Int32]
+        let contentEnds: [Int32]
+        let widths: [Int32]
+        let spaceWidths: [Int32]
+        let flags: [UInt8]
+        /// Segments whose closing CJK bracket may be trimmed by half at a line end, and by how much.
+        let endTrimSegments: [Int32]
+        let endTrimAmounts: [Int32]
+        let hyphenWidth: Int32
+        let spaceWidth: Int32
+        let ellipsisWidth: Int32
+        /// Width of the whole text on one line, or `Int64.max` when it has a forced break or tab.
+        let singleLineWidth: Int64
 
-    let hyphenWidth: Int32
-    let spaceWidth: Int32
-    let ellipsisWidth: Int32
-    /// Width of the whole text on one line, or `Int64.max` when it has a forced break or tab.
-    let singleLineWidth: Int64
+        init(style: TextStyle, primaryFont: Font, units: [UInt16], lineHeight: Double, ascent: Double, descent: Double,
+             paragraphLevel: UInt8, runs: [GlyphRun], unitAdvances: [Int32], graphemeStartBits: [UInt64], segmentEnds: [Int32], contentEnds: [Int32],
+             widths: [Int32], spaceWidths: [Int32], flags: [UInt8], endTrimSegments: [Int32], endTrimAmounts: [Int32],
+             hyphenWidth: Int32, spaceWidth: Int32, ellipsisWidth: Int32, singleLineWidth: Int64) {
+            self.style = style
+            self.primaryFont = primaryFont
+            self.units = units
+            self.lineHeight = lineHeight
+            self.ascent = ascent
+            self.descent = descent
+            self.paragraphLevel = paragraphLevel
+            self.runs = runs
+            self.unitAdvances = unitAdvances
+            self.graphemeStartBits = graphemeStartBits
+            self.segmentEnds = segmentEnds
+            self.contentEnds = contentEnds
+            self.widths = widths
+            self.spaceWidths = spaceWidths
+            self.flags = flags
+            self.endTrimSegments = endTrimSegments
+            self.endTrimAmounts = endTrimAmounts
+            self.hyphenWidth = hyphenWidth
+            self.spaceWidth = spaceWidth
+            self.ellipsisWidth = ellipsisWidth
+            self.singleLineWidth = singleLineWidth
+        }
+    }
+
+    var unitAdvances: [Int32] { storage.unitAdvances }
+    var graphemeStartBits: [UInt64] { storage.graphemeStartBits }
+    var segmentEnds: [Int32] { storage.segmentEnds }
+    var contentEnds: [Int32] { storage.contentEnds }
+    var widths: [Int32] { storage.widths }
+    var spaceWidths: [Int32] { storage.spaceWidths }
+    var flags: [UInt8] { storage.flags }
+    var endTrimSegments: [Int32] { storage.endTrimSegments }
+    var endTrimAmounts: [Int32] { storage.endTrimAmounts }
+    var hyphenWidth: Int32 { storage.hyphenWidth }
+    var spaceWidth: Int32 { storage.spaceWidth }
+    var ellipsisWidth: Int32 { storage.ellipsisWidth }
+    var singleLineWidth: Int64 { storage.singleLineWidth }
 
     enum Flag {
         static let mandatoryBreak: UInt8 = 1
@@ -70,6 +124,8 @@ public struct PreparedText: Sendable {
         static let endTrim: UInt8 = 8
         /// The content has two or more grapheme clusters, so it can be broken inside.
         static let breakable: UInt8 = 16
+        /// The segment is only white space (pre-wrap): it hangs wherever it falls.
+        static let whitespaceOnly: UInt8 = 32
     }
 
     /// Number of segments (break opportunities).
@@ -93,54 +149,47 @@ public struct PreparedText: Sendable {
         let units = style.whiteSpace.normalize(text)
         try units.withUnsafeBufferPointer { (buffer) throws(TextError) in try builder.build(buffer) }
 
-        self.style = style
-        self.primaryFont = font
-        self.units = units
-        self.fontSize = style.size
         let scale = style.size / Double(font.unitsPerEm)
-        self.ascent = Double(font.ascender) * scale
-        self.descent = Double(font.descender) * scale
+        let lineHeight: Double
         switch style.lineHeight {
-        case .pixels(let px): self.lineHeight = px
+        case .pixels(let px): lineHeight = px
         case .normal:
             // Chromium rounds each metric at the size, then adds them.
-            self.lineHeight = (Double(font.ascender) * scale).rounded() + (Double(font.descender) * scale).rounded()
+            lineHeight = (Double(font.ascender) * scale).rounded() + (Double(font.descender) * scale).rounded()
                 + (Double(font.lineGap) * scale).rounded()
         }
-        self.paragraphLevel = builder.paragraphLevel
-        self.runs = builder.runs
-        self.unitAdvances = builder.unitAdvances
-        self.graphemeStartBits = builder.graphemeStartBits
-        self.segmentEnds = builder.segmentEnds
-        self.contentEnds = builder.contentEnds
-        self.widths = builder.widths
-        self.spaceWidths = builder.spaceWidths
-        self.flags = builder.flags
-        self.endTrimSegments = builder.endTrimSegments
-        self.endTrimAmounts = builder.endTrimAmounts
-        self.hyphenWidth = builder.advance(of: font.covers(0x2010) ? 0x2010 : 0x2D, in: font)
-        self.spaceWidth = builder.advance(of: 0x20, in: font)
-        self.ellipsisWidth = builder.advance(of: 0x2026, in: font)
+        let singleLine: Int64
         if builder.flags.contains(where: { $0 & (Flag.mandatoryBreak | Flag.tab) != 0 }) {
-            self.singleLineWidth = .max
+            singleLine = .max
         } else {
             var total: Int64 = 0
             for i in builder.widths.indices { total += Int64(builder.widths[i]) + Int64(builder.spaceWidths[i]) }
-            self.singleLineWidth = builder.widths.isEmpty ? 0 : total - Int64(builder.spaceWidths[builder.widths.count - 1])
+            singleLine = builder.widths.isEmpty ? 0 : total - Int64(builder.spaceWidths[builder.widths.count - 1])
         }
+        self.storage = Storage(
+            style: style, primaryFont: font, units: units, lineHeight: lineHeight,
+            ascent: Double(font.ascender) * scale, descent: Double(font.descender) * scale,
+            paragraphLevel: builder.paragraphLevel, runs: builder.runs,
+            unitAdvances: builder.unitAdvances, graphemeStartBits: builder.graphemeStartBits,
+            segmentEnds: builder.segmentEnds, contentEnds: builder.contentEnds, widths: builder.widths,
+            spaceWidths: builder.spaceWidths, flags: builder.flags, endTrimSegments: builder.endTrimSegments,
+            endTrimAmounts: builder.endTrimAmounts,
+            hyphenWidth: builder.advance(of: font.covers(0x2010) ? 0x2010 : 0x2D, in: font),
+            spaceWidth: builder.advance(of: 0x20, in: font), ellipsisWidth: builder.advance(of: 0x2026, in: font),
+            singleLineWidth: singleLine)
     }
 
     /// Bytes this prepared text holds of its own (the shared shaped runs are not counted).
     public var byteCount: Int {
         let header = 32 // each array's heap header
         func size<T>(_ array: [T]) -> Int { array.isEmpty ? 0 : header + array.count * MemoryLayout<T>.stride }
-        return MemoryLayout<PreparedText>.size + size(units) + size(runs) + size(unitAdvances) + size(graphemeStartBits)
+        return MemoryLayout<PreparedText>.size + 16 + MemoryLayout<Storage>.size + size(units) + size(runs) + size(unitAdvances) + size(graphemeStartBits)
             + size(segmentEnds) + size(contentEnds) + size(widths) + size(spaceWidths) + size(flags)
             + size(endTrimSegments) + size(endTrimAmounts)
     }
 
     @inline(__always) func isGraphemeStart(_ u: Int) -> Bool {
-        graphemeStartBits[u >> 6] & (1 << UInt64(u & 63)) != 0
+        storage.graphemeStartBits[u >> 6] & (1 << UInt64(u & 63)) != 0
     }
 }
 
@@ -186,8 +235,11 @@ private struct Builder {
 
     mutating func build(_ units: UnsafeBufferPointer<UInt16>) throws(TextError) {
         guard !units.isEmpty else { return }
-        let (breaks, mandatory) = try lineBreaks(units)
-        let graphemes = try UnicodeAnalysis.graphemeEnds(units)
+        // Printable ASCII (with spaces, and tabs and newlines) is common and simple: its grapheme
+        // clusters are single units and the browser decides its breaks without ICU.
+        let ascii = !units.contains { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }
+        let (breaks, mandatory) = ascii ? asciiLineBreaks(units) : try lineBreaks(units)
+        let graphemes = ascii ? (1...units.count).map { Int32($0) } : try UnicodeAnalysis.graphemeEnds(units)
         let (levels, level) = try UnicodeAnalysis.bidiLevels(units, direction: style.direction)
         paragraphLevel = level
 
@@ -250,6 +302,7 @@ private struct Builder {
                 }
             }
             if graphemeCount >= 2 { flag |= PreparedText.Flag.breakable }
+            if contentEnd == start { flag |= PreparedText.Flag.whitespaceOnly }
             if contentEnd > start {
                 let last = contentEnd - 1
                 if units[last] == 0xAD { flag |= PreparedText.Flag.softHyphen }
@@ -267,6 +320,29 @@ private struct Builder {
             flags.append(flag)
             start = end
         }
+    }
+
+    /// Break opportunities of printable ASCII text, as Chromium finds them without ICU: after a
+    /// space or tab (before anything else but white space), after a newline (forced), and
+    /// between two printable characters by its table.
+    func asciiLineBreaks(_ units: UnsafeBufferPointer<UInt16>) -> (ends: [Int32], mandatory: [UInt8]) {
+        var ends: [Int32] = []
+        var mandatory: [UInt8] = []
+        ends.reserveCapacity(units.count / 4 + 1)
+        mandatory.reserveCapacity(units.count / 4 + 1)
+        for p in 1..<max(1, units.count) {
+            let a = units[p - 1], b = units[p]
+            if a == 0x0A {
+                ends.append(Int32(p)); mandatory.append(1)
+            } else if a == 0x20 || a == 0x09 {
+                if b != 0x20 && b != 0x09 && b != 0x0A { ends.append(Int32(p)); mandatory.append(0) }
+            } else if ASCIIBreakRules.applies(a, b) && ASCIIBreakRules.allowsBreak(before: p >= 2 ? units[p - 2] : 0, a, b) {
+                ends.append(Int32(p)); mandatory.append(0)
+            }
+        }
+        ends.append(Int32(units.count))
+        mandatory.append(units[units.count - 1] == 0x0A ? 1 : 0)
+        return (ends, mandatory)
     }
 
     /// ICU's UAX #14 opportunities, with Chromium's table deciding between printable ASCII pairs.

@@ -1,0 +1,59 @@
+import Glibc
+
+/// Command-line options.
+struct Options {
+    /// Paragraphs in the corpus.
+    var paragraphs = 20_000
+    /// Small, fast run for smoke tests (about a second).
+    var quick = false
+
+    /// How long each repetition of a fast loop runs.
+    var minimumSeconds: Double { quick ? 0.02 : 0.5 }
+    /// Paragraphs re-measured by Pango, one PangoLayout each (and by RowKit, for the ratio).
+    var pangoSampleSize: Int { min(paragraphs, quick ? 200 : 2_000) }
+    /// Paragraphs prepared with the shape cache emptied before each one.
+    var fullyColdSize: Int { min(paragraphs, quick ? 100 : 2_000) }
+
+    static let usage = """
+        usage: rowkit-bench [--paragraphs N] [--quick]
+
+          --paragraphs N   paragraphs in the generated corpus (default 20000; 1000 with --quick)
+          --quick          small run for smoke tests (about a second)
+          --help           this text
+        """
+
+    /// Parses the arguments; prints the usage and exits on `--help` (status 0) or an error (status 2).
+    static func parse(_ arguments: [String]) -> Options {
+        var options = Options()
+        var paragraphs: Int?
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--quick":
+                options.quick = true
+            case "--paragraphs":
+                guard let value = rest.popFirst(), let n = Int(value), n > 0 else { fail("--paragraphs needs a positive integer") }
+                paragraphs = n
+            case "--help", "-h":
+                print(usage)
+                exit(0)
+            default:
+                fail("unknown argument '\(argument)'")
+            }
+        }
+        options.paragraphs = paragraphs ?? (options.quick ? 1_000 : 20_000)
+        return options
+    }
+
+    private static func fail(_ message: String) -> Never {
+        progress("rowkit-bench: \(message)\n\n\(usage)")
+        exit(2)
+    }
+}
+
+/// Writes a line to stderr (progress and errors; stdout holds only the report).
+func progress(_ message: String) {
+    let line = message + "\n"
+    var bytes = Array(line.utf8)
+    _ = bytes.withUnsafeMutableBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}

@@ -1,0 +1,321 @@
+import RowKitText
+
+/// What can go wrong binding, measuring or arranging a cell.
+public enum CellError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A text could not be prepared (bad style numbers, unreadable font file…).
+    case text(element: String, TextError)
+    /// A width or size that is NaN, negative or absurd.
+    case invalidWidth(Double)
+
+    public var description: String {
+        switch self {
+        case .text(let element, let error): return "\(element): \(error)"
+        case .invalidWidth(let width): return "invalid cell width \(width): must be a number in [0, 100000]"
+        }
+    }
+}
+
+/// A cell layout bound to one row: its texts prepared (shaped once), ready to be measured and
+/// arranged at any width. A value; safe to make and use on any thread.
+public struct BoundCell: Sendable {
+    /// The layout this cell was bound from.
+    public let layout: CellLayout
+    /// The row's data.
+    public let row: RowData
+    let root: BoundNode
+
+    /// Binds `layout` to `row`, preparing every text element.
+    public init(_ layout: CellLayout, row: RowData, fonts: FontLibrary = .shared, cache: ShapeCache = .shared) throws(CellError) {
+        self.layout = layout
+        self.row = row
+        var path: [String] = []
+        self.root = try BoundNode.bind(layout, row: row, fonts: fonts, cache: cache, path: &path)
+    }
+
+    /// The cell's size at `width`: the width is the given one, the height follows the content.
+    public func measure(width: Double) throws(CellError) -> Size {
+        try Self.check(width)
+        return Size(width: width, height: root.measure(width: width).height)
+    }
+
+    /// Every element's frame at `width`, in drawing order (backgrounds first).
+    public func arrange(width: Double) throws(CellError) -> CellArrangement {
+        try Self.check(width)
+        let height = root.measure(width: width).height
+        var elements: [ArrangedElement] = []
+        root.arrange(in: Rect(x: 0, y: 0, width: width, height: height), clip: nil, row: row, into: &elements)
+        return CellArrangement(size: Size(width: width, height: height), elements: elements)
+    }
+
+    static func check(_ width: Double) throws(CellError) {
+        guard width.isFinite, width >= 0, width <= 100_000 else { throw .invalidWidth(width) }
+    }
+}
+
+/// A cell's elements placed at a width: what drawing draws.
+public struct CellArrangement: Sendable {
+    public let size: Size
+    public let elements: [ArrangedElement]
+}
+
+/// One placed element.
+public struct ArrangedElement: Sendable {
+    public enum Kind: Sendable {
+        /// Laid-out text and how it looks.
+        case text(TextLayout, TextAppearance)
+        /// A box's resolved content (image names resolved from the row).
+        case box(ResolvedBoxContent)
+        /// A background behind the following elements.
+        case background(Background, imageName: String?, highlightedImageName: String?)
+        /// A stack, inset, size or frame container (drawn only as a debug frame).
+        case container
+    }
+    public let frame: Rect
+    public let kind: Kind
+    /// Drawing is clipped to this rectangle (fixed frames and fixed sizes clip their content).
+    public let clip: Rect?
+}
+
+/// A box's content with image names taken from the row.
+public enum ResolvedBoxContent: Sendable, Hashable {
+    case empty
+    case color(Color)
+    case image(String)
+}
+
+/// A layout node with its texts prepared.
+indirect enum BoundNode: Sendable {
+    case text(PreparedText?, TextElement)
+    case box(BoxElement)
+    case stack(StackElement, [BoundNode])
+    case inset(Insets, BoundNode)
+    case sized(SizeConstraint, BoundNode)
+    case sideBySide(SideBySideElement, BoundNode, BoundNode)
+    case frames([FramedElement], [BoundNode])
+    case background(Background, BoundNode)
+
+    static func bind(_ layout: CellLayout, row: RowData, fonts: FontLibrary, cache: ShapeCache, path: inout [String]) throws(CellError) -> BoundNode {
+        switch layout {
+        case .text(let element):
+            var string: String
+            switch element.source {
+            case .field(let name): string = row[name]?.description ?? ""
+            case .literal(let text): string = text
+            }
+            if element.trimmed { string = trimmed(string) }
+            guard !string.isEmpty else { return .text(nil, element) }
+            do {
+                return .text(try PreparedText(string, style: element.appearance.style, fonts: fonts, cache: cache), element)
+            } catch {
+                throw .text(element: describe(element.source), error)
+            }
+        case .box(let box):
+            return .box(box)
+        case .stack(let stack):
+            var children: [BoundNode] = []
+            for child in stack.children { children.append(try bind(child, row: row, fonts: fonts, cache: cache, path: &path)) }
+            return .stack(stack, children)
+        case .inset(let insets, let child):
+            return .inset(insets, try bind(child, row: row, fonts: fonts, cache: cache, path: &path))
+        case .sized(let constraint, let child):
+            return .sized(constraint, try bind(child, row: row, fonts: fonts, cache: cache, path: &path))
+        case .sideBySide(let pair):
+            return .sideBySide(pair, try bind(pair.first, row: row, fonts: fonts, cache: cache, path: &path),
+                               try bind(pair.second, row: row, fonts: fonts, cache: cache, path: &path))
+        case .frames(let frames):
+            var children: [BoundNode] = []
+            for frame in frames { children.append(try bind(frame.child, row: row, fonts: fonts, cache: cache, path: &path)) }
+            return .frames(frames, children)
+        case .background(let background, let child):
+            return .background(background, try bind(child, row: row, fonts: fonts, cache: cache, path: &path))
+        }
+    }
+
+    private static func describe(_ source: TextSource) -> String {
+        switch source {
+        case .field(let name): return "text field '\(name)'"
+        case .literal(let text): return "text '\(text.prefix(20))'"
+        }
+    }
+
+    /// White space and newlines removed from both ends.
+    static func trimmed(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(scalars[first...last])
+    }
+
+    // MARK: measuring
+
+    /// Size at an available width. Widths are natural (what the content uses), heights exact.
+    func measure(width: Double) -> Size {
+        switch self {
+        case .text(let prepared, let element):
+            guard let prepared else { return .zero }
+            if let maxLines = element.maxLines, let layout = try? prepared.layout(width: width, maxLines: maxLines) {
+                return Size(width: min(width, layout.maxLineWidth), height: layout.height)
+            }
+            guard let m = try? prepared.measure(width: width) else { return .zero }
+            return Size(width: width.isFinite ? min(width, m.maxLineWidth) : m.maxLineWidth, height: m.height)
+        case .box(let box):
+            return Size(width: box.width, height: box.height)
+        case .stack(let stack, let children):
+            return measureStack(stack, children, width: width).size
+        case .inset(let insets, let child):
+            let inner = child.measure(width: max(0, width - insets.horizontal))
+            return Size(width: inner.width + insets.horizontal, height: inner.height + insets.vertical)
+        case .sized(let constraint, let child):
+            let inner = child.measure(width: constraint.width ?? width)
+            var size = Size(width: constraint.width ?? inner.width, height: constraint.height ?? inner.height)
+            if let minWidth = constraint.minWidth, constraint.width == nil { size.width = max(size.width, minWidth) }
+            if let minHeight = constraint.minHeight, constraint.height == nil { size.height = max(size.height, minHeight) }
+            return size
+        case .sideBySide(let pair, let first, let second):
+            if let single = sideBySideSizes(pair, first, second, width: width) {
+                return Size(width: single.0.width + pair.spacing + single.1.width, height: max(single.0.height, single.1.height))
+            }
+            let a = first.measure(width: width), b = second.measure(width: width)
+            return Size(width: max(a.width, b.width), height: a.height + pair.verticalSpacing + b.height)
+        case .frames(let frames, let children):
+            var size = Size.zero
+            for (frame, child) in zip(frames, children) {
+                let height = frame.height ?? child.measure(width: frame.width).height
+                size.width = max(size.width, frame.x + frame.width)
+                size.height = max(size.height, frame.y + height)
+            }
+            return size
+        case .background(_, let child):
+            return child.measure(width: width)
+        }
+    }
+
+    /// Natural single-line sizes of both children when they fit side by side in `width`.
+    private func sideBySideSizes(_ pair: SideBySideElement, _ first: BoundNode, _ second: BoundNode, width: Double) -> (Size, Size)? {
+        let a = first.measure(width: .infinity), b = second.measure(width: .infinity)
+        return a.width + pair.spacing + b.width <= width ? (a, b) : nil
+    }
+
+    /// Child sizes and offsets of a stack along its axis.
+    private func measureStack(_ stack: StackElement, _ children: [BoundNode], width: Double) -> (size: Size, sizes: [Size]) {
+        guard !children.isEmpty else { return (.zero, []) }
+        let gaps = stack.spacing * Double(children.count - 1)
+        switch stack.axis {
+        case .vertical:
+            let sizes = children.map { $0.measure(width: width) }
+            return (Size(width: sizes.map(\.width).max() ?? 0, height: sizes.reduce(gaps) { $0 + $1.height }), sizes)
+        case .horizontal:
+            let flexible = min(max(0, stack.flexible ?? children.count - 1), children.count - 1)
+            var sizes = [Size](repeating: .zero, count: children.count)
+            var used = gaps
+            for (i, child) in children.enumerated() where i != flexible {
+                sizes[i] = child.measure(width: max(0, width - used))
+                used += sizes[i].width
+            }
+            let remaining = max(0, width - used)
+            sizes[flexible] = children[flexible].measure(width: remaining)
+            sizes[flexible].width = width.isFinite ? remaining : sizes[flexible].width
+            return (Size(width: used + sizes[flexible].width, height: sizes.map(\.height).max() ?? 0), sizes)
+        }
+    }
+
+    // MARK: arranging
+
+    /// Appends this node's elements, placed in `rect` (its width is the available width).
+    func arrange(in rect: Rect, clip: Rect?, row: RowData, into elements: inout [ArrangedElement]) {
+        switch self {
+        case .text(let prepared, let element):
+            guard let prepared, let layout = try? prepared.layout(width: rect.width, maxLines: element.maxLines) else { return }
+            elements.append(ArrangedElement(frame: Rect(x: rect.x, y: rect.y, width: rect.width, height: layout.height),
+                                            kind: .text(layout, element.appearance), clip: clip))
+        case .box(let box):
+            let content: ResolvedBoxContent
+            switch box.content {
+            case .empty: content = .empty
+            case .color(let color): content = .color(color)
+            case .image(let source): content = Self.imageName(source, row).map { .image($0) } ?? .empty
+            }
+            elements.append(ArrangedElement(frame: Rect(x: rect.x, y: rect.y, width: box.width, height: box.height), kind: .box(content), clip: clip))
+        case .stack(let stack, let children):
+            let (size, sizes) = measureStack(stack, children, width: rect.width)
+            elements.append(ArrangedElement(frame: Rect(x: rect.x, y: rect.y, width: rect.width, height: size.height), kind: .container, clip: clip))
+            var offset = 0.0
+            for (child, childSize) in zip(children, sizes) {
+                switch stack.axis {
+                case .vertical:
+                    let x = rect.x + Self.align(stack.alignment, childSize.width, in: rect.width)
+                    let width = stack.alignment == .start ? rect.width : childSize.width
+                    child.arrange(in: Rect(x: x, y: rect.y + offset, width: width, height: childSize.height), clip: clip, row: row, into: &elements)
+                    offset += childSize.height + stack.spacing
+                case .horizontal:
+                    let y = rect.y + Self.align(stack.alignment, childSize.height, in: size.height)
+                    child.arrange(in: Rect(x: rect.x + offset, y: y, width: childSize.width, height: childSize.height), clip: clip, row: row, into: &elements)
+                    offset += childSize.width + stack.spacing
+                }
+            }
+        case .inset(let insets, let child):
+            let inner = child.measure(width: max(0, rect.width - insets.horizontal))
+            elements.append(ArrangedElement(frame: Rect(x: rect.x, y: rect.y, width: rect.width, height: inner.height + insets.vertical), kind: .container, clip: clip))
+            child.arrange(in: Rect(x: rect.x + insets.left, y: rect.y + insets.top, width: max(0, rect.width - insets.horizontal), height: inner.height),
+                          clip: clip, row: row, into: &elements)
+        case .sized(let constraint, let child):
+            let size = measure(width: rect.width)
+            let frame = Rect(x: rect.x, y: rect.y, width: constraint.width ?? rect.width, height: size.height)
+            elements.append(ArrangedElement(frame: frame, kind: .container, clip: clip))
+            let childClip = constraint.height != nil || constraint.width != nil ? Self.intersect(clip, frame) : clip
+            let childHeight = child.measure(width: frame.width).height
+            let y = frame.y + Self.align(constraint.verticalAlignment, childHeight, in: frame.height)
+            child.arrange(in: Rect(x: frame.x, y: y, width: frame.width, height: childHeight), clip: childClip, row: row, into: &elements)
+        case .sideBySide(let pair, let first, let second):
+            if let (a, b) = sideBySideSizes(pair, first, second, width: rect.width) {
+                first.arrange(in: Rect(x: rect.x, y: rect.y, width: a.width, height: a.height), clip: clip, row: row, into: &elements)
+                second.arrange(in: Rect(x: rect.x + a.width + pair.spacing, y: rect.y, width: rect.width - a.width - pair.spacing, height: b.height),
+                               clip: clip, row: row, into: &elements)
+            } else {
+                let a = first.measure(width: rect.width)
+                first.arrange(in: Rect(x: rect.x, y: rect.y, width: rect.width, height: a.height), clip: clip, row: row, into: &elements)
+                let b = second.measure(width: rect.width)
+                second.arrange(in: Rect(x: rect.x, y: rect.y + a.height + pair.verticalSpacing, width: rect.width, height: b.height),
+                               clip: clip, row: row, into: &elements)
+            }
+        case .frames(let frames, let children):
+            for (frame, child) in zip(frames, children) {
+                let height = frame.height ?? child.measure(width: frame.width).height
+                let box = Rect(x: rect.x + frame.x, y: rect.y + frame.y, width: frame.width, height: height)
+                elements.append(ArrangedElement(frame: box, kind: .container, clip: clip))
+                child.arrange(in: box, clip: frame.height != nil ? Self.intersect(clip, box) : clip, row: row, into: &elements)
+            }
+        case .background(let background, let child):
+            let size = child.measure(width: rect.width)
+            let frame = Rect(x: rect.x, y: rect.y, width: rect.width, height: max(rect.height, size.height))
+            func name(_ fill: Background.Fill?) -> String? {
+                if case .image(let source)? = fill { return Self.imageName(source, row) }
+                return nil
+            }
+            elements.append(ArrangedElement(frame: frame, kind: .background(background, imageName: name(background.fill),
+                                                                              highlightedImageName: name(background.highlightedFill)), clip: clip))
+            child.arrange(in: Rect(x: rect.x, y: rect.y, width: rect.width, height: size.height), clip: clip, row: row, into: &elements)
+        }
+    }
+
+    private static func imageName(_ source: ImageSource, _ row: RowData) -> String? {
+        switch source {
+        case .named(let name): return name
+        case .field(let field): return row[field]?.description
+        }
+    }
+
+    private static func align(_ alignment: StackElement.Alignment, _ size: Double, in space: Double) -> Double {
+        switch alignment {
+        case .start: return 0
+        case .center: return max(0, (space - size) / 2)
+        case .end: return max(0, space - size)
+        }
+    }
+
+    private static func intersect(_ a: Rect?, _ b: Rect) -> Rect {
+        guard let a else { return b }
+        let x = max(a.x, b.x), y = max(a.y, b.y)
+        return Rect(x: x, y: y, width: max(0, min(a.maxX, b.maxX) - x), height: max(0, min(a.maxY, b.maxY) - y))
+    }
+}

@@ -1,0 +1,99 @@
+import RowKitText
+
+/// A named cell layout bound to rows by field name, with sample rows that show its behaviour.
+///
+/// Declare one in Swift with the ``CellLayoutBuilder`` DSL or load one from YAML
+/// (`CellTemplate(contentsOf:stylesheet:)`); both produce the same ``CellLayout`` value.
+public struct CellTemplate: Sendable {
+    /// The reuse identifier: cells of one template are interchangeable.
+    public var name: String
+    /// The layout every row of this template uses.
+    public var layout: CellLayout
+    /// Rows to render when no data is given.
+    public var samples: [RowData]
+
+    public init(name: String, layout: CellLayout, samples: [RowData] = []) {
+        self.name = name
+        self.layout = layout
+        self.samples = samples
+    }
+
+    /// A template declared with the layout DSL.
+    public init(name: String, samples: [RowData] = [], @CellLayoutBuilder layout: () -> CellLayout) {
+        self.init(name: name, layout: layout(), samples: samples)
+    }
+
+    /// Binds the template to a row (prepares its texts).
+    public func bind(_ row: RowData, fonts: FontLibrary = .shared, cache: ShapeCache = .shared) throws(CellError) -> BoundCell {
+        try BoundCell(layout, row: row, fonts: fonts, cache: cache)
+    }
+}
+
+/// Builds a ``CellLayout`` from a list of children: one child is itself, several become a
+/// vertical stack without spacing.
+@resultBuilder
+public enum CellLayoutBuilder {
+    public static func buildExpression(_ layout: CellLayout) -> [CellLayout] { [layout] }
+    public static func buildBlock(_ parts: [CellLayout]...) -> [CellLayout] { parts.flatMap { $0 } }
+    public static func buildOptional(_ part: [CellLayout]?) -> [CellLayout] { part ?? [] }
+    public static func buildEither(first: [CellLayout]) -> [CellLayout] { first }
+    public static func buildEither(second: [CellLayout]) -> [CellLayout] { second }
+    public static func buildArray(_ parts: [[CellLayout]]) -> [CellLayout] { parts.flatMap { $0 } }
+    public static func buildFinalResult(_ parts: [CellLayout]) -> CellLayout {
+        parts.count == 1 ? parts[0] : .stack(StackElement(.vertical, children: parts))
+    }
+}
+
+/// Builds a list of children for stacks and frames.
+@resultBuilder
+public enum CellChildrenBuilder {
+    public static func buildExpression(_ layout: CellLayout) -> [CellLayout] { [layout] }
+    public static func buildBlock(_ parts: [CellLayout]...) -> [CellLayout] { parts.flatMap { $0 } }
+    public static func buildOptional(_ part: [CellLayout]?) -> [CellLayout] { part ?? [] }
+    public static func buildEither(first: [CellLayout]) -> [CellLayout] { first }
+    public static func buildEither(second: [CellLayout]) -> [CellLayout] { second }
+    public static func buildArray(_ parts: [[CellLayout]]) -> [CellLayout] { parts.flatMap { $0 } }
+}
+
+// MARK: DSL
+
+extension CellLayout {
+    /// Text from a row field.
+    public static func text(field: String, _ appearance: TextAppearance, maxLines: Int? = nil, trimmed: Bool = true) -> CellLayout {
+        .text(TextElement(.field(field), appearance: appearance, maxLines: maxLines, trimmed: trimmed))
+    }
+
+    /// Fixed text.
+    public static func text(_ literal: String, _ appearance: TextAppearance, maxLines: Int? = nil) -> CellLayout {
+        .text(TextElement(.literal(literal), appearance: appearance, maxLines: maxLines))
+    }
+
+    /// A fixed-size image whose name is in a row field.
+    public static func image(field: String, width: Double, height: Double) -> CellLayout {
+        .box(BoxElement(width: width, height: height, content: .image(.field(field))))
+    }
+
+    /// Children top to bottom.
+    public static func vstack(spacing: Double = 0, alignment: StackElement.Alignment = .start,
+                              @CellChildrenBuilder _ children: () -> [CellLayout]) -> CellLayout {
+        .stack(StackElement(.vertical, spacing: spacing, alignment: alignment, children: children()))
+    }
+
+    /// Children left to right; `flexible` takes the width the others leave (default: the last).
+    public static func hstack(spacing: Double = 0, alignment: StackElement.Alignment = .start, flexible: Int? = nil,
+                              @CellChildrenBuilder _ children: () -> [CellLayout]) -> CellLayout {
+        .stack(StackElement(.horizontal, spacing: spacing, alignment: alignment, flexible: flexible, children: children()))
+    }
+
+    /// This layout with padding around it.
+    public func padding(_ insets: Insets) -> CellLayout { .inset(insets, self) }
+
+    /// This layout with size limits.
+    public func size(width: Double? = nil, height: Double? = nil, minWidth: Double? = nil, minHeight: Double? = nil,
+                     verticalAlignment: StackElement.Alignment = .start) -> CellLayout {
+        .sized(SizeConstraint(width: width, height: height, minWidth: minWidth, minHeight: minHeight, verticalAlignment: verticalAlignment), self)
+    }
+
+    /// This layout over a background.
+    public func background(_ background: Background) -> CellLayout { .background(background, self) }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import RowKitText
+import Yams
+
+extension Stylesheet {
+    /// The keys a style may set.
+    static let styleKeys = ["font", "size", "weight", "italic", "color", "lineHeight", "alignment", "shadow",
+                            "highlightedColor", "maxLines", "padding", "frame", "extends"]
+
+    /// Named font weights (CSS numbers).
+    static let weightNames: [(String, Int)] = [
+        ("thin", 100), ("extralight", 200), ("light", 300), ("regular", 400), ("normal", 400),
+        ("medium", 500), ("semibold", 600), ("bold", 700), ("extrabold", 800), ("heavy", 900), ("black", 900),
+    ]
+
+    /// Alignment names: the `TextAlignment` cases plus `left` and `right`.
+    static let alignmentNames: [String] = TextAlignment.allCases.map(\.rawValue) + ["left", "right"]
+
+    /// Parses a stylesheet from YAML (`styles:` mapping of named styles); `file` names the source in errors.
+    ///
+    /// Every problem — malformed YAML, unknown keys, wrong types, bad colors, out-of-range numbers,
+    /// unknown `extends` parents and cycles — is a ``StyleError`` with file, line and column.
+    public init(yaml: String, file: String) throws(StyleError) {
+        let reader = YAMLReader(file: file)
+        guard let root = try reader.compose(yaml) else {
+            throw StyleError(kind: .missingKey, file: file, line: 1, column: 1, keyPath: "styles",
+                             message: "missing required section 'styles' (the document is empty)")
+        }
+        let top = try reader.mapping(root, "", allowed: ["styles"], expected: "a mapping with a 'styles' section")
+        try self.init(styles: try reader.required(top, "styles", what: "section"), reader: reader)
+    }
+
+    /// Reads and parses the stylesheet at `path` (errors name the path as given).
+    public init(contentsOf path: String) throws(StyleError) {
+        try self.init(yaml: try readYAMLFile(path), file: path)
+    }
+
+    /// Parses a `styles:` mapping node (shared with templates).
+    init(styles node: Node, reader: YAMLReader) throws(StyleError) {
+        let styles = try reader.mapping(node, "styles", allowed: nil, expected: "a mapping of style names to styles")
+        var names: [String] = []
+        var definitions: [String: StyleDefinition] = [:]
+        var origins: [String: Origin] = [:]
+        for (name, _, value) in styles.entries {
+            let path = styles.path(name)
+            let (definition, extendsNode) = try Self.definition(value, path, reader: reader)
+            names.append(name)
+            definitions[name] = definition
+            if let extendsNode {
+                origins[name] = Origin(file: reader.file, line: extendsNode.mark?.line ?? 0,
+                                       column: extendsNode.mark?.column ?? 0, keyPath: YAMLReader.join(path, "extends"))
+            }
+        }
+        try self.init(file: reader.file, names: names, definitions: definitions, origins: origins)
+    }
+
+    /// One style mapping; also returns its `extends` value node for locating resolution errors.
+    static func definition(_ node: Node, _ path: String, reader: YAMLReader) throws(StyleError) -> (StyleDefinition, Node?) {
+        var style = StyleDefinition()
+        if YAMLReader.isNull(node) { return (style, nil) }
+        let fields = try reader.mapping(node, path, allowed: styleKeys, expected: "a style mapping")
+        for (key, _, value) in fields.entries {
+            let path = fields.path(key)
+            switch key {
+            case "font": style.font = try reader.string(value, path, expected: "a font family name")
+            case "size": style.size = try reader.number(value, path, minimum: 0, exclusive: true, maximum: 1000)
+            case "weight": style.weight = try weight(value, path, reader: reader)
+            case "italic": style.italic = try reader.bool(value, path)
+            case "color": style.color = try reader.color(value, path)
+            case "highlightedColor": style.highlightedColor = try reader.color(value, path)
+            case "lineHeight":
+                if case .scalar(let scalar) = value, value.tagName == .str, scalar.string == "normal" {
+                    style.lineHeight = .normal
+                } else if case .scalar = value, value.tagName == .str {
+                    throw reader.error(.wrongType, at: value, path, "expected a number of pixels or 'normal', got \(YAMLReader.describe(value))")
+                } else {
+                    style.lineHeight = .pixels(try reader.number(value, path, minimum: 0, exclusive: true, maximum: 10_000))
+                }
+            case "alignment":
+                let name = try reader.choice(value, path, alignmentNames, what: "alignment")
+                style.alignment = name == "left" ? .leading : name == "right" ? .trailing : TextAlignment(rawValue: name)
+            case "shadow": style.shadow = try shadow(value, path, reader: reader)
+            case "maxLines": style.maxLines = try reader.integer(value, path, in: 1...Int.max)
+            case "padding": style.padding = try reader.insets(value, path)
+            case "frame": style.frame = try reader.frame(value, path)
+            case "extends": style.extends = try reader.string(value, path, expected: "a style name")
+            default: break
+            }
+        }
+        return (style, fields["extends"])
+    }
+
+    static func weight(_ node: Node, _ path: String, reader: YAMLReader) throws(StyleError) -> FontWeight {
+        if node.tagName == .int || node.tagName == .float {
+            do {
+                return FontWeight(try reader.integer(node, path, in: 1...1000))
+            } catch where error.kind == .wrongType {
+                throw reader.error(.wrongType, at: node, path,
+                                   "expected a weight (regular, bold, … or a whole number 1…1000), got \(YAMLReader.describe(node))")
+            }
+        }
+        let text = try reader.string(node, path, expected: "a weight (regular, bold or 1…1000)")
+        let key = text.lowercased().replacingOccurrences(of: "-", with: "").replacingOccurrences(of: " ", with: "")
+        if let named = weightNames.first(where: { $0.0 == key }) { return FontWeight(named.1) }
+        throw reader.error(.wrongType, at: node, path, "expected a weight (regular, bold, … or 1…1000), got \(YAMLReader.describe(node))",
+                           suggestion: didYouMean(key, among: weightNames.map(\.0)))
+    }
+
+    static func shadow(_ node: Node, _ path: String, reader: YAMLReader) throws(StyleError) -> Shadow {
+        let fields = try reader.mapping(node, path, allowed: ["dx", "dy", "color"], expected: "{dx, dy, color}")
+        let dx = try fields["dx"].map { (value: Node) throws(StyleError) in try reader.number(value, fields.path("dx")) } ?? 0
+        let dy = try fields["dy"].map { (value: Node) throws(StyleError) in try reader.number(value, fields.path("dy")) } ?? 0
+        let color = try reader.color(try reader.required(fields, "color"), fields.path("color"))
+        return Shadow(dx: dx, dy: dy, color: color)
+    }
+}
+
+/// Reads a UTF-8 file for the YAML loaders; failures are `.unreadableFile` errors naming the path.
+func readYAMLFile(_ path: String) throws(StyleError) -> String {
+    do {
+        return try String(contentsOfFile: path, encoding: .utf8)
+    } catch {
+        let reason = FileManager.default.fileExists(atPath: path) ? "cannot read file (not UTF-8 text?)" : "no such file"
+        throw StyleError(kind: .unreadableFile, file: path, line: 0, column: 0, keyPath: "", message: reason)
+    }
+}

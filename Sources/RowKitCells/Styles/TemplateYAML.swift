@@ -1,0 +1,315 @@
+import Foundation
+import RowKitText
+import Yams
+
+extension CellTemplate {
+    /// Parses a cell template from YAML (`name`, optional `stylesheet`, `layout`, optional `samples`).
+    ///
+    /// Text styles are looked up in the template's own `stylesheet:` (a path relative to `file`)
+    /// with `stylesheet` merged over it; every problem is a ``StyleError`` naming file, line and column.
+    public init(yaml: String, file: String, stylesheet: Stylesheet?) throws(StyleError) {
+        let reader = YAMLReader(file: file)
+        guard let root = try reader.compose(yaml) else {
+            throw StyleError(kind: .missingKey, file: file, line: 1, column: 1, keyPath: "layout",
+                             message: "missing required sections 'name' and 'layout' (the document is empty)")
+        }
+        let top = try reader.mapping(root, "", allowed: ["name", "stylesheet", "layout", "samples"],
+                                     expected: "a template mapping with 'name' and 'layout'")
+        let name = try reader.string(try reader.required(top, "name", what: "section"), "name", expected: "a template name")
+
+        // Styles: the template's own sheet, with the explicit one on top.
+        var sheet = stylesheet
+        if let sheetNode = top["stylesheet"] {
+            let relative = try reader.string(sheetNode, "stylesheet", expected: "a stylesheet path")
+            let path = Self.resolve(relative, against: file)
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw reader.error(.unreadableFile, at: sheetNode, "stylesheet", "stylesheet '\(relative)' not found (looked for \(path))")
+            }
+            let own = try Stylesheet(contentsOf: path)
+            sheet = try stylesheet?.merged(over: own) ?? own
+        }
+
+        let builder = TemplateBuilder(reader: reader, sheet: sheet ?? .empty, hasSheet: sheet != nil)
+        let layout = try builder.layout(try reader.required(top, "layout", what: "section"), "layout")
+        var samples: [RowData] = []
+        if let samplesNode = top["samples"], !YAMLReader.isNull(samplesNode) {
+            for (index, item) in try reader.sequence(samplesNode, "samples", expected: "a list of rows").enumerated() {
+                samples.append(try builder.row(item, "samples[\(index)]"))
+            }
+        }
+        self.init(name: name, layout: layout, samples: samples)
+    }
+
+    /// Reads and parses the template at `path`; its `stylesheet:` is relative to the file's folder.
+    public init(contentsOf path: String, stylesheet: Stylesheet?) throws(StyleError) {
+        try self.init(yaml: try readYAMLFile(path), file: path, stylesheet: stylesheet)
+    }
+
+    /// `relative` taken from the folder of `file` (unchanged when absolute or `file` has no folder).
+    static func resolve(_ relative: String, against file: String) -> String {
+        if relative.hasPrefix("/") { return relative }
+        let folder = (file as NSString).deletingLastPathComponent
+        return folder.isEmpty ? relative : (folder as NSString).appendingPathComponent(relative)
+    }
+}
+
+/// Turns layout nodes into ``CellLayout`` values, looking text styles up in one stylesheet.
+struct TemplateBuilder {
+    let reader: YAMLReader
+    let sheet: Stylesheet
+    let hasSheet: Bool
+
+    /// The node kinds, one key each.
+    static let kinds = ["text", "box", "vstack", "hstack", "inset", "sized", "sideBySide", "frames", "background"]
+
+    func layout(_ node: Node, _ path: String) throws(StyleError) -> CellLayout {
+        let fields = try reader.mapping(node, path, allowed: Self.kinds + ["child"],
+                                        expected: "a layout node (\(Self.kinds.joined(separator: ", ")))")
+        let kinds = fields.entries.filter { $0.key != "child" }
+        guard let (kind, _, value) = kinds.first else {
+            throw reader.error(.missingKey, at: node, path,
+                               "missing node kind: expected one of \(Self.kinds.joined(separator: ", "))")
+        }
+        if kinds.count > 1 {
+            throw reader.error(.wrongType, at: kinds[1].keyNode, fields.path(kinds[1].key),
+                               "a layout node has one kind, found both '\(kind)' and '\(kinds[1].key)'")
+        }
+        let path = fields.path(kind)
+        if kind != "inset", let childKey = fields.keyNode("child") {
+            throw reader.error(.unknownKey, at: childKey, fields.path("child"),
+                               "'child' goes inside '\(kind)', not next to it")
+        }
+        switch kind {
+        case "text": return try text(value, path)
+        case "box": return try box(value, path)
+        case "vstack": return try stack(value, path, axis: .vertical)
+        case "hstack": return try stack(value, path, axis: .horizontal)
+        case "inset": return try inset(value, path, sibling: fields)
+        case "sized": return try sized(value, path)
+        case "sideBySide": return try sideBySide(value, path)
+        case "frames": return try frames(value, path)
+        default: return try background(value, path)
+        }
+    }
+
+    // MARK: Styles
+
+    /// The resolved style of `node`'s name, or an `.unknownStyle` error located at `node`.
+    func style(_ node: Node, _ path: String) throws(StyleError) -> (name: String, style: StyleDefinition) {
+        let name = try reader.string(node, path, expected: "a style name")
+        guard let style = sheet.styles[name] else {
+            let detail = hasSheet ? "" : " (no stylesheet: give one with 'stylesheet:' or --stylesheet)"
+            throw reader.error(.unknownStyle, at: node, path, "unknown style '\(name)'\(detail)",
+                               suggestion: didYouMean(name, among: sheet.names))
+        }
+        return (name, style)
+    }
+
+    // MARK: Nodes
+
+    func text(_ node: Node, _ path: String) throws(StyleError) -> CellLayout {
+        let fields = try reader.mapping(node, path, allowed: ["field", "text", "style", "maxLines", "trim"],
+                                        expected: "{field: name} or {text: \"literal\"}")
+        let source: TextSource
+        switch (fields["field"], fields["text"]) {
+        case (let field?, nil): source = .field(try reader.string(field, fields.path("field"), expected: "a field name"))
+        case (nil, let literal?): source = .literal(try reader.string(literal, fields.path("text"), expected: "a string"))
+        case (_?, _?):
+            throw reader.error(.wrongType, at: fields.keyNode("text"), fields.path("text"), "a text has either 'field' or 'text', not both")
+        case (nil, nil):
+            throw reader.error(.missingKey, at: node, path, "missing required key 'field' (or 'text' for a literal)")
+        }
+        var style = StyleDefinition()
+        if let styleNode = fields["style"] { style = try self.style(styleNode, fields.path("style")).style }
+        var maxLines = style.maxLines
+        if let value = fields["maxLines"] {
+            maxLines = YAMLReader.isNull(value) ? nil : try reader.integer(value, fields.path("maxLines"), in: 1...Int.max)
+        }
+        let trimmed = try fields["trim"].map { (value: Node) throws(StyleError) in try reader.bool(value, fields.path("trim")) } ?? true
+        let element = CellLayout.text(TextElement(source, appearance: style.appearance, maxLines: maxLines, trimmed: trimmed))
+        if let padding = style.padding { return .inset(padding, element) }
+        return element
+    }
+
+    func box(_ node: Node, _ path: String) throws(StyleError) -> CellLayout {
+        let fields = try reader.mapping(node, path, allowed: ["width", "height", "image", "color"], expected: "{width, height, image or color}")
+        let width = try reader.number(try reader.required(fields, "width"), fields.path("width"), minimum: 0)
+        let height = try reader.number(try reader.required(fields, "height"), fields.path("height"), minimum: 0)
+        var content = BoxContent.empty
+        if let image = fields["image"] {
+            if fields["color"] != nil {
+                throw reader.error(.wrongType, at: fields.keyNode("color"), fields.path("color"), "a box shows either 'image' or 'color', not both")
+            }
+            content = .image(try self.image(image, fields.path("image")))
+        } else if let color = fields["color"] {
+            content = .color(try reader.color(color, fields.path("color")))
+        }
+        return .box(BoxElement(width: width, height: height, content: content))
+    }
+
+    func image(_ node: Node, _ path: String) throws(StyleError) -> ImageSource {
+        if case .scalar = node { return .named(try reader.string(node, path, expected: "an image name")) }
+        let fields = try reader.mapping(node, path, allowed: ["field", "name"], expected: "an image name or {field: name}")
+        if let field = fields["field"] { return .field(try reader.string(field, fields.path("field"), expected: "a field name")) }
+        if let name = fields["name"] { return .named(try reader.string(name, fields.path("name"), expected: "an image name")) }
+        throw reader.error(.missingKey, at: node, path, "missing required key 'field' (or 'name')")
+    }
+
+    func stack(_ node: Node, _ path: String, axis: StackElement.Axis) throws(StyleError) -> CellLayout {
+        let allowed = axis == .horizontal ? ["spacing", "alignment", "flexible", "children"] : ["spacing", "alignment", "children"]
+        let fields = try reader.mapping(node, path, allowed: allowed, expected: "{spacing, alignment, children: [...]}")
+        let spacing = try fields["spacing"].map { (value: Node) throws(StyleError) in try reader.number(value, fields.path("spacing"), minimum: 0) } ?? 0
+        var alignment = StackElement.Alignment.start
+        if let value = fields["alignment"] {
+            let names = ["start", "center", "end"]
+            alignment = StackElement.Alignment(rawValue: try reader.choice(value, fields.path("alignment"), names, what: "alignment")) ?? .start
+        }
+        let childrenPath = fields.path("children")
+        let items = try reader.sequence(try reader.required(fields, "children"), childrenPath, expected: "a list of layout nodes")
+        var children: [CellLayout] = []
+        for (index, item) in items.enumerated() { children.append(try layout(item, "\(childrenPath)[\(index)]")) }
+        var flexible: Int?
+        if let value = fields["flexible"] {
+            flexible = try reader.integer(value, fields.path("flexible"), in: 0...max(0, children.count - 1))
+        }
+        return .stack(StackElement(axis, spacing: spacing, alignment: alignment, flexible: flexible, children: children))
+    }
+
+    func inset(_ node: Node, _ path: String, sibling: YAMLFields) throws(StyleError) -> CellLayout {
+        let insets = try reader.insets(node, path, extraKeys: ["child"])
+        var inner: (node: Node, path: String)?
+        if case .mapping = node, let fields = try? reader.mapping(node, path, allowed: nil), let child = fields["child"] {
+            inner = (child, fields.path("child"))
+        }
+        if let child = sibling["child"] {
+            if inner != nil {
+                throw reader.error(.wrongType, at: sibling.keyNode("child"), sibling.path("child"), "the inset's child is given twice")
+            }
+            inner = (child, sibling.path("child"))
+        }
+        guard let inner else {
+            throw reader.error(.missingKey, at: sibling.node, sibling.path("inset"), "missing required key 'child' (next to 'inset')")
+        }
+        return .inset(insets, try layout(inner.node, inner.path))
+    }
+
+    func sized(_ node: Node, _ path: String) throws(StyleError) -> CellLayout {
+        let fields = try reader.mapping(node, path, allowed: ["width", "height", "minWidth", "minHeight", "child"],
+                                        expected: "{width, height, minWidth, minHeight, child}")
+        func size(_ key: String) throws(StyleError) -> Double? {
+            guard let value = fields[key], !YAMLReader.isNull(value) else { return nil }
+            return try reader.number(value, fields.path(key), minimum: 0)
+        }
+        let constraint = SizeConstraint(width: try size("width"), height: try size("height"),
+                                        minWidth: try size("minWidth"), minHeight: try size("minHeight"))
+        return .sized(constraint, try layout(try reader.required(fields, "child"), fields.path("child")))
+    }
+
+    func sideBySide(_ node: Node, _ path: String) throws(StyleError) -> CellLayout {
+        let fields = try reader.mapping(node, path, allowed: ["spacing", "verticalSpacing", "first", "second"],
+                                        expected: "{spacing, verticalSpacing, first, second}")
+        func gap(_ key: String) throws(StyleError) -> Double {
+            guard let value = fields[key] else { return 0 }
+            return try reader.number(value, fields.path(key), minimum: 0)
+        }
+        let first = try layout(try reader.required(fields, "first"), fields.path("first"))
+        let second = try layout(try reader.required(fields, "second"), fields.path("second"))
+        return .sideBySide(SideBySideElement(first: first, second: second, spacing: try gap("spacing"),
+                                             verticalSpacing: try gap("verticalSpacing")))
+    }
+
+    func frames(_ node: Node, _ path: String) throws(StyleError) -> CellLayout {
+        var elements: [FramedElement] = []
+        for (index, item) in try reader.sequence(node, path, expected: "a list of {frame, child}").enumerated() {
+            let itemPath = "\(path)[\(index)]"
+            let fields = try reader.mapping(item, itemPath, allowed: ["frame", "style", "child"], expected: "{frame: [x, y, w, h], child: …}")
+            var frame: StyleFrame?
+            if let styleNode = fields["style"] {
+                let (name, style) = try self.style(styleNode, fields.path("style"))
+                frame = style.frame
+                if frame == nil, fields["frame"] == nil {
+                    throw reader.error(.missingKey, at: styleNode, fields.path("style"),
+                                       "style '\(name)' has no 'frame', and the element gives none")
+                }
+            }
+            if let frameNode = fields["frame"] { frame = try reader.frame(frameNode, fields.path("frame")) }
+            guard let frame else {
+                throw reader.error(.missingKey, at: item, itemPath, "missing required key 'frame' (or a 'style' with a frame)")
+            }
+            let child = try layout(try reader.required(fields, "child"), fields.path("child"))
+            elements.append(FramedElement(x: frame.x, y: frame.y, width: frame.width, height: frame.height, child: child))
+        }
+        return .frames(elements)
+    }
+
+    func background(_ node: Node, _ path: String) throws(StyleError) -> CellLayout {
+        let fills = ["color", "gradient", "image"]
+        let fields = try reader.mapping(node, path, allowed: fills + ["highlighted", "border", "cornerRadius", "child"],
+                                        expected: "{color | gradient | image, highlighted, border, cornerRadius, child}")
+        var background = Background(fill: try fill(fields) ?? .none)
+        if let value = fields["highlighted"] {
+            let highlighted = try reader.mapping(value, fields.path("highlighted"), allowed: fills, expected: "{color | gradient | image}")
+            guard let fill = try fill(highlighted) else {
+                throw reader.error(.missingKey, at: value, fields.path("highlighted"), "missing 'color', 'gradient' or 'image'")
+            }
+            background.highlightedFill = fill
+        }
+        if let value = fields["border"] {
+            let border = try reader.mapping(value, fields.path("border"), allowed: ["color", "width"], expected: "{color, width}")
+            background.borderColor = try reader.color(try reader.required(border, "color"), border.path("color"))
+            background.borderWidth = try border["width"].map { (value: Node) throws(StyleError) in
+                try reader.number(value, border.path("width"), minimum: 0)
+            } ?? 1
+        }
+        if let value = fields["cornerRadius"] {
+            background.cornerRadius = try reader.number(value, fields.path("cornerRadius"), minimum: 0)
+        }
+        return .background(background, try layout(try reader.required(fields, "child"), fields.path("child")))
+    }
+
+    /// The fill named by one of `color`, `gradient`, `image` in `fields` (nil when none is given).
+    func fill(_ fields: YAMLFields) throws(StyleError) -> Background.Fill? {
+        let given = fields.entries.filter { ["color", "gradient", "image"].contains($0.key) }
+        if given.count > 1 {
+            throw reader.error(.wrongType, at: given[1].keyNode, fields.path(given[1].key),
+                               "a background has one fill, found both '\(given[0].key)' and '\(given[1].key)'")
+        }
+        guard let (key, _, value) = given.first else { return nil }
+        let path = fields.path(key)
+        switch key {
+        case "color": return .color(try reader.color(value, path))
+        case "image": return .image(try image(value, path))
+        default:
+            if case .mapping = value {
+                let gradient = try reader.mapping(value, path, allowed: ["top", "bottom"], expected: "[top, bottom] or {top, bottom}")
+                return .verticalGradient(top: try reader.color(try reader.required(gradient, "top"), gradient.path("top")),
+                                         bottom: try reader.color(try reader.required(gradient, "bottom"), gradient.path("bottom")))
+            }
+            let stops = try reader.sequence(value, path, expected: "[top color, bottom color]")
+            guard stops.count == 2 else {
+                throw reader.error(.wrongType, at: value, path, "expected [top color, bottom color], got \(stops.count) colors")
+            }
+            return .verticalGradient(top: try reader.color(stops[0], "\(path)[0]"), bottom: try reader.color(stops[1], "\(path)[1]"))
+        }
+    }
+
+    // MARK: Samples
+
+    /// A sample row: field names to strings or numbers (null leaves the field out).
+    func row(_ node: Node, _ path: String) throws(StyleError) -> RowData {
+        let fields = try reader.mapping(node, path, allowed: nil, expected: "a row mapping of field names to values")
+        var row = RowData()
+        for (key, _, value) in fields.entries {
+            let valuePath = fields.path(key)
+            guard case .scalar(let scalar) = value else {
+                throw reader.error(.wrongType, at: value, valuePath, "expected a string or a number, got \(YAMLReader.describe(value))")
+            }
+            switch value.tagName {
+            case .null: continue
+            case .int, .float: row.fields[key] = .number(try reader.number(value, valuePath))
+            default: row.fields[key] = .string(scalar.string)
+            }
+        }
+        return row
+    }
+}

@@ -1,0 +1,365 @@
+import Foundation
+import RowKitText
+import Yams
+
+// Helpers shared by the stylesheet and template readers: typed access to Yams nodes that turns
+// every mismatch into a `StyleError` naming file, line, column and key path.
+
+/// A mapping node's entries, checked against the keys its context allows.
+struct YAMLFields {
+    /// The mapping node itself (its mark locates "missing key" errors).
+    let node: Node
+    /// Key path of the mapping, e.g. `styles.caption`.
+    let path: String
+    /// Entries in document order.
+    let entries: [(key: String, keyNode: Node, value: Node)]
+
+    subscript(key: String) -> Node? { entries.first { $0.key == key }?.value }
+
+    func keyNode(_ key: String) -> Node? { entries.first { $0.key == key }?.keyNode }
+
+    func path(_ key: String) -> String { YAMLReader.join(path, key) }
+}
+
+/// Reads typed values out of a composed YAML tree, reporting errors against one file.
+struct YAMLReader {
+    let file: String
+
+    static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    // MARK: Errors
+
+    func error(_ kind: StyleError.Kind, at node: Node?, _ path: String, _ message: String,
+               suggestion: String? = nil) -> StyleError {
+        StyleError(kind: kind, file: file, line: node?.mark?.line ?? 0, column: node?.mark?.column ?? 0,
+                   keyPath: path, message: message, suggestion: suggestion)
+    }
+
+    /// A short description of a node for "expected X, got Y" messages.
+    static func describe(_ node: Node) -> String {
+        switch node {
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .alias: return "an alias"
+        case .scalar(let scalar):
+            switch node.tagName {
+            case .null: return "nothing"
+            case .int, .float: return "number \(scalar.string)"
+            case .bool: return "boolean \(scalar.string)"
+            default: return "string '\(scalar.string)'"
+            }
+        }
+    }
+
+    // MARK: Parsing
+
+    /// Composes `yaml` into a node tree with marks; Yams errors become `.malformedYAML`.
+    func compose(_ yaml: String) throws(StyleError) -> Node? {
+        do {
+            return try Yams.compose(yaml: yaml)
+        } catch let yamlError as YamlError {
+            throw malformed(yamlError)
+        } catch {
+            throw StyleError(kind: .malformedYAML, file: file, line: 0, column: 0, keyPath: "",
+                             message: "malformed YAML: \(error)")
+        }
+    }
+
+    private func malformed(_ yamlError: YamlError) -> StyleError {
+        func make(_ mark: Mark, _ problem: String, _ context: YamlError.Context?) -> StyleError {
+            var message = "malformed YAML: \(problem)"
+            if let context { message += " (\(context.text) at \(context.mark.line):\(context.mark.column))" }
+            return StyleError(kind: .malformedYAML, file: file, line: mark.line, column: mark.column,
+                              keyPath: "", message: message)
+        }
+        switch yamlError {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
+             let .composer(context, problem, mark, _):
+            return make(mark, problem, context)
+        case let .reader(problem, offset, _, yaml):
+            var line = 0, column = 0
+            if let offset {
+                let prefix = yaml.prefix(offset)
+                line = prefix.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+                column = prefix.reversed().prefix { $0 != "\n" }.count + 1
+            }
+            return StyleError(kind: .malformedYAML, file: file, line: line, column: column, keyPath: "",
+                              message: "malformed YAML: \(problem)")
+        case let .duplicatedKeysInMapping(duplicates, context):
+            let keys = duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            return StyleError(kind: .malformedYAML, file: file, line: context.mark.line, column: context.mark.column,
+                              keyPath: "", message: "malformed YAML: duplicate key \(keys) in one mapping")
+        default:
+            return StyleError(kind: .malformedYAML, file: file, line: 0, column: 0, keyPath: "",
+                              message: "malformed YAML: \(yamlError)")
+        }
+    }
+
+    // MARK: Structure
+
+    /// The entries of a mapping node; keys outside `allowed` are `.unknownKey` errors with a suggestion.
+    func mapping(_ node: Node, _ path: String, allowed: [String]?, expected: String = "a mapping") throws(StyleError) -> YAMLFields {
+        guard case .mapping(let mapping) = node else {
+            throw error(.wrongType, at: node, path, "expected \(expected), got \(Self.describe(node))")
+        }
+        var entries: [(key: String, keyNode: Node, value: Node)] = []
+        for (keyNode, value) in mapping {
+            guard case .scalar(let scalar) = keyNode else {
+                throw error(.wrongType, at: keyNode, path, "keys must be plain names, got \(Self.describe(keyNode))")
+            }
+            let key = scalar.string
+            if let allowed, !allowed.contains(key) {
+                throw error(.unknownKey, at: keyNode, Self.join(path, key), "unknown key '\(key)'",
+                            suggestion: didYouMean(key, among: allowed))
+            }
+            entries.append((key, keyNode, value))
+        }
+        return YAMLFields(node: node, path: path, entries: entries)
+    }
+
+    /// The value of a required key, or a `.missingKey` error located at the mapping.
+    func required(_ fields: YAMLFields, _ key: String, what: String = "key") throws(StyleError) -> Node {
+        guard let value = fields[key] else {
+            throw error(.missingKey, at: fields.node, fields.path.isEmpty ? key : fields.path,
+                        "missing required \(what) '\(key)'")
+        }
+        return value
+    }
+
+    /// The items of a sequence node.
+    func sequence(_ node: Node, _ path: String, expected: String = "a list") throws(StyleError) -> [Node] {
+        guard case .sequence(let sequence) = node else {
+            throw error(.wrongType, at: node, path, "expected \(expected), got \(Self.describe(node))")
+        }
+        return Array(sequence)
+    }
+
+    // MARK: Scalars
+
+    static func isNull(_ node: Node) -> Bool {
+        if case .scalar = node, node.tagName == .null { return true }
+        return false
+    }
+
+    /// A string scalar (numbers and booleans are taken as written; null is an error).
+    func string(_ node: Node, _ path: String, expected: String = "a string") throws(StyleError) -> String {
+        guard case .scalar(let scalar) = node, node.tagName != .null else {
+            throw error(.wrongType, at: node, path, "expected \(expected), got \(Self.describe(node))")
+        }
+        return scalar.string
+    }
+
+    /// A finite number, at least `minimum` (and above it when `exclusive`).
+    func number(_ node: Node, _ path: String, minimum: Double? = nil, exclusive: Bool = false,
+                maximum: Double? = nil) throws(StyleError) -> Double {
+        let value: Double?
+        switch node.tagName {
+        case .int: value = node.int.map(Double.init)
+        case .float: value = node.float
+        default: value = nil
+        }
+        guard case .scalar(let scalar) = node, let value else {
+            throw error(.wrongType, at: node, path, "expected a number, got \(Self.describe(node))")
+        }
+        guard value.isFinite else {
+            throw error(.outOfRange, at: node, path, "\(scalar.string) is not a finite number")
+        }
+        if let minimum, exclusive ? value <= minimum : value < minimum {
+            let bound = exclusive ? "greater than" : "at least"
+            throw error(.outOfRange, at: node, path, "\(scalar.string) is out of range: must be \(bound) \(Self.format(minimum))")
+        }
+        if let maximum, value > maximum {
+            throw error(.outOfRange, at: node, path, "\(scalar.string) is out of range: must be at most \(Self.format(maximum))")
+        }
+        return value
+    }
+
+    /// A whole number in `range`.
+    func integer(_ node: Node, _ path: String, in range: ClosedRange<Int>) throws(StyleError) -> Int {
+        var parsed: Int?
+        switch node.tagName {
+        case .int: parsed = node.int
+        case .float:
+            if let value = node.float, value.isFinite, value == value.rounded(), abs(value) < 1e15 { parsed = Int(value) }
+        default: break
+        }
+        guard case .scalar(let scalar) = node, let value = parsed else {
+            throw error(.wrongType, at: node, path, "expected a whole number, got \(Self.describe(node))")
+        }
+        guard range.contains(value) else {
+            let upper = range.upperBound == Int.max ? "" : " and at most \(range.upperBound)"
+            throw error(.outOfRange, at: node, path, "\(scalar.string) is out of range: must be at least \(range.lowerBound)\(upper)")
+        }
+        return value
+    }
+
+    func bool(_ node: Node, _ path: String) throws(StyleError) -> Bool {
+        guard node.tagName == .bool, let value = node.bool else {
+            throw error(.wrongType, at: node, path, "expected true or false, got \(Self.describe(node))")
+        }
+        return value
+    }
+
+    /// One of `choices` (a string scalar), with a suggestion when it is close to one.
+    func choice(_ node: Node, _ path: String, _ choices: [String], what: String) throws(StyleError) -> String {
+        let text = try string(node, path, expected: what)
+        guard choices.contains(text) else {
+            throw error(.wrongType, at: node, path,
+                        "unknown \(what) '\(text)': expected \(choices.joined(separator: ", "))",
+                        suggestion: didYouMean(text, among: choices))
+        }
+        return text
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    // MARK: Colors
+
+    static let colorNames: [(String, Color)] = [
+        ("black", .black), ("white", .white), ("clear", .clear),
+        ("gray", Color(white: 0.5)), ("grey", Color(white: 0.5)),
+        ("darkgray", Color(white: 1.0 / 3)), ("darkgrey", Color(white: 1.0 / 3)),
+        ("lightgray", Color(white: 2.0 / 3)), ("lightgrey", Color(white: 2.0 / 3)),
+        ("red", Color(red: 1, green: 0, blue: 0)), ("green", Color(red: 0, green: 1, blue: 0)),
+        ("blue", Color(red: 0, green: 0, blue: 1)), ("cyan", Color(red: 0, green: 1, blue: 1)),
+        ("yellow", Color(red: 1, green: 1, blue: 0)), ("magenta", Color(red: 1, green: 0, blue: 1)),
+        ("orange", Color(red: 1, green: 0.5, blue: 0)), ("purple", Color(red: 0.5, green: 0, blue: 0.5)),
+        ("brown", Color(red: 0.6, green: 0.4, blue: 0.2)),
+    ]
+
+    /// A color: a name, `#rgb`, `#rrggbb`, `#rrggbbaa`, `{white: w, alpha: a}` or `{red, green, blue, alpha}`.
+    func color(_ node: Node, _ path: String) throws(StyleError) -> Color {
+        switch node {
+        case .scalar(let scalar) where node.tagName == .str || node.tagName == .nonSpecific || node.tagName == .implicit:
+            let text = scalar.string.trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("#") {
+                guard let color = Color(hex: text) else {
+                    throw error(.badColor, at: node, path, "bad color '\(text)': expected #rgb, #rrggbb or #rrggbbaa hex digits")
+                }
+                return color
+            }
+            let key = text.lowercased().replacingOccurrences(of: " ", with: "")
+            if let named = Self.colorNames.first(where: { $0.0 == key }) { return named.1 }
+            throw error(.badColor, at: node, path, "unknown color '\(text)'",
+                        suggestion: didYouMean(key, among: Self.colorNames.map(\.0)))
+        case .mapping:
+            let fields = try mapping(node, path, allowed: ["white", "red", "green", "blue", "alpha"])
+            func component(_ key: String) throws(StyleError) -> Double? {
+                guard let value = fields[key] else { return nil }
+                return try number(value, fields.path(key), minimum: 0, maximum: 1)
+            }
+            let alpha = try component("alpha") ?? 1
+            if let white = try component("white") {
+                for key in ["red", "green", "blue"] where fields[key] != nil {
+                    throw error(.badColor, at: fields.keyNode(key), fields.path(key), "a color has either 'white' or 'red', 'green', 'blue'")
+                }
+                return Color(white: white, alpha: alpha)
+            }
+            guard let red = try component("red"), let green = try component("green"), let blue = try component("blue") else {
+                throw error(.badColor, at: node, path, "bad color: a color mapping needs 'white' or all of 'red', 'green', 'blue'")
+            }
+            return Color(red: red, green: green, blue: blue, alpha: alpha)
+        default:
+            let hint = Self.isNull(node) ? " (quote hex colors: \"#rrggbb\"; an unquoted # starts a comment)" : ""
+            throw error(.badColor, at: node, path,
+                        "bad color: expected a name, \"#rrggbb\" or {white: 0.5}, got \(Self.describe(node))\(hint)")
+        }
+    }
+
+    // MARK: Geometry
+
+    /// Insets: a number for every side, or `{top, left, bottom, right}` / `{horizontal, vertical}` / `{all}`.
+    /// `extraKeys` are allowed in the mapping form (and ignored here).
+    func insets(_ node: Node, _ path: String, extraKeys: [String] = []) throws(StyleError) -> Insets {
+        if case .scalar = node {
+            return Insets(try number(node, path, minimum: 0))
+        }
+        let fields = try mapping(node, path, allowed: ["all", "horizontal", "vertical", "top", "left", "bottom", "right"] + extraKeys,
+                                 expected: "a number or {top, left, bottom, right}")
+        func side(_ key: String) throws(StyleError) -> Double? {
+            guard let value = fields[key] else { return nil }
+            return try number(value, fields.path(key), minimum: 0)
+        }
+        var insets = Insets(try side("all") ?? 0)
+        if let horizontal = try side("horizontal") { insets.left = horizontal; insets.right = horizontal }
+        if let vertical = try side("vertical") { insets.top = vertical; insets.bottom = vertical }
+        if let top = try side("top") { insets.top = top }
+        if let left = try side("left") { insets.left = left }
+        if let bottom = try side("bottom") { insets.bottom = bottom }
+        if let right = try side("right") { insets.right = right }
+        return insets
+    }
+
+    /// A frame height: a number, or `auto` / null for "the child's measured height".
+    func frameHeight(_ node: Node, _ path: String) throws(StyleError) -> Double? {
+        if Self.isNull(node) { return nil }
+        if case .scalar(let scalar) = node, node.tagName == .str, scalar.string == "auto" { return nil }
+        if case .scalar = node, node.tagName != .int, node.tagName != .float {
+            throw error(.wrongType, at: node, path, "expected a number or 'auto', got \(Self.describe(node))")
+        }
+        return try number(node, path, minimum: 0)
+    }
+
+    /// A frame: `[x, y, width, height|auto]` or `{x, y, width, height}`.
+    func frame(_ node: Node, _ path: String) throws(StyleError) -> StyleFrame {
+        if case .sequence = node {
+            let items = try sequence(node, path)
+            guard items.count == 4 else {
+                throw error(.wrongType, at: node, path, "expected [x, y, width, height], got \(items.count) numbers")
+            }
+            return StyleFrame(x: try number(items[0], "\(path)[0]"), y: try number(items[1], "\(path)[1]"),
+                              width: try number(items[2], "\(path)[2]", minimum: 0),
+                              height: try frameHeight(items[3], "\(path)[3]"))
+        }
+        let fields = try mapping(node, path, allowed: ["x", "y", "width", "height"], expected: "[x, y, width, height] or {x, y, width, height}")
+        let x = try number(try required(fields, "x"), fields.path("x"))
+        let y = try number(try required(fields, "y"), fields.path("y"))
+        let width = try number(try required(fields, "width"), fields.path("width"), minimum: 0)
+        let height = try fields["height"].map { (value: Node) throws(StyleError) -> Double? in try frameHeight(value, fields.path("height")) } ?? nil
+        return StyleFrame(x: x, y: y, width: width, height: height)
+    }
+}
+
+// MARK: Suggestions
+
+/// The candidate closest to `name` (Levenshtein distance ≤ 2, case-insensitive, or a prefix
+/// either way), for "did you mean" hints; nil when none is close.
+func didYouMean(_ name: String, among candidates: [String]) -> String? {
+    let lowered = name.lowercased()
+    guard !lowered.isEmpty else { return nil }
+    // Rank: one edit, then a prefix, then two edits; the first of equals wins.
+    var best: (candidate: String, score: Double)?
+    for candidate in candidates where candidate != name {
+        let other = candidate.lowercased()
+        let distance = levenshtein(lowered, other)
+        let isPrefix = lowered.count >= 2 && (other.hasPrefix(lowered) || lowered.hasPrefix(other))
+        let score: Double
+        if distance <= 1 { score = Double(distance) } else if isPrefix { score = 1.5 } else if distance == 2 { score = 2 } else { continue }
+        if best == nil || score < best!.score { best = (candidate, score) }
+    }
+    return best?.candidate
+}
+
+/// Edit distance between two strings, by characters.
+func levenshtein(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}
+
+extension Node {
+    /// The resolved tag's name (`Tag.name` is internal to Yams).
+    var tagName: Tag.Name { Tag.Name(rawValue: tag.rawValue) }
+}

@@ -1,0 +1,204 @@
+/// Row heights and their prefix sums for lists of any length: y of a row, row at a y, and
+/// insert, remove and update in O(log n) (plus a scan of one small block).
+///
+/// Heights are kept in 1/64 px layout units as `Int32` (4 bytes a row), in blocks of at most
+/// ``maximumBlock`` rows; two Fenwick trees over the blocks hold their heights and row counts.
+/// Integer sums are exact and order-independent, so an offset never drifts from the sum of
+/// the heights above it.
+public struct HeightIndex: Sendable {
+    /// Rows per block before it splits in two.
+    public static let maximumBlock = 512
+    /// Heights are multiples of this (the browser's layout unit).
+    public static let unitsPerPixel: Double = 64
+
+    private var blocks: [[Int32]]
+    private var blockHeights: FenwickTree
+    private var blockCounts: FenwickTree
+    private var heightSums: [Int64]
+    /// Number of rows.
+    public private(set) var count: Int
+
+    /// An index of `count` rows, all `height` tall.
+    public init(count: Int = 0, height: Double = 0) {
+        let unit = Self.units(height)
+        var blocks: [[Int32]] = []
+        var remaining = max(0, count)
+        let fill = Self.maximumBlock / 2
+        while remaining > 0 {
+            let n = min(fill, remaining)
+            blocks.append([Int32](repeating: unit, count: n))
+            remaining -= n
+        }
+        self.blocks = blocks
+        self.count = max(0, count)
+        self.heightSums = blocks.map { Int64($0.count) * Int64(unit) }
+        self.blockHeights = FenwickTree(heightSums)
+        self.blockCounts = FenwickTree(blocks.map { Int64($0.count) })
+    }
+
+    /// An index of the given heights.
+    public init(heights: [Double]) {
+        self.init()
+        var start = 0
+        let fill = Self.maximumBlock / 2
+        while start < heights.count {
+            let end = min(heights.count, start + fill)
+            blocks.append(heights[start..<end].map(Self.units))
+            start = end
+        }
+        count = heights.count
+        rebuild()
+    }
+
+    /// Pixels to layout units (rounded to the nearest 1/64 px; negative and NaN become 0).
+    @inline(__always) static func units(_ pixels: Double) -> Int32 {
+        guard pixels.isFinite, pixels > 0 else { return 0 }
+        return Int32(clamping: Int64((pixels * unitsPerPixel).rounded()))
+    }
+
+    @inline(__always) static func pixels(_ units: Int64) -> Double { Double(units) / unitsPerPixel }
+
+    /// Total height of all rows.
+    public var totalHeight: Double { Self.pixels(blockHeights.prefix(blocks.count)) }
+
+    /// Height of row `row`.
+    public func height(at row: Int) -> Double {
+        let (b, i) = locate(row)
+        return Self.pixels(Int64(blocks[b][i]))
+    }
+
+    /// Sets row `row`'s height; returns the change in pixels.
+    @discardableResult
+    public mutating func setHeight(_ height: Double, at row: Int) -> Double {
+        let (b, i) = locate(row)
+        let new = Self.units(height)
+        let delta = Int64(new) - Int64(blocks[b][i])
+        guard delta != 0 else { return 0 }
+        blocks[b][i] = new
+        heightSums[b] += delta
+        blockHeights.add(delta, at: b)
+        return Self.pixels(delta)
+    }
+
+    /// y of the top of row `row` (for `row == count`, the total height).
+    public func offset(of row: Int) -> Double {
+        precondition(row >= 0 && row <= count, "row \(row) out of 0...\(count)")
+        if row == count { return totalHeight }
+        let (b, i) = locate(row)
+        var sum = blockHeights.prefix(b)
+        blocks[b].withUnsafeBufferPointer { block in
+            for k in 0..<i { sum += Int64(block[k]) }
+        }
+        return Self.pixels(sum)
+    }
+
+    /// The row whose box contains `y` (rows are half-open [top, top + height)); y below 0 gives
+    /// row 0, y at or past the end the last row; nil when there are no rows. Zero-height rows
+    /// are skipped, as nothing of them is at any y.
+    public func row(at y: Double) -> Int? {
+        guard count > 0 else { return nil }
+        let target = Int64((max(0, y) * Self.unitsPerPixel).rounded(.down))
+        let total = blockHeights.prefix(blocks.count)
+        guard target < total else { return count - 1 }
+        // First block whose cumulative height exceeds target.
+        let (b, before) = blockHeights.search(target)
+        var sum = before
+        var rowsBefore = Int(blockCounts.prefix(b))
+        let block = blocks[b]
+        for (i, h) in block.enumerated() {
+            sum += Int64(h)
+            if sum > target { return rowsBefore + i }
+        }
+        rowsBefore += block.count
+        return min(rowsBefore, count - 1)
+    }
+
+    /// Inserts rows with these heights before row `row` (`row == count` appends).
+    public mutating func insert(_ heights: [Double], at row: Int) {
+        precondition(row >= 0 && row <= count, "insert position \(row) out of 0...\(count)")
+        guard !heights.isEmpty else { return }
+        if heights.count > Self.maximumBlock || blocks.isEmpty {
+            // Large insert: splice and rebuild, O(n).
+            var all = allUnits()
+            all.insert(contentsOf: heights.map(Self.units), at: row)
+            self = HeightIndex(units: all)
+            return
+        }
+        let (b, i) = row == count ? (blocks.count - 1, blocks[blocks.count - 1].count) : locate(row)
+        let units = heights.map(Self.units)
+        blocks[b].insert(contentsOf: units, at: i)
+        let added = units.reduce(Int64(0)) { $0 + Int64($1) }
+        count += units.count
+        if blocks[b].count > Self.maximumBlock {
+            let half = blocks[b].count / 2
+            let tail = Array(blocks[b][half...])
+            blocks[b].removeSubrange(half...)
+            blocks.insert(tail, at: b + 1)
+            rebuild()
+        } else {
+            heightSums[b] += added
+            blockHeights.add(added, at: b)
+            blockCounts.add(Int64(units.count), at: b)
+        }
+    }
+
+    /// Removes row `row`; returns its height.
+    @discardableResult
+    public mutating func remove(at row: Int) -> Double {
+        let (b, i) = locate(row)
+        let removed = blocks[b].remove(at: i)
+        count -= 1
+        if blocks[b].isEmpty {
+            blocks.remove(at: b)
+            rebuild()
+        } else {
+            heightSums[b] -= Int64(removed)
+            blockHeights.add(-Int64(removed), at: b)
+            blockCounts.add(-1, at: b)
+        }
+        return Self.pixels(Int64(removed))
+    }
+
+    /// Moves row `from` so that it ends up at index `to` (indices after the removal).
+    public mutating func move(from: Int, to: Int) {
+        let height = remove(at: from)
+        insert([height], at: to)
+    }
+
+    /// All heights, top to bottom.
+    public var heights: [Double] { allUnits().map { Self.pixels(Int64($0)) } }
+
+    /// Bytes held: 4 per row plus the per-block trees.
+    public var byteCount: Int { count * 4 + blocks.count * (32 + 8 * 3) + 64 }
+
+    // MARK: internals
+
+    private init(units: [Int32]) {
+        self.init()
+        var start = 0
+        let fill = Self.maximumBlock / 2
+        while start < units.count {
+            let end = min(units.count, start + fill)
+            blocks.append(Array(units[start..<end]))
+            start = end
+        }
+        count = units.count
+        rebuild()
+    }
+
+    private func allUnits() -> [Int32] { blocks.flatMap { $0 } }
+
+    private mutating func rebuild() {
+        heightSums = blocks.map { $0.reduce(Int64(0)) { $0 + Int64($1) } }
+        blockHeights = FenwickTree(heightSums)
+        blockCounts = FenwickTree(blocks.map { Int64($0.count) })
+    }
+
+    /// Block and index within it of `row`.
+    @inline(__always) private func locate(_ row: Int) -> (Int, Int) {
+        precondition(row >= 0 && row < count, "row \(row) out of 0..<\(count)")
+        // Largest k with rows-before(k) <= row is the block holding it.
+        let (b, before) = blockCounts.search(Int64(row))
+        return (b, row - Int(before))
+    }
+}

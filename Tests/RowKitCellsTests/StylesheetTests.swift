@@ -1,0 +1,317 @@
+import Foundation
+import Testing
+import RowKitText
+@testable import RowKitCells
+
+/// Path of a file under `Samples/cells/` of the package.
+func cellsSample(_ name: String) -> String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Samples/cells").appendingPathComponent(name).path
+}
+
+/// The error `body` throws, or nil if it succeeds.
+func styleError(_ body: () throws(StyleError) -> Void) -> StyleError? {
+    do {
+        try body()
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// Checks an error's kind, location, key path, suggestion, and that its description names them all.
+func expectError(_ error: StyleError?, _ kind: StyleError.Kind, file: String, line: Int, column: Int, key: String,
+                 suggestion: String? = nil, message: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+    guard let error else {
+        Issue.record("expected a \(kind) error, got none", sourceLocation: sourceLocation)
+        return
+    }
+    #expect(error.kind == kind, "\(error)", sourceLocation: sourceLocation)
+    #expect(error.file.hasSuffix(file), "\(error)", sourceLocation: sourceLocation)
+    #expect(error.line == line, "\(error)", sourceLocation: sourceLocation)
+    #expect(error.column == column, "\(error)", sourceLocation: sourceLocation)
+    #expect(error.keyPath == key, "\(error)", sourceLocation: sourceLocation)
+    #expect(error.suggestion == suggestion, "\(error)", sourceLocation: sourceLocation)
+    let text = error.description
+    #expect(text.contains("\(file):\(line):\(column): "), "\(text)", sourceLocation: sourceLocation)
+    if !key.isEmpty { #expect(text.contains(" \(key): "), "\(text)", sourceLocation: sourceLocation) }
+    if let suggestion { #expect(text.hasSuffix("(did you mean '\(suggestion)'?)"), "\(text)", sourceLocation: sourceLocation) }
+    if let message { #expect(error.message.contains(message), "\(text)", sourceLocation: sourceLocation) }
+}
+
+func appearance(size: Double = 13, weight: FontWeight = .regular, color: Color = .black, lineHeight: Double? = nil,
+                shadow: Shadow? = nil) -> TextAppearance {
+    TextAppearance(style: TextStyle(font: FontDescriptor(family: "DejaVu Sans", weight: weight), size: size,
+                                    lineHeight: .pixels(lineHeight ?? (size * 1.25).rounded()), color: color),
+                   shadow: shadow, highlightedColor: .white)
+}
+
+@Suite("Stylesheets")
+struct StylesheetTests {
+    // MARK: Loading
+
+    @Test func classicSheetResolvesEveryStyle() throws {
+        let sheet = try Stylesheet(contentsOf: cellsSample("classic.yaml"))
+        #expect(sheet.names == ["base", "caption", "body", "title", "subtitle", "content", "main", "sub",
+                                "project-title", "description", "label"])
+        #expect(try sheet.appearance(named: "caption") == appearance(weight: .bold))
+        #expect(try sheet.appearance(named: "body") == appearance(color: Color(white: 1.0 / 3)))
+        #expect(try sheet.appearance(named: "title") == appearance(size: 15, weight: .bold))
+        #expect(try sheet.appearance(named: "subtitle") == appearance(color: Color(white: 0.5)))
+        #expect(try sheet.appearance(named: "content") == appearance())
+        let emboss = Shadow(dx: 0, dy: 1, color: .white)
+        #expect(try sheet.appearance(named: "main") == appearance(size: 16, weight: .bold, color: Color(white: 0.45), shadow: emboss))
+        #expect(try sheet.appearance(named: "sub") == appearance(size: 14, color: Color(white: 0.55), shadow: emboss))
+        #expect(try sheet.appearance(named: "project-title") == appearance(size: 17, lineHeight: 20))
+        #expect(try sheet.appearance(named: "description") == appearance(size: 12, color: Color(white: 0.5), lineHeight: 15))
+        #expect(try sheet.frame(named: "project-title") == StyleFrame(x: 50, y: 0, width: 245, height: 20))
+        #expect(try sheet.frame(named: "description") == StyleFrame(x: 50, y: 20, width: 245, height: nil))
+        #expect(try sheet.appearance(named: "label") == appearance(size: 14, lineHeight: 18))
+        #expect(try sheet.padding(named: "label") == Insets(10))
+        #expect(try sheet.padding(named: "caption") == nil)
+        #expect(try sheet.maxLines(named: "caption") == nil)
+        #expect(try sheet.maxLines(named: "sub") == 1)
+    }
+
+    @Test func defaultsFillUnsetFields() throws {
+        let sheet = try Stylesheet(yaml: "styles:\n  plain: {}\n  big: {size: 20}\n  empty:\n", file: "d.yaml")
+        let plain = try sheet.appearance(named: "plain")
+        #expect(plain.style.font == FontDescriptor(family: "DejaVu Sans", weight: .regular, italic: false))
+        #expect(plain.style.size == 13)
+        #expect(plain.style.lineHeight == .pixels(16))
+        #expect(plain.style.color == .black)
+        #expect(plain.style.alignment == .natural)
+        #expect(plain.shadow == nil)
+        #expect(plain.highlightedColor == .white)
+        #expect(try sheet.appearance(named: "big").style.lineHeight == .pixels(25))
+        #expect(try sheet.appearance(named: "empty") == plain)
+    }
+
+    @Test func extendsChainsInheritUnsetFields() throws {
+        let yaml = """
+        styles:
+          leaf:
+            extends: middle
+            color: red
+          middle:
+            extends: root
+            weight: 600
+            maxLines: 2
+          root:
+            font: DejaVu Serif
+            size: 20
+            italic: true
+            color: blue
+            alignment: center
+            lineHeight: normal
+            highlightedColor: "#ff000080"
+            padding: {horizontal: 4, vertical: 2}
+        """
+        let sheet = try Stylesheet(yaml: yaml, file: "chain.yaml")
+        let leaf = try sheet.appearance(named: "leaf")
+        #expect(leaf.style.font == FontDescriptor(family: "DejaVu Serif", weight: FontWeight(600), italic: true))
+        #expect(leaf.style.size == 20)
+        #expect(leaf.style.color == Color(red: 1, green: 0, blue: 0))
+        #expect(leaf.style.alignment == .center)
+        #expect(leaf.style.lineHeight == .normal)
+        #expect(leaf.highlightedColor == Color(red: 1, green: 0, blue: 0, alpha: 128.0 / 255))
+        #expect(try sheet.maxLines(named: "leaf") == 2)
+        #expect(try sheet.padding(named: "leaf") == Insets(top: 2, left: 4, bottom: 2, right: 4))
+        #expect(try sheet.appearance(named: "middle").style.color == Color(red: 0, green: 0, blue: 1))
+        #expect(sheet.definitions["leaf"]?.size == nil)
+        #expect(sheet.styles["leaf"]?.size == 20)
+    }
+
+    @Test func colorForms() throws {
+        let yaml = """
+        styles:
+          a: {color: "#abc"}
+          b: {color: "#aabbcc"}
+          c: {color: "#aabbcc80"}
+          d: {color: {white: 0.45}}
+          e: {color: {white: 0.5, alpha: 0.25}}
+          f: {color: {red: 1, green: 0.5, blue: 0}}
+          g: {color: DarkGray}
+          h: {color: clear}
+        """
+        let sheet = try Stylesheet(yaml: yaml, file: "colors.yaml")
+        func color(_ name: String) throws -> Color { try sheet.appearance(named: name).style.color }
+        #expect(try color("a") == Color(hex: "#aabbcc"))
+        #expect(try color("b") == Color(red: 170.0 / 255, green: 187.0 / 255, blue: 204.0 / 255))
+        #expect(try color("c") == Color(red: 170.0 / 255, green: 187.0 / 255, blue: 204.0 / 255, alpha: 128.0 / 255))
+        #expect(try color("d") == Color(white: 0.45))
+        #expect(try color("e") == Color(white: 0.5, alpha: 0.25))
+        #expect(try color("f") == Color(red: 1, green: 0.5, blue: 0))
+        #expect(try color("g") == Color(white: 1.0 / 3))
+        #expect(try color("h") == .clear)
+    }
+
+    @Test func paddingAndFrameForms() throws {
+        let yaml = """
+        styles:
+          a: {padding: 3}
+          b: {padding: {top: 1, left: 2, bottom: 3, right: 4}}
+          c: {padding: {horizontal: 5}}
+          d: {frame: {x: 1, y: 2, width: 3}}
+          e: {frame: [1, 2, 3, 4]}
+          f: {frame: [1, 2, 3, auto]}
+        """
+        let sheet = try Stylesheet(yaml: yaml, file: "geometry.yaml")
+        #expect(try sheet.padding(named: "a") == Insets(3))
+        #expect(try sheet.padding(named: "b") == Insets(top: 1, left: 2, bottom: 3, right: 4))
+        #expect(try sheet.padding(named: "c") == Insets(top: 0, left: 5, bottom: 0, right: 5))
+        #expect(try sheet.frame(named: "d") == StyleFrame(x: 1, y: 2, width: 3, height: nil))
+        #expect(try sheet.frame(named: "e") == StyleFrame(x: 1, y: 2, width: 3, height: 4))
+        #expect(try sheet.frame(named: "f") == StyleFrame(x: 1, y: 2, width: 3, height: nil))
+    }
+
+    @Test func mergedSheetRestylesChildrenOfOverriddenParents() throws {
+        let base = try Stylesheet(contentsOf: cellsSample("classic.yaml"))
+        let top = try Stylesheet(yaml: "styles:\n  base:\n    font: DejaVu Serif\n  extra:\n    extends: base\n", file: "top.yaml")
+        let merged = try top.merged(over: base)
+        #expect(try merged.appearance(named: "caption").style.font == FontDescriptor(family: "DejaVu Serif", weight: .bold))
+        #expect(try merged.appearance(named: "caption").style.size == 13)
+        #expect(try merged.appearance(named: "extra").style.font.family == "DejaVu Serif")
+        #expect(merged.names.first == "base" && merged.names.last == "extra")
+    }
+
+    @Test func stylesMadeInSwift() throws {
+        let sheet = try Stylesheet(styles: [("base", StyleDefinition(size: 15)), ("bold", StyleDefinition(weight: .bold, extends: "base"))])
+        #expect(try sheet.appearance(named: "bold") == appearance(size: 15, weight: .bold, lineHeight: 19))
+        let cycle = styleError { () throws(StyleError) in
+            _ = try Stylesheet(styles: [("a", StyleDefinition(extends: "b")), ("b", StyleDefinition(extends: "a"))], file: "swift")
+        }
+        #expect(cycle?.kind == .extendsCycle)
+        #expect(cycle?.message == "extends cycle: a → b → a")
+    }
+
+    // MARK: Errors, one per kind
+
+    @Test func descriptionFormat() {
+        let error = StyleError(kind: .unknownKey, file: "cells.yaml", line: 7, column: 12, keyPath: "styles.caption.colour",
+                               message: "unknown key 'colour'", suggestion: "color")
+        #expect(error.description == "cells.yaml:7:12: styles.caption.colour: unknown key 'colour' (did you mean 'color'?)")
+        let bare = StyleError(kind: .unreadableFile, file: "x.yaml", line: 0, column: 0, keyPath: "", message: "no such file")
+        #expect(bare.description == "x.yaml: no such file")
+    }
+
+    @Test func malformedYAML() {
+        let error = styleError { () throws(StyleError) in _ = try Stylesheet(contentsOf: cellsSample("broken/malformed.yaml")) }
+        expectError(error, .malformedYAML, file: "broken/malformed.yaml", line: 6, column: 7, key: "", message: "malformed YAML")
+        #expect(error?.message.contains("flow mapping") == true, "\(String(describing: error))")
+
+        let tabs = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  a: [1, 2\n", file: "inline.yaml") }
+        #expect(tabs?.kind == .malformedYAML)
+        #expect(tabs?.file == "inline.yaml" && (tabs?.line ?? 0) > 0 && (tabs?.column ?? 0) > 0, "\(String(describing: tabs))")
+
+        let duplicate = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  a: {size: 1}\n  a: {size: 2}\n", file: "dup.yaml") }
+        #expect(duplicate?.kind == .malformedYAML)
+        #expect(duplicate?.message.contains("duplicate key 'a'") == true, "\(String(describing: duplicate))")
+    }
+
+    @Test func unknownParentStyle() {
+        let error = styleError { () throws(StyleError) in _ = try Stylesheet(contentsOf: cellsSample("broken/unknown-parent.yaml")) }
+        expectError(error, .unknownStyle, file: "broken/unknown-parent.yaml", line: 6, column: 14,
+                    key: "styles.caption.extends", suggestion: "base", message: "unknown style 'bsae'")
+    }
+
+    @Test func unknownStyleByName() throws {
+        let sheet = try Stylesheet(contentsOf: cellsSample("classic.yaml"))
+        let error = styleError { () throws(StyleError) in _ = try sheet.appearance(named: "captoin") }
+        #expect(error?.kind == .unknownStyle)
+        #expect(error?.suggestion == "caption")
+        #expect(error?.description.hasSuffix("styles: unknown style 'captoin' (did you mean 'caption'?)") == true, "\(String(describing: error))")
+        // A prefix counts as close.
+        #expect(styleError { () throws(StyleError) in _ = try sheet.appearance(named: "proj") }?.suggestion == "project-title")
+        #expect(styleError { () throws(StyleError) in _ = try sheet.appearance(named: "zzz") }?.suggestion == nil)
+    }
+
+    @Test func extendsCycle() {
+        let error = styleError { () throws(StyleError) in _ = try Stylesheet(contentsOf: cellsSample("broken/extends-cycle.yaml")) }
+        expectError(error, .extendsCycle, file: "broken/extends-cycle.yaml", line: 9, column: 14, key: "styles.caption.extends",
+                    message: "extends cycle: heading → title → caption → heading")
+        let selfCycle = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  a:\n    extends: a\n", file: "self.yaml") }
+        expectError(selfCycle, .extendsCycle, file: "self.yaml", line: 3, column: 14, key: "styles.a.extends", message: "extends cycle: a → a")
+    }
+
+    @Test func badColor() {
+        let name = styleError { () throws(StyleError) in _ = try Stylesheet(contentsOf: cellsSample("broken/bad-color.yaml")) }
+        expectError(name, .badColor, file: "broken/bad-color.yaml", line: 5, column: 12, key: "styles.body.color",
+                    suggestion: "darkgray", message: "unknown color 'dargray'")
+        let hex = styleError { () throws(StyleError) in _ = try Stylesheet(contentsOf: cellsSample("broken/bad-hex-color.yaml")) }
+        expectError(hex, .badColor, file: "broken/bad-hex-color.yaml", line: 4, column: 12, key: "styles.body.color", message: "bad color '#12345'")
+        let unquoted = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  a:\n    color: #fff\n", file: "c.yaml") }
+        #expect(unquoted?.kind == .badColor)
+        #expect(unquoted?.message.contains("quote hex colors") == true, "\(String(describing: unquoted))")
+    }
+
+    @Test func wrongType() {
+        let size = styleError { () throws(StyleError) in _ = try Stylesheet(contentsOf: cellsSample("broken/wrong-type-size.yaml")) }
+        expectError(size, .wrongType, file: "broken/wrong-type-size.yaml", line: 4, column: 11, key: "styles.caption.size",
+                    message: "expected a number, got string 'big'")
+        let weight = styleError { () throws(StyleError) in _ = try Stylesheet(contentsOf: cellsSample("broken/wrong-type-weight.yaml")) }
+        expectError(weight, .wrongType, file: "broken/wrong-type-weight.yaml", line: 4, column: 13, key: "styles.caption.weight",
+                    message: "expected a weight (regular, bold, … or a whole number 1…1000), got number 950.5")
+        let named = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  a: {weight: bolt}\n", file: "w.yaml") }
+        expectError(named, .wrongType, file: "w.yaml", line: 2, column: 15, key: "styles.a.weight", suggestion: "bold")
+        let italic = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  a: {italic: maybe}\n", file: "i.yaml") }
+        expectError(italic, .wrongType, file: "i.yaml", line: 2, column: 15, key: "styles.a.italic")
+        let sheet = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles: [a, b]\n", file: "s.yaml") }
+        expectError(sheet, .wrongType, file: "s.yaml", line: 1, column: 9, key: "styles", message: "got a list")
+    }
+
+    @Test func unknownKey() {
+        let error = styleError { () throws(StyleError) in _ = try Stylesheet(contentsOf: cellsSample("broken/unknown-key.yaml")) }
+        expectError(error, .unknownKey, file: "broken/unknown-key.yaml", line: 7, column: 5, key: "styles.caption.colour",
+                    suggestion: "color", message: "unknown key 'colour'")
+        let top = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "style:\n  a: {}\n", file: "t.yaml") }
+        expectError(top, .unknownKey, file: "t.yaml", line: 1, column: 1, key: "style", suggestion: "styles")
+        let shadow = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  a: {shadow: {dx: 0, dz: 1, color: white}}\n", file: "sh.yaml") }
+        expectError(shadow, .unknownKey, file: "sh.yaml", line: 2, column: 23, key: "styles.a.shadow.dz", suggestion: "dx")
+    }
+
+    @Test func outOfRange() {
+        let size = styleError { () throws(StyleError) in _ = try Stylesheet(contentsOf: cellsSample("broken/out-of-range-size.yaml")) }
+        expectError(size, .outOfRange, file: "broken/out-of-range-size.yaml", line: 4, column: 11, key: "styles.tiny.size",
+                    message: "must be greater than 0")
+        let nan = styleError { () throws(StyleError) in _ = try Stylesheet(contentsOf: cellsSample("broken/out-of-range-nan.yaml")) }
+        expectError(nan, .outOfRange, file: "broken/out-of-range-nan.yaml", line: 4, column: 11, key: "styles.odd.size",
+                    message: "not a finite number")
+        let lineHeight = styleError { () throws(StyleError) in _ = try Stylesheet(contentsOf: cellsSample("broken/out-of-range-line-height.yaml")) }
+        expectError(lineHeight, .outOfRange, file: "broken/out-of-range-line-height.yaml", line: 5, column: 17,
+                    key: "styles.body.lineHeight", message: "-4 is out of range")
+        let weight = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  a: {weight: 1001}\n", file: "w.yaml") }
+        expectError(weight, .outOfRange, file: "w.yaml", line: 2, column: 15, key: "styles.a.weight")
+        let lines = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  a: {maxLines: 0}\n", file: "m.yaml") }
+        expectError(lines, .outOfRange, file: "m.yaml", line: 2, column: 17, key: "styles.a.maxLines")
+        let padding = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  a: {padding: {left: -1}}\n", file: "p.yaml") }
+        expectError(padding, .outOfRange, file: "p.yaml", line: 2, column: 23, key: "styles.a.padding.left")
+        let white = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  a: {color: {white: 1.5}}\n", file: "c.yaml") }
+        expectError(white, .outOfRange, file: "c.yaml", line: 2, column: 22, key: "styles.a.color.white")
+    }
+
+    @Test func missingSection() {
+        let empty = styleError { () throws(StyleError) in _ = try Stylesheet(contentsOf: cellsSample("broken/missing-styles.yaml")) }
+        expectError(empty, .missingKey, file: "broken/missing-styles.yaml", line: 1, column: 1, key: "styles",
+                    message: "missing required section 'styles'")
+        let other = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "# sheet\nstyles:\n", file: "n.yaml") }
+        expectError(other, .wrongType, file: "n.yaml", line: 2, column: 8, key: "styles", message: "got nothing")
+        let shadow = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  a:\n    shadow: {dx: 1}\n", file: "s.yaml") }
+        expectError(shadow, .missingKey, file: "s.yaml", line: 3, column: 13, key: "styles.a.shadow", message: "missing required key 'color'")
+    }
+
+    @Test func unreadableFile() {
+        let error = styleError { () throws(StyleError) in _ = try Stylesheet(contentsOf: cellsSample("no-such-sheet.yaml")) }
+        #expect(error?.kind == .unreadableFile)
+        #expect(error?.description.hasSuffix("no-such-sheet.yaml: no such file") == true, "\(String(describing: error))")
+    }
+
+    @Test func suggestions() {
+        #expect(didYouMean("colour", among: ["color", "size"]) == "color")
+        #expect(didYouMean("SIZE", among: ["color", "size"]) == "size")
+        #expect(didYouMean("line", among: ["lineHeight", "size"]) == "lineHeight")
+        #expect(didYouMean("fontsize", among: ["font", "size"]) == "font")
+        #expect(didYouMean("x", among: ["color", "size"]) == nil)
+        #expect(levenshtein("kitten", "sitting") == 3)
+    }
+}

@@ -1,0 +1,120 @@
+import Testing
+@testable import RowKitText
+
+/// Break opportunities (Prepare/BreakRules.swift and the ICU analysis behind it), checked
+/// through layout with `observedBreaks`. Expectations are the `|` notation of
+/// docs/CHROMIUM.md §3.
+@Suite struct BreakRulesTests {
+    // MARK: Spaces
+
+    @Test func breaksAfterEverySpace() throws {
+        try expectBreaks("aaa |bbb |ccc")
+    }
+
+    /// Chromium breaks after a space even before `!` or `)`, where UAX #14 (LB13) would not.
+    @Test func breaksAfterSpaceBeforeExclamationAndClosingParenthesis() throws {
+        try expectBreaks("aaa |!bbb")
+        try expectBreaks("aaa |)bbb")
+        try expectBreaks("hello |! |world")
+    }
+
+    // MARK: No-break characters
+
+    @Test func noBreakAroundNoBreakSpace() throws {
+        try expectBreaks("aaa |bbb\u{A0}ccc |ddd")
+        try expectBreaks("aaa |bbb\u{202F}ccc")
+        try expectBreaks("aaa |bbb\u{2060}ccc")
+    }
+
+    @Test func noBreakSpaceMovesAsAUnit() throws {
+        // "bbb ccc" (joined by NBSP) must move down whole even though "aaa bbb" alone would fit.
+        let p = try prepare("aaa bbb\u{A0}ccc")
+        let w = p.width(of: 0..<7) // "aaa bbb"
+        #expect(try lineTexts(p, width: w) == ["aaa", "bbb\u{A0}ccc"])
+    }
+
+    @Test func zeroWidthSpaceIsABreakOpportunity() throws {
+        let p = try prepare("aaa\u{200B}aaa")
+        #expect(try lineTexts(p, width: p.width(of: 0..<3)) == ["aaa\u{200B}", "aaa"])
+    }
+
+    // MARK: URLs and ASCII punctuation (Chromium's ASCII table)
+
+    @Test func urlBreaksOnlyAfterQuestionMarkAndHyphen() throws {
+        try expectBreaks("https://example.com/a/b?|c=d&e=f#g-|h_i.j")
+        try expectBreaks("www.example.org/path/to-|file.html")
+    }
+
+    @Test func hyphenBreaks() throws {
+        try expectBreaks("foo-|bar")
+        try expectBreaks("ABCD-|1234")
+        // A minus sign (hyphen after a space, before a digit) does not open a break.
+        try expectBreaks("a |-1234")
+    }
+
+    @Test func emDashBreaksOnBothSides() throws {
+        try expectBreaks("foo|—|bar")
+    }
+
+    @Test(arguments: ["foo/bar", "(foo)bar", "foo.bar", "foo,bar", "foo:bar", "10%", "$10", "a+b", "a=b", "a&b", "a_b", "a#b"])
+    func noBreakInsideASCIIPunctuation(_ text: String) throws {
+        try expectBreaks(text)
+    }
+
+    // MARK: CJK, Korean, Thai
+
+    @Test func cjkBreaksBetweenIdeographsButNotAroundPunctuation() throws {
+        // Never before 、。」）！？, never after 「（ (docs/CHROMIUM.md §3e).
+        try expectBreaks("漢|字、|漢|字。|「漢|字」|（漢）|漢|字！|漢？")
+    }
+
+    @Test func cjkLineBreakNormalAllowsBreakBeforeSmallKanaAndProlongedSoundMark() throws {
+        try expectBreaks("カ|ー|テ|ン|ァ|ィ|ゥ|ャ|ュ|ョ|ッ|ー々ゝ〜|あ|ぁ")
+    }
+
+    @Test func cjkMixedWithLatin() throws {
+        try expectBreaks("日|本|語|English|日|本|語 |text |漢|字|123|漢|字")
+    }
+
+    @Test func cjkWrapsAtIdeographs() throws {
+        // Five ideographs, room for exactly two: 2 + 2 + 1.
+        let p = try prepare("漢字漢字漢")
+        let two = p.width(of: 0..<2)
+        #expect(try lineTexts(p, width: two) == ["漢字", "漢字", "漢"])
+    }
+
+    @Test func cjkNeverStartsALineWithAClosingMark() throws {
+        // "漢字。" does not fit after "漢"? Then "字。" moves as a unit: the line never starts with "。".
+        let p = try prepare("漢字。漢")
+        let w = p.width(of: 0..<2) // room for 漢字 but not 漢字。
+        let lines = try lineTexts(p, width: w)
+        #expect(lines.allSatisfy { !$0.hasPrefix("。") })
+        #expect(lines.first == "漢")
+    }
+
+    @Test func koreanBreaksBetweenSyllables() throws {
+        try expectBreaks("한|국|어 |텍|스|트")
+    }
+
+    @Test func thaiBreaksAtDictionaryWordBoundaries() throws {
+        try expectBreaks("ภาษา|ไทย|เป็น|ภาษา|ที่|สวยงาม")
+    }
+
+    // MARK: Emoji
+
+    @Test func emojiBreaksBetweenClustersNotInside() throws {
+        try expectBreaks("👨‍👩‍👧|👨‍👩‍👧|🇫🇷|🇩🇪|😀|😀|👍🏽|👍🏽")
+    }
+
+    @Test func keycapsBehaveLikeDigits() throws {
+        try expectBreaks("1️⃣1️⃣")
+    }
+
+    // MARK: Opening brackets after punctuation (ASCII table)
+
+    @Test func breakBeforeOpeningBracketAfterClosingPunctuation() throws {
+        // The table allows a break before ( < [ { after ! " # % & ) * + , . : ; = > \ ] | } ~.
+        try expectBreaks("a)|(b")
+        try expectBreaks("a,|[b")
+    }
+}

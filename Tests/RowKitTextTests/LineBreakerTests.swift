@@ -1,0 +1,220 @@
+import Testing
+@testable import RowKitText
+
+/// Greedy line breaking (Layout/LineBreaker.swift): one test per rule of docs/CHROMIUM.md §3.
+/// Expected lines are derived from the rules and from `width(of:)` of the pieces involved.
+@Suite struct LineBreakerTests {
+    /// ceil to the 1/64 px layout unit, as Chromium reports widths.
+    func ceil64(_ w: Double) -> Double { (w * 64).rounded(.up) / 64 }
+
+    // MARK: Trailing spaces hang
+
+    @Test func lineExactlyAsWideAsItsContentKeepsItAndMovesTheRest() throws {
+        let p = try prepare("aaa bbb ccc")
+        let w = p.width(of: 0..<7) // "aaa bbb", the hanging space excluded
+        let layout = try p.layout(width: w)
+        #expect(try lineTexts(p, width: w) == ["aaa bbb", "ccc"])
+        #expect(layout.lines[0].width == w)
+        #expect(layout.lines[0].end == 8, "the hanging space belongs to the first line")
+        #expect(layout.lines[1].start == 8)
+    }
+
+    @Test func manyTrailingSpacesHangInPreWrap() throws {
+        let s = style(.preWrap)
+        let p = try prepare("aaa bbb      ccc", s)
+        let w = p.width(of: 0..<7)
+        let layout = try p.layout(width: w)
+        #expect(layout.lines.count == 2)
+        #expect(layout.text(ofLine: 0) == "aaa bbb")
+        #expect(layout.lines[0].width == w, "hanging spaces do not count")
+        #expect(layout.text(ofLine: 1) == "ccc")
+    }
+
+    @Test func fitRuleAllowsOneLayoutUnitOfOverflow() throws {
+        // docs/CHROMIUM.md §3(a): fits at W = ceil64(width) − 1/64, never at − 2/64.
+        let p = try prepare("i word")
+        let w = ceil64(p.width(of: 0..<6))
+        #expect(try p.lineCount(width: w - 1.0 / 64) == 1)
+        #expect(try p.lineCount(width: w - 2.0 / 64) == 2)
+        // The box width snaps down to 1/64 px first: anything in [w − 1/64, w) behaves like w − 1/64.
+        #expect(try p.lineCount(width: w - 1.0 / 64 + 0.01) == 1)
+        #expect(try p.lineCount(width: w - 1.0 / 64 - 0.001) == 2)
+    }
+
+    // MARK: overflow-wrap: break-word
+
+    @Test func longWordMovesDownThenBreaksBetweenGraphemes() throws {
+        // docs/CHROMIUM.md §3(d): "aa " / 9 b / 9 b / 9 b / 3 b at W = 100 (DejaVu Sans 16).
+        let word = String(repeating: "b", count: 30)
+        let p = try prepare("aa " + word)
+        let b = p.width(of: 3..<4)
+        var perLine = 0
+        while fits(Double(perLine + 1) * b, in: 100) { perLine += 1 }
+        var expected = ["aa"]
+        var left = 30
+        while left > 0 { expected.append(String(repeating: "b", count: min(perLine, left))); left -= perLine }
+        #expect(perLine == 9)
+        #expect(try lineTexts(p, width: 100) == expected)
+    }
+
+    @Test func tailOfABrokenWordSharesItsLineWithFollowingWords() throws {
+        let word = String(repeating: "b", count: 30)
+        let p = try prepare("aa " + word + " c")
+        let lines = try lineTexts(p, width: 100)
+        // 30 = 9 + 9 + 9 + 3; "bbb c" fits in 100 px.
+        #expect(lines.last == "bbb c")
+        #expect(lines.count == 5)
+    }
+
+    @Test func wordBreakingNeverSplitsAGraphemeCluster() throws {
+        // e + combining acute, ten times: at any width each line holds whole clusters.
+        let text = String(repeating: "e\u{301}", count: 10)
+        let p = try prepare(text)
+        let cluster = p.width(of: 0..<2)
+        for k in 1...4 {
+            let lines = try lineTexts(p, width: Double(k) * cluster)
+            #expect(lines.count == (10 + k - 1) / k)
+            #expect(lines.allSatisfy { $0.unicodeScalars.first == "e" && $0.unicodeScalars.last == "\u{301}" })
+        }
+        #expect(try lineTexts(p, width: 1).count == 10)
+    }
+
+    @Test func emojiSequencesAndFlagsNeverSplitEvenAtWidthOne() throws {
+        let clusters = ["👨‍👩‍👧", "🇫🇷", "👍🏽", "1️⃣", "❤️", "🏳️‍🌈"]
+        let p = try prepare(clusters.joined())
+        #expect(try lineTexts(p, width: 1) == clusters)
+        #expect(try lineTexts(p, width: 0) == clusters)
+    }
+
+    @Test func thaiClustersStayWholeAtWidthOne() throws {
+        let p = try prepare("ป็ที่")
+        #expect(try lineTexts(p, width: 1) == ["ป็", "ที่"])
+    }
+
+    // MARK: Forced breaks
+
+    @Test func newlineForcesABreakInPreWrapOnly() throws {
+        let text = "aaa\nbbb"
+        #expect(try prepare(text, style(.preWrap)).lineCount(width: 1000) == 2)
+        #expect(try prepare(text, style(.normal)).lineCount(width: 1000) == 1)
+    }
+
+    @Test func newlineLineDoesNotCountTheNewline() throws {
+        let p = try prepare("aaa\nbbbbbb", style(.preWrap))
+        let layout = try p.layout(width: 1000)
+        #expect(layout.lines.map(\.width) == [p.width(of: 0..<3), p.width(of: 4..<10)])
+        #expect(layout.lines[0].end == 4 && layout.lines[1].start == 4)
+    }
+
+    @Test func tabsAdvanceToTheNextMultipleOfEightSpaces() throws {
+        let s = style(.preWrap)
+        let space = try width("a b") - width("a") - width("b")
+        let p = try prepare("a\tb", s)
+        let expected = 8 * space + (try width("b"))
+        #expect(abs(try p.measure(width: 1000).maxLineWidth - expected) < 0.001)
+    }
+
+    // MARK: Soft hyphen
+
+    @Test func softHyphenIsInvisibleWhenNotBroken() throws {
+        #expect(try width("aaaa\u{AD}bbbb") == (try width("aaaabbbb")))
+        #expect(try lineTexts("aaaa\u{AD}bbbb", width: 1000) == ["aaaabbbb"])
+    }
+
+    @Test func breakAtSoftHyphenAddsAHyphenThatMustFit() throws {
+        // docs/CHROMIUM.md §3(b): "x aaaa‐|bbbb" when ceil64(text) + ceil64(hyphen) <= W + 1/64,
+        // otherwise "x |aaaa‐|bbbb".
+        let p = try prepare("x aaaa\u{AD}bbbb")
+        let hyphen = try width("\u{2010}")
+        #expect(hyphen > 0)
+        let fitting = ceil64(p.width(of: 0..<6)) + ceil64(hyphen) - 1.0 / 64
+        let layout = try p.layout(width: fitting)
+        #expect(try lineTexts(p, width: fitting) == ["x aaaa", "bbbb"])
+        #expect(layout.lines.map(\.hyphenated) == [true, false])
+        #expect(abs(layout.lines[0].width - (p.width(of: 0..<6) + hyphen)) < 1e-9, "the hyphen counts in the line width")
+
+        let tooNarrow = fitting - 1.0 / 64
+        let narrow = try p.layout(width: tooNarrow)
+        #expect(try lineTexts(p, width: tooNarrow) == ["x", "aaaa", "bbbb"])
+        #expect(narrow.lines.map(\.hyphenated) == [false, true, false])
+    }
+
+    @Test func softHyphenLineNeverExceedsTheWidthBecauseOfItsHyphen() throws {
+        // A narrow letter before the soft hyphen: the first line would fit "aa\u{AD}i" but not
+        // "aai‐"; stepping back to "aa‐" must not produce a line wider than the box either
+        // (the hyphen is wider than "i").
+        let p = try prepare("aa\u{AD}i\u{AD}cccc")
+        let limit = p.width(of: 0..<4) // "aa" + SHY + "i"
+        let hyphen = try width("\u{2010}")
+        try #require(hyphen > p.width(of: 3..<4), "the test needs a hyphen wider than 'i'")
+        let layout = try p.layout(width: limit)
+        for (i, line) in layout.lines.enumerated() {
+            let graphemes = removingSoftHyphens(layout.text(ofLine: i)).count
+            #expect(fits(line.width, in: limit) || graphemes <= 1, "line \(i) '\(layout.text(ofLine: i))' is \(line.width) px in \(limit) px")
+        }
+    }
+
+    @Test func hyphenMustFitWhenTheSoftHyphenEndsTheOnlySegmentOnTheLine() throws {
+        // "aaaa\u{AD}bbbb" at a width where "aaaa" fits but "aaaa‐" does not: breaking at the
+        // soft hyphen would need the hyphen to fit, so the line must not be "aaaa‐".
+        let p = try prepare("aaaa\u{AD}bbbb")
+        let hyphen = try width("\u{2010}")
+        let limit = ceil64(p.width(of: 0..<4)) + ceil64(hyphen) - 2.0 / 64
+        let layout = try p.layout(width: limit)
+        for (i, line) in layout.lines.enumerated() {
+            #expect(fits(line.width, in: limit), "line \(i) '\(layout.text(ofLine: i))' hyphenated=\(line.hyphenated) is \(line.width) px in \(limit) px")
+        }
+    }
+
+    // MARK: CJK punctuation at the line end
+
+    @Test func closingBracketIsTrimmedAtTheLineEndButFullStopIsNot() throws {
+        // docs/CHROMIUM.md §3(e): 漢漢漢」 fits in 3.5 em, 漢漢漢。 needs 4 em.
+        let bracket = try prepare("漢漢漢」")
+        let em = bracket.width(of: 0..<1)
+        let full = bracket.width(of: 0..<4)
+        let trimmed = full - bracket.width(of: 3..<4) / 2
+        #expect(abs(trimmed - 3.5 * em) < 0.05)
+        #expect(try bracket.lineCount(width: trimmed) == 1)
+        #expect(try bracket.lineCount(width: trimmed - 2.0 / 64) == 2)
+
+        let stop = try prepare("漢漢漢。")
+        let stopFull = stop.width(of: 0..<4)
+        #expect(try stop.lineCount(width: stopFull - stop.width(of: 3..<4) / 2) == 2)
+        #expect(try stop.lineCount(width: stopFull) == 1)
+    }
+
+    @Test func cjkPunctuationPairsAreTrimmed() throws {
+        // docs/CHROMIUM.md §3(e): 。「」、 = 3 em (+ FreeType rounding), 」「 = 1.5 em, 「」 = 2 em.
+        let em = try width("漢")
+        #expect(abs(try width("。「」、") - 3 * em) < 0.01)
+        #expect(abs(try width("」「") - 1.5 * em) < 0.01)
+        #expect(abs(try width("「」") - 2 * em) < 0.01)
+    }
+
+    // MARK: Widths
+
+    @Test func infiniteWidthGivesOneLinePerParagraph() throws {
+        let long = Array(repeating: "word", count: 500).joined(separator: " ")
+        #expect(try prepare(long).lineCount(width: .infinity) == 1)
+        #expect(try prepare("a\nb\nc", style(.preWrap)).lineCount(width: .infinity) == 3)
+        let layout = try prepare(long).layout(width: .infinity)
+        #expect(layout.lines[0].width == (try prepare(long)).width(of: 0..<long.utf16.count))
+    }
+
+    @Test func zeroWidthPutsEachWordOnItsOwnLine() throws {
+        #expect(try lineTexts("a b c", width: 0) == ["a", "b", "c"])
+    }
+
+    @Test func spaceBeforeATabHangsInPreWrap() throws {
+        // pre-wrap "a \t漢字" at 20 px: the first line is "a \t" and its trailing white space
+        // (space and tab) hangs, so the line is as wide as "a".
+        let p = try prepare("a \t漢字", style(.preWrap))
+        let layout = try p.layout(width: 20)
+        #expect(layout.text(ofLine: 0) == "a")
+        #expect(layout.lines[0].width == p.width(of: 0..<1))
+        // Leading " \t" before an ideograph: a line holding only white space has no width.
+        let blank = try prepare(" \t漢", style(.preWrap)).layout(width: 6)
+        #expect(blank.lines[0].width == 0)
+    }
+}

@@ -1,0 +1,79 @@
+import Testing
+@testable import RowKitText
+
+/// White-space normalization (Prepare/WhiteSpace.swift), CSS `white-space: normal` / `pre-wrap`.
+@Suite struct WhiteSpaceTests {
+    @Test func normalCollapsesRunsAndTrimsEnds() throws {
+        // docs/CHROMIUM.md §3(l): "  a \t\n  b  " renders exactly like "a b".
+        let p = try prepare("  a \t\n  b  ")
+        #expect(p.text == "a b")
+        #expect(p.width(of: 0..<p.units.count) == (try width("a b")))
+        #expect(try p.measure(width: 1000).maxLineWidth == (try prepare("a b").measure(width: 1000).maxLineWidth))
+    }
+
+    @Test func normalTurnsNewlinesIntoSpacesAndDoesNotBreak() throws {
+        let p = try prepare("aaa\nbbb\r\nccc")
+        #expect(p.text == "aaa bbb ccc")
+        #expect(try p.lineCount(width: .infinity) == 1)
+        #expect(try p.lineCount(width: 10_000) == 1)
+    }
+
+    @Test func preWrapForcesBreaksAtNewlines() throws {
+        let s = style(.preWrap)
+        #expect(try lineTexts("aaa\nbbb", width: .infinity, s) == ["aaa", "bbb"])
+        #expect(try lineTexts("a\n\nb", width: 1000, s) == ["a", "", "b"])
+        // CR LF and lone CR are one newline each.
+        #expect(try prepare("a\r\nb\rc", s).text == "a\nb\nc")
+        #expect(try prepare("a\r\nb\rc", s).lineCount(width: 1000) == 3)
+    }
+
+    @Test func preWrapTrailingNewlineAddsNoEmptyLine() throws {
+        // A newline ends its line; nothing follows, so no extra (empty) line box.
+        #expect(try prepare("a\n", style(.preWrap)).lineCount(width: 1000) == 1)
+        #expect(try prepare("\n", style(.preWrap)).lineCount(width: 1000) == 1)
+        #expect(try prepare("\n\n", style(.preWrap)).lineCount(width: 1000) == 2)
+    }
+
+    @Test func preWrapKeepsSpaces() throws {
+        let s = style(.preWrap)
+        let p = try prepare("a   b", s)
+        #expect(p.text == "a   b")
+        let space = try width("a b") - width("a") - width("b")
+        #expect(space > 0)
+        let expected = try width("a", s) + 3 * space + width("b", s)
+        #expect(abs(p.width(of: 0..<5) - expected) < 0.001)
+    }
+
+    @Test func emptyAndWhitespaceOnlyTextHasNoLinesInNormal() throws {
+        for text in ["", " ", "   ", "\n\t \n", "\r\n"] {
+            let p = try prepare(text)
+            let m = try p.measure(width: 100)
+            #expect(m.lineCount == 0, "\(text.debugDescription)")
+            #expect(m.height == 0)
+            #expect(m.maxLineWidth == 0)
+            #expect(try p.layout(width: 100).lines.isEmpty)
+        }
+    }
+
+    @Test func emptyTextHasNoLinesInPreWrap() throws {
+        #expect(try prepare("", style(.preWrap)).lineCount(width: 100) == 0)
+    }
+
+    @Test func spacesOnlyMakeOneLineInPreWrap() throws {
+        // Preserved spaces still form a line box (it is just empty of ink).
+        #expect(try prepare("   ", style(.preWrap)).lineCount(width: 100) == 1)
+    }
+
+    @Test(arguments: ["\u{A0}", "\u{AD}", "\u{200B}"])
+    func invisibleButNonCollapsibleCharacterMakesOneLine(_ text: String) throws {
+        // docs/CHROMIUM.md §3(c),(k): NBSP, SHY or ZWSP alone produce a 16 px line.
+        let m = try prepare(text).measure(width: 100)
+        #expect(m.lineCount == 1)
+        #expect(m.height == 16)
+    }
+
+    @Test func nbspOnlyTextIsOneLineEvenWhenRepeated() throws {
+        #expect(try prepare("\u{A0}\u{A0}\u{A0}").lineCount(width: 100) == 1)
+    }
+}
+
