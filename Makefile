@@ -14,16 +14,27 @@ build: setup
 release: setup
 	$(SWIFT) build -c release --product rowkit
 
-## demo: measure and draw the built-in sample texts (out/texts.png, out/texts.pdf, out/texts.svg).
+## demo: the main job on built-in data: measure sample texts, render the classic cells at
+## 320 and 480 px (portrait and landscape) with their heights, and a list viewport.
 demo: release
 	@mkdir -p out
-	@echo "== rowkit measure: Samples/texts.jsonl at 200, 320 and 480 px (DejaVu Sans 13/16) =="
+	@echo "== rowkit measure: Samples/texts.jsonl at 200, 320 and 480 px (DejaVu Sans 13 px, 16 px lines) =="
 	$(RELEASE_BIN)/rowkit measure --width 200,320,480 --input Samples/texts.jsonl
-	@echo "== rowkit draw =="
 	$(RELEASE_BIN)/rowkit draw --width 320 --size 16 --input Samples/texts.jsonl --output out/texts.png --scale 2
 	$(RELEASE_BIN)/rowkit draw --width 320 --size 16 --input Samples/texts.jsonl --output out/texts-debug.png --debug-frames
-	$(RELEASE_BIN)/rowkit draw --width 320 --size 16 --input Samples/texts.jsonl --output out/texts.pdf
-	$(RELEASE_BIN)/rowkit draw --width 320 --size 16 --input Samples/texts.jsonl --output out/texts.svg
+	@for cell in caption-text filter-list custom project project-growing label; do \
+	  for width in 320 480; do \
+	    echo "== rowkit render --cell $$cell --width $$width (row heights) =="; \
+	    $(RELEASE_BIN)/rowkit render --cell $$cell --width $$width --selected 1 --scale 2 --output out/$$cell-$$width.png || exit 1; \
+	  done; \
+	done
+	$(RELEASE_BIN)/rowkit render --cell label --width 320 --debug-frames --output out/label-320-debug.png --quiet
+	$(RELEASE_BIN)/rowkit render --cell Samples/cells/caption-text.yaml --width 320 --output out/caption-text-yaml.png --quiet
+	@echo "== a 200-row list with sections: heights, then the viewport at y=1500 (list engine) =="
+	python3 Samples/make_list.py 200 > out/list.json
+	$(RELEASE_BIN)/rowkit heights --cell caption-text --data out/list.json --width 320 | tail -3
+	$(RELEASE_BIN)/rowkit render --cell caption-text --data out/list.json --width 320 --offset 1500 --height 480 --selected 40 --output out/list-viewport.png
+	@echo "Pictures are in out/."
 
 ## test: unit and property tests, then the browser-fidelity check on the small grid.
 test: setup
@@ -36,10 +47,11 @@ fidelity: release
 	@mkdir -p out
 	ROWKIT=$(RELEASE_BIN)/rowkit python3 Fidelity/compare.py --report out/fidelity-report.md
 
-## bench: RowKit vs Pango on one generated corpus, release build.
+## bench: RowKit vs Pango on one generated corpus, the cells, and a 1,000,000-row list (release build).
 bench: setup
 	$(SWIFT) build -c release --product rowkit-bench
 	$(RELEASE_BIN)/rowkit-bench
+	$(RELEASE_BIN)/rowkit-bench --list-only 1000000
 
 clean:
 	rm -rf .build out

@@ -36,10 +36,10 @@ let package = Package(
         .target(name: "RowKitDraw", dependencies: ["RowKitText", "RowKitCells", "CCairo", "CFreeType"]),
 
         .executableTarget(name: "rowkit", dependencies: [
-            "RowKitText", "RowKitCells", "RowKitDraw",
+            "RowKitText", "RowKitCells", "RowKitList", "RowKitDraw",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "rowkit-bench", dependencies: ["RowKitText", "CPango"], path: "Benchmarks/rowkit-bench"),
+        .executableTarget(name: "rowkit-bench", dependencies: ["RowKitText", "RowKitCells", "RowKitList", "CPango"], path: "Benchmarks/rowkit-bench"),
 
         .testTarget(name: "RowKitTextTests", dependencies: [
             "RowKitText",
@@ -47,6 +47,6 @@ let package = Package(
         ]),
         .testTarget(name: "RowKitCellsTests", dependencies: ["RowKitCells", "RowKitText"]),
         .testTarget(name: "RowKitListTests", dependencies: ["RowKitList", "RowKitCells", "RowKitText"]),
-        .testTarget(name: "RowKitDrawTests", dependencies: ["RowKitText", "RowKitDraw", "CCairo"]),
+        .testTarget(name: "RowKitDrawTests", dependencies: ["RowKitText", "RowKitCells", "RowKitDraw", "CCairo"]),
     ]
 )

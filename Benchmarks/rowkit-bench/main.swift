@@ -26,6 +26,12 @@ if arguments.first == "--profile-prepare" {
     print("profile-prepare: \(passes) passes, \(micros / Double(passes * corpus.paragraphs.count)) µs per paragraph (checksum \(sum))")
     exit(0)
 }
+if arguments.first == "--list-only" {
+    // Only the list-engine benchmark: --list-only [ROWS]
+    let rows = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
+    do { print(try runListBench(rows: rows).table()) } catch { progress("rowkit-bench: \(error)"); exit(1) }
+    exit(0)
+}
 let options = Options.parse(arguments)
 do {
     let results = try Benchmark(options: options).run()

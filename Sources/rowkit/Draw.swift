@@ -60,7 +60,7 @@ struct Draw: ParsableCommand {
         if let input {
             for (n, line) in splitLines(try readInput(input)).enumerated() where !line.allSatisfy(\.isWhitespace) {
                 do { records.append(try InputRecord.parse(line)) } catch {
-                    throw ValidationError("\(input == "-" ? "stdin" : input):\(n + 1): \(error)")
+                    throw CommandError("\(input == "-" ? "stdin" : input):\(n + 1): \(error)")
                 }
             }
         }
@@ -73,7 +73,7 @@ struct Draw: ParsableCommand {
             do {
                 layouts.append(try PreparedText(record.text, style: style).layout(width: record.width ?? width, maxLines: maxLines))
             } catch {
-                throw ValidationError(error.description)
+                throw CommandError(error.description)
             }
         }
         let canvasWidth = (layouts.map(\.maxWidth).max() ?? width) + 2 * padding

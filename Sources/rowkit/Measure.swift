@@ -166,7 +166,7 @@ struct InputRecord {
 func readInput(_ path: String) throws -> Data {
     if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
     guard let handle = FileHandle(forReadingAtPath: path) else {
-        throw ValidationError("cannot open input file '\(path)'")
+        throw CommandError("cannot open input file '\(path)'")
     }
     defer { try? handle.close() }
     return handle.readDataToEndOfFile()

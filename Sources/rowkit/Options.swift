@@ -67,3 +67,10 @@ func jsonNumber(_ value: Double) -> String {
     if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
     return String(value)
 }
+
+/// A failure while running a command (bad input file, unknown cell…): printed as
+/// "Error: …" without the usage text, which is for option mistakes.
+struct CommandError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

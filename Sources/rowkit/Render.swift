@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RowKitCells
 import RowKitDraw
+import RowKitList
 import RowKitText
 
 struct Render: ParsableCommand {
@@ -63,76 +64,113 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let template = try loadTemplate(cell, stylesheet: stylesheet)
-        let rows = try data.map(loadRows) ?? template.samples
-        guard !rows.isEmpty else { throw ValidationError("no rows: give --data (the template has no samples)") }
-        if let selected, !(0..<rows.count).contains(selected) {
-            throw ValidationError("--selected \(selected) is out of range: there are \(rows.count) rows")
-        }
-        var arrangements: [CellArrangement] = []
-        var y = 0.0
-        for (i, row) in rows.enumerated() {
-            do {
-                let arrangement = try template.bind(row).arrange(width: width)
-                arrangements.append(arrangement)
-                if !quiet { print("{\"row\": \(i), \"cell\": \(jsonString(template.name)), \"y\": \(jsonNumber(y)), \"height\": \(jsonNumber(arrangement.size.height))}") }
-                y += arrangement.size.height
-            } catch {
-                throw ValidationError("row \(i): \(error)")
+        let sections = try data.map { try loadSections($0, template: template.name) }
+            ?? [ListSection(id: "samples", rows: template.samples.enumerated().map { ListRow(id: "sample-\($0.offset)", template: template.name, data: $0.element) })]
+        let rowCount = sections.reduce(0) { $0 + $1.rows.count }
+        guard rowCount > 0 else { throw CommandError("no rows: give --data (the template has no samples)") }
+        let measurer = CellMeasurer([template, ClassicCells.sectionHeader])
+        let engine = try ListEngine(sections: sections, measurer: measurer, width: width)
+        try engine.measureAll()
+        if let selected {
+            guard let path = indexPath(ofRow: selected, in: sections) else {
+                throw CommandError("--selected \(selected) is out of range: there are \(rowCount) rows")
             }
+            try engine.select(path)
         }
-        let top = offset ?? 0
-        let canvasHeight = height ?? max(1, y)
+        let canvasHeight = height ?? max(1, engine.contentHeight)
+        engine.viewportHeight = canvasHeight
+        engine.scroll(to: offset ?? 0)
+        let top = engine.contentOffset
+        let visible = try engine.visibleItems()
         let canvas = try Canvas(width: width, height: canvasHeight, scale: scale, path: output)
         canvas.fill(.white)
         let store = ImageStore(folder: images)
-        var rowTop = 0.0
-        for (i, arrangement) in arrangements.enumerated() {
-            defer { rowTop += arrangement.size.height }
-            guard rowTop + arrangement.size.height > top && rowTop < top + canvasHeight else { continue }
-            let state: CellState = i == selected ? .selected : .normal
-            CellPainter.draw(arrangement, in: canvas, x: 0, y: rowTop - top, state: state, images: store, debugFrames: debugFrames)
-            // A separator on the row's last pixel line, as table views draw one.
-            canvas.setColor(Color(hex: "#c8c7cc")!)
-            canvas.fillRect(x: 0, y: rowTop - top + arrangement.size.height - 1, width: width, height: 1)
+        for item in visible {
+            let arrangement = try measurer.prepare(item.row).arrange(width: width)
+            if !quiet {
+                let what = item.kind == .row ? "\"row\": \(item.indexPath.row), \"section\": \(item.indexPath.section)" : "\"header\": \(item.indexPath.section)"
+                print("{\(what), \"cell\": \(jsonString(item.row.template)), \"y\": \(jsonNumber(item.y)), \"height\": \(jsonNumber(item.height))}")
+            }
+            CellPainter.draw(arrangement, in: canvas, x: 0, y: item.y - top, state: engine.state(ofItem: item.index), images: store, debugFrames: debugFrames)
+            if item.kind == .row {
+                // A separator on the row's last pixel line, as table views draw one.
+                canvas.setColor(Color(hex: "#c8c7cc")!)
+                canvas.fillRect(x: 0, y: item.y - top + item.height - 1, width: width, height: 1)
+            }
         }
         try canvas.finish()
-        if !quiet { FileHandle.standardError.write(Data("wrote \(output): \(rows.count) rows, \(jsonNumber(width))×\(jsonNumber(canvasHeight)) px\n".utf8)) }
+        if !quiet {
+            FileHandle.standardError.write(Data("wrote \(output): \(visible.count) of \(engine.itemCount) items, viewport \(jsonNumber(top))..\(jsonNumber(top + canvasHeight)) of \(jsonNumber(engine.contentHeight)) px\n".utf8))
+        }
+    }
+
+    /// The index path of the `n`-th row counting across sections.
+    func indexPath(ofRow n: Int, in sections: [ListSection]) -> RowKitList.IndexPath? {
+        var remaining = n
+        for (s, section) in sections.enumerated() {
+            if remaining >= 0 && remaining < section.rows.count { return RowKitList.IndexPath(section: s, row: remaining) }
+            remaining -= section.rows.count
+        }
+        return nil
     }
 }
 
 /// A built-in cell by name, or a template file.
 func loadTemplate(_ name: String, stylesheet: String?) throws -> CellTemplate {
     if let builtin = ClassicCells.named(name) {
-        guard stylesheet == nil else { throw ValidationError("--stylesheet applies to template files, not the built-in cell '\(name)'") }
+        guard stylesheet == nil else { throw CommandError("--stylesheet applies to template files, not the built-in cell '\(name)'") }
         return builtin
     }
     guard name.hasSuffix(".yaml") || name.hasSuffix(".yml") else {
-        throw ValidationError("unknown cell '\(name)': use one of \(ClassicCells.all.map(\.name).joined(separator: ", ")) or a .yaml template")
+        throw CommandError("unknown cell '\(name)': use one of \(ClassicCells.all.map(\.name).joined(separator: ", ")) or a .yaml template")
     }
     return try loadTemplateFile(name, stylesheet: stylesheet)
 }
 
-/// Rows from a .json array of objects or .jsonl objects; errors name the file and line.
-func loadRows(_ path: String) throws -> [RowData] {
-    guard let handle = FileHandle(forReadingAtPath: path) else { throw ValidationError("cannot open data file '\(path)'") }
+/// Sections of rows from a data file: a .json array of row objects, a .json object
+/// `{"sections": [{"title": …, "rows": [...]}, …]}`, or .jsonl with one row object per line.
+/// Rows get ids `s<section>-r<row>` unless they have an `"id"` field; errors name file and line.
+func loadSections(_ path: String, template: String) throws -> [ListSection] {
+    guard let handle = FileHandle(forReadingAtPath: path) else { throw CommandError("cannot open data file '\(path)'") }
     let bytes = handle.readDataToEndOfFile()
     try? handle.close()
-    func row(_ value: Any, _ place: String) throws -> RowData {
-        guard let object = value as? [String: Any] else { throw ValidationError("\(place): a row must be a JSON object of fields") }
-        var fields: [String: FieldValue] = [:]
-        for (key, raw) in object {
-            if let text = raw as? String { fields[key] = .string(text) }
-            else if !(raw is Bool), let number = raw as? NSNumber, number.doubleValue.isFinite { fields[key] = .number(number.doubleValue) }
-            else if raw is NSNull { continue }
-            else { throw ValidationError("\(place): field '\(key)' must be a string or a number") }
-        }
-        return RowData(fields)
+    func rows(_ data: [RowData], section: Int) -> [ListRow] {
+        data.enumerated().map { ListRow(id: $0.element["id"]?.description ?? "s\(section)-r\($0.offset)", template: template, data: $0.element) }
     }
+    if !path.hasSuffix(".jsonl"), let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any] {
+        guard let list = object["sections"] as? [Any] else { throw CommandError("\(path): expected {\"sections\": [...]} or an array of rows") }
+        return try list.enumerated().map { (s, value) in
+            guard let section = value as? [String: Any] else { throw CommandError("\(path): section \(s) must be an object") }
+            guard let items = section["rows"] as? [Any] else { throw CommandError("\(path): section \(s) needs \"rows\": [...]") }
+            let data = try items.enumerated().map { try rowData($0.element, "\(path): section \(s) row \($0.offset)") }
+            let header = (section["title"] as? String).map { ListRow(id: "s\(s)-header", template: "section-header", data: ["title": $0]) }
+            return ListSection(id: "s\(s)", header: header, rows: rows(data, section: s))
+        }
+    }
+    return [ListSection(id: "s0", rows: rows(try loadRows(bytes, path), section: 0))]
+}
+
+/// A row object's fields (strings and numbers; null fields are left out).
+func rowData(_ value: Any, _ place: String) throws -> RowData {
+    guard let object = value as? [String: Any] else { throw CommandError("\(place): a row must be a JSON object of fields") }
+    var fields: [String: FieldValue] = [:]
+    for (key, raw) in object {
+        if let text = raw as? String { fields[key] = .string(text) }
+        else if !(raw is Bool), let number = raw as? NSNumber, number.doubleValue.isFinite { fields[key] = .number(number.doubleValue) }
+        else if raw is NSNull { continue }
+        else { throw CommandError("\(place): field '\(key)' must be a string or a number") }
+    }
+    return RowData(fields)
+}
+
+/// Rows from .json array of objects or .jsonl objects; errors name the file and line.
+func loadRows(_ bytes: Data, _ path: String) throws -> [RowData] {
+    let row = rowData
     if path.hasSuffix(".jsonl") {
         var rows: [RowData] = []
         for (n, line) in splitLines(bytes).enumerated() where !line.allSatisfy(\.isWhitespace) {
             guard let value = try? JSONSerialization.jsonObject(with: Data(line.utf8)) else {
-                throw ValidationError("\(path):\(n + 1): not valid JSON")
+                throw CommandError("\(path):\(n + 1): not valid JSON")
             }
             rows.append(try row(value, "\(path):\(n + 1)"))
         }
@@ -140,8 +178,8 @@ func loadRows(_ path: String) throws -> [RowData] {
     }
     let value: Any
     do { value = try JSONSerialization.jsonObject(with: bytes) } catch {
-        throw ValidationError("\(path): not valid JSON (\(error.localizedDescription))")
+        throw CommandError("\(path): not valid JSON (\(error.localizedDescription))")
     }
-    guard let array = value as? [Any] else { throw ValidationError("\(path): expected a JSON array of row objects (or use .jsonl)") }
+    guard let array = value as? [Any] else { throw CommandError("\(path): expected a JSON array of row objects (or use .jsonl)") }
     return try array.enumerated().map { try row($0.element, "\(path): row \($0.offset)") }
 }

@@ -1,7 +1,12 @@
 import ArgumentParser
 import RowKitCells
 
-/// A template YAML file with an optional stylesheet file.
+/// A template YAML file, with an optional stylesheet file merged over the one it names.
 func loadTemplateFile(_ path: String, stylesheet: String?) throws -> CellTemplate {
-    throw ValidationError("template files are not supported yet: '\(path)'")
+    do {
+        let sheet = try stylesheet.map { path throws(StyleError) in try Stylesheet(contentsOf: path) }
+        return try CellTemplate(contentsOf: path, stylesheet: sheet)
+    } catch {
+        throw CommandError(error.description)
+    }
 }

@@ -8,8 +8,15 @@ public enum ClassicCells {
     /// All five (plus the growing variant of `project`), by name.
     public static let all: [CellTemplate] = [captionText, filterList, custom, project, projectGrowing, label]
 
-    /// The template with this name, or nil.
-    public static func named(_ name: String) -> CellTemplate? { all.first { $0.name == name } }
+    /// The template with this name (the five classic cells and `section-header`), or nil.
+    public static func named(_ name: String) -> CellTemplate? { (all + [sectionHeader]).first { $0.name == name } }
+
+    /// A plain section header: a bold 14 px title (field `title`) on a light gray band.
+    public static let sectionHeader = CellTemplate(name: "section-header", samples: [["title": "Section"]]) {
+        CellLayout.text(field: "title", appearance(size: 14, weight: .bold, color: Color(white: 0.3)))
+            .padding(Insets(top: 4, left: 10, bottom: 4, right: 10))
+            .background(Background(fill: .color(Color(white: 0.93))))
+    }
 
     static func appearance(size: Double, weight: FontWeight = .regular, color: Color = .black,
                            lineHeight: Double? = nil, shadow: Shadow? = nil) -> TextAppearance {

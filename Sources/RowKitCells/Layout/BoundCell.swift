@@ -47,6 +47,9 @@ public struct BoundCell: Sendable {
         return CellArrangement(size: Size(width: width, height: height), elements: elements)
     }
 
+    /// Approximate bytes held by the cell's prepared texts (shared shaped runs not counted).
+    public var byteCount: Int { 64 + root.byteCount }
+
     static func check(_ width: Double) throws(CellError) {
         guard width.isFinite, width >= 0, width <= 100_000 else { throw .invalidWidth(width) }
     }
@@ -128,6 +131,16 @@ indirect enum BoundNode: Sendable {
             return .frames(frames, children)
         case .background(let background, let child):
             return .background(background, try bind(child, row: row, fonts: fonts, cache: cache, path: &path))
+        }
+    }
+
+    var byteCount: Int {
+        switch self {
+        case .text(let prepared, _): return 48 + (prepared?.byteCount ?? 0)
+        case .box: return 48
+        case .stack(_, let children), .frames(_, let children): return 48 + children.reduce(0) { $0 + $1.byteCount }
+        case .inset(_, let child), .sized(_, let child), .background(_, let child): return 48 + child.byteCount
+        case .sideBySide(_, let a, let b): return 48 + a.byteCount + b.byteCount
         }
     }
 

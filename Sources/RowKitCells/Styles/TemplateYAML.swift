@@ -194,14 +194,20 @@ struct TemplateBuilder {
     }
 
     func sized(_ node: Node, _ path: String) throws(StyleError) -> CellLayout {
-        let fields = try reader.mapping(node, path, allowed: ["width", "height", "minWidth", "minHeight", "child"],
-                                        expected: "{width, height, minWidth, minHeight, child}")
+        let fields = try reader.mapping(node, path, allowed: ["width", "height", "minWidth", "minHeight", "verticalAlignment", "child"],
+                                        expected: "{width, height, minWidth, minHeight, verticalAlignment, child}")
         func size(_ key: String) throws(StyleError) -> Double? {
             guard let value = fields[key], !YAMLReader.isNull(value) else { return nil }
             return try reader.number(value, fields.path(key), minimum: 0)
         }
+        var alignment = StackElement.Alignment.start
+        if let value = fields["verticalAlignment"] {
+            alignment = StackElement.Alignment(rawValue: try reader.choice(value, fields.path("verticalAlignment"),
+                                                                           ["start", "center", "end"], what: "alignment")) ?? .start
+        }
         let constraint = SizeConstraint(width: try size("width"), height: try size("height"),
-                                        minWidth: try size("minWidth"), minHeight: try size("minHeight"))
+                                        minWidth: try size("minWidth"), minHeight: try size("minHeight"),
+                                        verticalAlignment: alignment)
         return .sized(constraint, try layout(try reader.required(fields, "child"), fields.path("child")))
     }
 

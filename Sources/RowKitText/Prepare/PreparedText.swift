@@ -245,6 +245,7 @@ private struct Builder {
 
         // 1. Fonts per grapheme → runs → shaped glyphs → per-unit advances.
         unitAdvances = [Int32](repeating: 0, count: units.count)
+        runs.reserveCapacity(breaks.count)
         graphemeStartBits = [UInt64](repeating: 0, count: (units.count + 63) / 64)
         let buffer = hb_buffer_create()!
         defer { hb_buffer_destroy(buffer) }
@@ -385,7 +386,7 @@ private struct Builder {
                 trimmed.insert(u)
             }
         }
-        let key = ShapeCache.Key(font: font.id, rightToLeft: level & 1 == 1, text: Array(slice), halfWidth: halfWidth)
+        let key = ShapeCache.Key(font: font.id, rightToLeft: level & 1 == 1, text: slice, halfWidth: halfWidth)
         let shaped: ShapedRun
         if let cached = cache.run(for: key) {
             shaped = cached

@@ -67,14 +67,41 @@ public final class ShapedRun: Sendable {
 /// A bounded, thread-safe cache of shaped runs keyed by font, direction and text.
 ///
 /// Two generations approximate LRU at O(1): lookups hit the young generation, then the old one
-/// (promoting the entry); when the young generation is full it becomes the old one and the old
-/// one is dropped. At most `2 × capacity` runs are held.
+/// (copying the entry into the young one); when the young generation is full it becomes the old
+/// one and the old one is dropped. At most `2 × capacity` runs are held.
 public final class ShapeCache: Sendable {
+    /// What a run is shaped from. Runs of up to 12 UTF-16 units without half-width positions
+    /// (nearly every word) keep their text inline, so a lookup allocates nothing and compares
+    /// four words; longer runs keep arrays.
     struct Key: Hashable {
-        var font: Int32
-        var rightToLeft: Bool
-        var text: [UInt16]
-        var halfWidth: [UInt16]
+        private var word0: UInt64 = 0, word1: UInt64 = 0, word2: UInt64 = 0
+        /// Font id (bits 0–31), direction (bit 32), inline length (bits 40–47).
+        private var meta: UInt64
+        private var long: LongText?
+
+        struct LongText: Hashable {
+            var text: [UInt16]
+            var halfWidth: [UInt16]
+        }
+
+        init(font: Int32, rightToLeft: Bool, text: UnsafeBufferPointer<UInt16>, halfWidth: [UInt16]) {
+            meta = UInt64(UInt32(bitPattern: font)) | (rightToLeft ? 1 << 32 : 0)
+            if text.count <= 12 && halfWidth.isEmpty {
+                meta |= UInt64(text.count) << 40
+                for (i, unit) in text.enumerated() {
+                    let shift = UInt64((i & 3) * 16)
+                    switch i >> 2 {
+                    case 0: word0 |= UInt64(unit) << shift
+                    case 1: word1 |= UInt64(unit) << shift
+                    default: word2 |= UInt64(unit) << shift
+                    }
+                }
+            } else {
+                long = LongText(text: Array(text), halfWidth: halfWidth)
+            }
+        }
+
+        var rightToLeft: Bool { meta & (1 << 32) != 0 }
     }
 
     private struct Generations {
@@ -95,7 +122,8 @@ public final class ShapeCache: Sendable {
     func run(for key: Key) -> ShapedRun? {
         generations.withLock { g in
             if let run = g.young[key] { g.hits += 1; return run }
-            if let run = g.old.removeValue(forKey: key) {
+            if let run = g.old[key] {
+                // Copy (not move) into the young generation: the old one is dropped whole later.
                 g.hits += 1
                 insert(key, run, into: &g)
                 return run
