@@ -70,6 +70,20 @@ struct BlockedArray<Element>: Sendable where Element: Sendable {
     /// Every element, in order.
     var elements: [Element] { blocks.flatMap { $0 } }
 
+    /// The blocks themselves (shared, not copied), for reading every element from many threads.
+    var blockList: [[Element]] { blocks }
+
+    /// Changes every element in place, in order.
+    mutating func updateAll(_ body: (Int, inout Element) -> Void) {
+        var index = 0
+        for b in blocks.indices {
+            for i in blocks[b].indices {
+                body(index, &blocks[b][i])
+                index += 1
+            }
+        }
+    }
+
     /// Calls `body` for elements `range`, in order, without copying blocks.
     func forEach(in range: Range<Int>, _ body: (Int, Element) -> Void) {
         guard !range.isEmpty else { return }

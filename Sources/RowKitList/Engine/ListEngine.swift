@@ -19,6 +19,18 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
         var measured: Bool
         /// Bumped by reloads, so a height measured from old data is not applied.
         var revision: UInt32
+        /// The prepared row (texts shaped), kept for re-measuring at other widths while the
+        /// budget allows; `referenced` gives it a second chance when the budget evicts.
+        var prepared: Measurer.Prepared? = nil
+        var preparedBytes: Int32 = 0
+        var referenced = false
+
+        init(row: ListRow, kind: ListItemKind, measured: Bool, revision: UInt32) {
+            self.row = row
+            self.kind = kind
+            self.measured = measured
+            self.revision = revision
+        }
     }
 
     struct SectionInfo: Sendable {
@@ -45,7 +57,11 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
     private var sections: [SectionInfo] = []
     private var sectionItems = FenwickTree([])
     private var heights = HeightIndex()
-    private let cache: PreparedCache<Measurer.Prepared>
+    /// Bytes of prepared rows kept, and the most allowed.
+    private var preparedBytes = 0
+    private var preparedRows = 0
+    private let cacheBudget: Int
+    private var evictionHand = 0
     private var estimates: [String: (sum: Double, count: Int)] = [:]
     private var unmeasured = 0
     private var version = 0
@@ -72,7 +88,7 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
         self.measurer = measurer
         self.defaultEstimate = defaultEstimate
         self._width = width
-        self.cache = PreparedCache(budget: cacheBudget)
+        self.cacheBudget = max(0, cacheBudget)
         var flat: [Item] = []
         var estimatedHeights: [Double] = []
         for section in sections {
@@ -243,26 +259,66 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
         return stats.sum / Double(stats.count)
     }
 
-    private func prepared(_ row: ListRow) throws -> Measurer.Prepared {
-        if let hit = cache.get(row.id) { return hit }
-        let prepared = try measurer.prepare(row)
-        cache.set(row.id, prepared, bytes: measurer.byteCount(of: prepared))
+    /// The prepared form of item `index`, preparing it if needed (with the lock held).
+    private func prepared(at index: Int) throws -> Measurer.Prepared {
+        var item = items[index]
+        if let prepared = item.prepared {
+            if !item.referenced {
+                item.referenced = true
+                items[index] = item
+            }
+            return prepared
+        }
+        let prepared = try measurer.prepare(item.row)
+        keep(prepared, bytes: measurer.byteCount(of: prepared), at: index)
         return prepared
+    }
+
+    /// Stores a prepared row on its item, evicting others (CLOCK) beyond the budget.
+    private func keep(_ prepared: Measurer.Prepared, bytes: Int, at index: Int) {
+        guard bytes <= cacheBudget else { return }
+        var item = items[index]
+        if item.prepared != nil { preparedBytes -= Int(item.preparedBytes); preparedRows -= 1 }
+        item.prepared = prepared
+        item.preparedBytes = Int32(clamping: bytes)
+        item.referenced = false
+        items[index] = item
+        preparedBytes += bytes
+        preparedRows += 1
+        var steps = 0
+        while preparedBytes > cacheBudget && steps < 2 * items.count + 2 {
+            if evictionHand >= items.count { evictionHand = 0 }
+            var victim = items[evictionHand]
+            if victim.prepared != nil && evictionHand != index {
+                if victim.referenced {
+                    victim.referenced = false
+                } else {
+                    preparedBytes -= Int(victim.preparedBytes)
+                    preparedRows -= 1
+                    victim.prepared = nil
+                    victim.preparedBytes = 0
+                }
+                items[evictionHand] = victim
+            }
+            evictionHand += 1
+            steps += 1
+        }
+    }
+
+    /// Accounts for an item's prepared form leaving (its data changed or it was removed).
+    private func dropPrepared(_ item: Item) {
+        if item.prepared != nil {
+            preparedBytes -= Int(item.preparedBytes)
+            preparedRows -= 1
+        }
     }
 
     /// Measures the items in `range` that are not measured yet (with the lock held).
     private func measure(range: Range<Int>) throws {
         var results: [(Int, Double)] = []
-        var failure: Error?
-        items.forEach(in: range) { index, item in
-            guard !item.measured, failure == nil else { return }
-            do {
-                results.append((index, measurer.height(of: try prepared(item.row), width: _width)))
-            } catch {
-                failure = error
-            }
+        for index in range where !items[index].measured {
+            results.append((index, measurer.height(of: try prepared(at: index), width: _width)))
         }
-        if let failure { throw failure }
         let anchor = heights.row(at: _contentOffset) ?? 0
         for (index, height) in results { apply(height, at: index, anchor: anchor) }
     }
@@ -320,21 +376,28 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
         }
     }
 
-    private func measureInParallel(_ rows: [(index: Int, row: ListRow, revision: UInt32)]) throws -> [Double] {
-        let slots = UnsafeMutableBufferPointer<Double>.allocate(capacity: rows.count)
-        slots.initialize(repeating: .nan)
-        defer { slots.deallocate() }
+    /// Prepares and measures rows on every core (outside the lock).
+    private func measureInParallel(_ rows: [(index: Int, row: ListRow, revision: UInt32)]) throws -> [Measured] {
+        let slots = UnsafeMutableBufferPointer<Measured?>.allocate(capacity: rows.count)
+        slots.initialize(repeating: nil)
+        defer {
+            _ = slots.deinitialize()
+            slots.deallocate()
+        }
         let failure = FirstError()
         let width = locked { _width }
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let per = (rows.count + workers - 1) / workers
-        let box = SendableSlots(slots)
+        let box = ResultBox(slots)
+        let measurer = self.measurer
         DispatchQueue.concurrentPerform(iterations: workers) { w in
             let start = w * per, end = min(rows.count, start + per)
             guard start < end else { return }
             for i in start..<end {
                 do {
-                    box.slots[i] = measurer.height(of: try prepared(rows[i].row), width: width)
+                    let prepared = try measurer.prepare(rows[i].row)
+                    box.slots[i] = Measured(prepared: prepared, bytes: measurer.byteCount(of: prepared),
+                                            height: measurer.height(of: prepared, width: width))
                 } catch {
                     failure.record(error)
                     return
@@ -342,10 +405,21 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
             }
         }
         if let error = failure.error { throw error }
-        return Array(slots)
+        return slots.map { $0! }
     }
 
-    private func applyChunk(_ chunk: Chunk, _ results: [Double]) {
+    struct Measured {
+        var prepared: Measurer.Prepared
+        var bytes: Int
+        var height: Double
+    }
+
+    final class ResultBox: @unchecked Sendable {
+        let slots: UnsafeMutableBufferPointer<Measured?>
+        init(_ slots: UnsafeMutableBufferPointer<Measured?>) { self.slots = slots }
+    }
+
+    private func applyChunk(_ chunk: Chunk, _ results: [Measured]) {
         locked {
             defer { pruneChanges() }
             guard chunk.width == _width else { return }   // width changed meanwhile: measured again later
@@ -353,8 +427,9 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
             for (k, entry) in chunk.rows.enumerated() {
                 guard let index = currentIndex(of: entry.index, since: chunk.version), index < items.count else { continue }
                 let item = items[index]
-                guard item.row.id == entry.row.id, item.revision == entry.revision, !item.measured, !results[k].isNaN else { continue }
-                apply(results[k], at: index, anchor: anchor)
+                guard item.row.id == entry.row.id, item.revision == entry.revision, !item.measured else { continue }
+                keep(results[k].prepared, bytes: results[k].bytes, at: index)
+                apply(results[k].height, at: index, anchor: anchor)
             }
         }
     }
@@ -416,41 +491,65 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
             guard width != _width else { return }
             let anchor = captureAnchor()
             _width = width
-            let all = items.elements
-            let slots = UnsafeMutableBufferPointer<Double>.allocate(capacity: all.count)
+            // Every prepared row is measured again in parallel, straight from the item blocks
+            // (the blocks are shared only inside this scope, so updating items later copies none).
+            let total = items.count
+            let slots = UnsafeMutableBufferPointer<Double>.allocate(capacity: total)
             slots.initialize(repeating: .nan)
             defer { slots.deallocate() }
-            let box = SendableSlots(slots)
-            let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-            let per = (all.count + workers - 1) / workers
-            DispatchQueue.concurrentPerform(iterations: workers) { w in
-                let start = w * per, end = min(all.count, start + per)
-                guard start < end else { return }
-                for i in start..<end {
-                    if let prepared = cache.get(all[i].row.id) { box.slots[i] = measurer.height(of: prepared, width: width) }
+            do {
+                let blocks = items.blockList
+                var blockStarts: [Int] = []
+                var running = 0
+                for block in blocks { blockStarts.append(running); running += block.count }
+                let starts = blockStarts
+                let box = SendableSlots(slots)
+                let measurer = self.measurer
+                DispatchQueue.concurrentPerform(iterations: blocks.count) { b in
+                    var i = starts[b]
+                    for item in blocks[b] {
+                        if let prepared = item.prepared { box.slots[i] = measurer.height(of: prepared, width: width) }
+                        i += 1
+                    }
                 }
             }
             estimates = [:]
-            var newHeights: [Double] = []
-            newHeights.reserveCapacity(all.count)
             unmeasured = 0
-            var updated: [Item] = []
-            updated.reserveCapacity(all.count)
-            for (i, item) in all.enumerated() {
-                var item = item
-                if slots[i].isNaN {
-                    item.measured = false
-                    unmeasured += 1
-                } else {
-                    item.measured = true
-                    estimates[item.row.template, default: (0, 0)].sum += slots[i]
-                    estimates[item.row.template, default: (0, 0)].count += 1
-                }
-                updated.append(item)
-                newHeights.append(slots[i])
+            var newHeights = [Double](repeating: 0, count: total)
+            let stillMeasured = !slots.contains { $0.isNaN }
+            var sums: [String: (sum: Double, count: Int)] = [:]
+            var lastTemplate = "", lastSum = 0.0, lastCount = 0
+            func flush() { if lastCount > 0 { sums[lastTemplate, default: (0, 0)].sum += lastSum; sums[lastTemplate, default: (0, 0)].count += lastCount } }
+            let accumulate = { (template: String, height: Double) in
+                if template != lastTemplate { flush(); lastTemplate = template; lastSum = 0; lastCount = 0 }
+                lastSum += height
+                lastCount += 1
             }
-            for i in newHeights.indices where newHeights[i].isNaN { newHeights[i] = estimate(for: all[i].row.template) }
-            items = BlockedArray(updated)
+            if stillMeasured {
+                // Every row kept its prepared form: only heights change, items stay as they are.
+                items.forEach(in: 0..<total) { i, item in
+                    newHeights[i] = slots[i]
+                    accumulate(item.row.template, slots[i])
+                }
+            } else {
+                items.updateAll { i, item in
+                    if slots[i].isNaN {
+                        item.measured = false
+                        unmeasured += 1
+                    } else {
+                        item.measured = true
+                        newHeights[i] = slots[i]
+                        accumulate(item.row.template, slots[i])
+                    }
+                }
+            }
+            flush()
+            estimates = sums
+            if unmeasured > 0 {
+                items.forEach(in: 0..<total) { i, item in
+                    if !item.measured { newHeights[i] = estimate(for: item.row.template) }
+                }
+            }
             heights = HeightIndex(heights: newHeights)
             version += 1
             restore(anchor)
@@ -514,18 +613,18 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
             sectionItems.add(-1, at: path.section)
         case .moveRow(let from, let to):
             let source = try checkedIndex(from)
-            let row = items[source].row
+            let item = items[source]
+            let height = heights.height(at: source)
             let wasAnchor = anchor?.index == source
             let screenY = anchor?.screenY
-            removeItem(at: source, anchor: &anchor)
+            removeItem(at: source, anchor: &anchor, keepSelection: true)
             sections[from.section].rowCount -= 1
             sectionItems.add(-1, at: from.section)
             guard to.section >= 0 && to.section < sections.count, to.row >= 0 && to.row <= sections[to.section].rowCount else {
                 throw .indexOutOfRange("move to \(to)")
             }
             let target = flatIndex(to)
-            let height = cache.get(row.id).map { measurer.height(of: $0, width: _width) }
-            insertItems([(.row, row)], at: target, anchor: &anchor, knownHeight: height)
+            insertItem(item, height: height, at: target, anchor: &anchor)
             sections[to.section].rowCount += 1
             sectionItems.add(1, at: to.section)
             if wasAnchor, let screenY { anchor = Anchor(index: target, screenY: screenY) }
@@ -536,7 +635,7 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
                 _selected.remove(old.row.id)
                 if _highlighted == old.row.id { _highlighted = nil }
             }
-            cache.remove(old.row.id)
+            dropPrepared(old)
             items[at] = Item(row: row, kind: old.kind, measured: false, revision: old.revision &+ 1)
             if old.measured { unmeasured += 1 }
             heights.setHeight(estimate(for: row.template), at: at)
@@ -564,12 +663,11 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
         return flatIndex(path)
     }
 
-    private func insertItems(_ new: [(ListItemKind, ListRow)], at index: Int, anchor: inout Anchor?, knownHeight: Double? = nil) {
+    private func insertItems(_ new: [(ListItemKind, ListRow)], at index: Int, anchor: inout Anchor?) {
         for (k, entry) in new.enumerated() {
-            let measured = knownHeight != nil
-            items.insert(Item(row: entry.1, kind: entry.0, measured: measured, revision: 0), at: index + k)
-            heights.insert([knownHeight ?? estimate(for: entry.1.template)], at: index + k)
-            if !measured { unmeasured += 1 }
+            items.insert(Item(row: entry.1, kind: entry.0, measured: false, revision: 0), at: index + k)
+            heights.insert([estimate(for: entry.1.template)], at: index + k)
+            unmeasured += 1
         }
         log(.insert(at: index, count: new.count))
         if var a = anchor, index <= a.index {
@@ -578,13 +676,31 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
         }
     }
 
-    private func removeItem(at index: Int, anchor: inout Anchor?) {
+    /// Re-inserts a moved item with its height, measured state and prepared form intact.
+    private func insertItem(_ item: Item, height: Double, at index: Int, anchor: inout Anchor?) {
+        items.insert(item, at: index)
+        heights.insert([height], at: index)
+        if !item.measured { unmeasured += 1 }
+        if item.prepared != nil {
+            preparedBytes += Int(item.preparedBytes)
+            preparedRows += 1
+        }
+        log(.insert(at: index, count: 1))
+        if var a = anchor, index <= a.index {
+            a.index += 1
+            anchor = a
+        }
+    }
+
+    private func removeItem(at index: Int, anchor: inout Anchor?, keepSelection: Bool = false) {
         let item = items.remove(at: index)
         heights.remove(at: index)
         if !item.measured { unmeasured -= 1 }
-        cache.remove(item.row.id)
-        _selected.remove(item.row.id)
-        if _highlighted == item.row.id { _highlighted = nil }
+        dropPrepared(item)
+        if !keepSelection {
+            _selected.remove(item.row.id)
+            if _highlighted == item.row.id { _highlighted = nil }
+        }
         log(.remove(at: index))
         if var a = anchor {
             if index < a.index {
@@ -649,8 +765,8 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
     /// Bytes of the height index (the per-row cost of heights and offsets).
     public var heightIndexBytes: Int { locked { heights.byteCount } }
 
-    /// Bytes of prepared rows held in the cache, and how many rows that is.
-    public var preparedCacheBytes: (bytes: Int, rows: Int) { (cache.bytes, cache.count) }
+    /// Bytes of prepared rows kept for width changes, and how many rows that is.
+    public var preparedCacheBytes: (bytes: Int, rows: Int) { locked { (preparedBytes, preparedRows) } }
 }
 
 /// Changes for ``ListEngine/performBatchUpdates(_:)``, applied in order.

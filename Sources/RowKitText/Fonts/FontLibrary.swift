@@ -5,6 +5,9 @@ import Synchronization
 import Glibc
 #endif
 
+/// The next font id, process-wide.
+private let fontIDs = Mutex<Int32>(0)
+
 /// Finds fonts through fontconfig (by family, weight and slant, or by file) and picks fallback
 /// fonts for characters the primary font lacks. Every lookup is cached; fonts are loaded once
 /// per file and face and kept for the life of the process.
@@ -22,7 +25,6 @@ public final class FontLibrary: Sendable {
         var emoji: Font??
         var systemSorted: UnsafeMutablePointer<FcFontSet>?
         var warned: Set<String> = []
-        var nextID: Int32 = 0
     }
 
     private let state = Mutex(State())
@@ -115,8 +117,12 @@ public final class FontLibrary: Sendable {
     private func load(path: String, index: Int32, family: String, in state: inout State) -> Font? {
         let key = FileKey(path: path, index: index)
         if let font = state.fonts[key] { return font }
-        guard let font = Font(id: state.nextID, path: path, faceIndex: index, family: family) else { return nil }
-        state.nextID += 1
+        // Ids are unique across every library in the process: the shape cache is shared.
+        let id = fontIDs.withLock { next -> Int32 in
+            defer { next += 1 }
+            return next
+        }
+        guard let font = Font(id: id, path: path, faceIndex: index, family: family) else { return nil }
         state.fonts[key] = font
         return font
     }

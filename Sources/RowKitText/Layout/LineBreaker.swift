@@ -29,10 +29,8 @@ extension PreparedText {
             return
         }
         let hyphenWidth = Int64(storage.hyphenWidth)
-        storage.widths.withUnsafeBufferPointer { widths in
-        storage.spaceWidths.withUnsafeBufferPointer { spaces in
-        storage.flags.withUnsafeBufferPointer { flags in
-        storage.segmentEnds.withUnsafeBufferPointer { ends in
+        withExtendedLifetime(storage) {
+        let widths = storage.widths, spaces = storage.spaceWidths, flags = storage.flags, ends = storage.segmentEnds
             var lineStart: Int32 = 0
             var lineFirst = 0           // first segment on the current line
             var x: Int64 = 0            // pen after the last placed segment, hanging spaces included
@@ -142,7 +140,7 @@ extension PreparedText {
                 i += 1
             }
             if placed > 0 { _ = emit(lineStart, Int32(storage.units.count), content, false) }
-        }}}}
+        }
     }
 
     /// The latest break before the last one on the line `lineFirst..<i` (starting at unit

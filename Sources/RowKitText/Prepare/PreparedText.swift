@@ -45,10 +45,10 @@ public struct PreparedText: Sendable {
 
     /// Everything, in one reference-counted box: copying a `PreparedText` (say, out of an
     /// array of them) costs one retain instead of one per field, which halves re-measuring.
-    let storage: Storage
+    nonisolated(unsafe) let storage: Storage
 
-    /// The fields and parallel arrays behind a prepared text.
-    final class Storage: Sendable {
+    /// The scalar fields of a prepared text, stored in front of its parallel arrays.
+    struct Header {
         let style: TextStyle
         let primaryFont: Font
         let units: [UInt16]
@@ -56,62 +56,105 @@ public struct PreparedText: Sendable {
         let ascent: Double, descent: Double
         let paragraphLevel: UInt8
         let runs: [GlyphRun]
-        /// Advance of each UTF-16 unit (a cluster's advance is credited to its first unit), 16.16 px.
-        let unitAdvances: [Int32]
-        /// Bit u is set when a grapheme cluster starts at unit u.
-        let graphemeStartBits: [UInt64]
-        // One entry per segment.
-        let segmentEnds: [Int32]
-        let contentEnds: [Int32]
-        let widths: [Int32]
-        let spaceWidths: [Int32]
-        let flags: [UInt8]
-        /// Segments whose closing CJK bracket may be trimmed by half at a line end, and by how much.
-        let endTrimSegments: [Int32]
-        let endTrimAmounts: [Int32]
         let hyphenWidth: Int32
         let spaceWidth: Int32
         let ellipsisWidth: Int32
         /// Width of the whole text on one line, or `Int64.max` when it has a forced break or tab.
         let singleLineWidth: Int64
+        /// Number of UTF-16 units, segments, and trimmable-bracket segments.
+        let unitCount: Int, segmentCount: Int, trimCount: Int
+        /// Byte offsets of the arrays in the tail.
+        let graphemeOffset: Int, segmentOffset: Int, trimOffset: Int, flagsOffset: Int
+    }
 
-        init(style: TextStyle, primaryFont: Font, units: [UInt16], lineHeight: Double, ascent: Double, descent: Double,
-             paragraphLevel: UInt8, runs: [GlyphRun], unitAdvances: [Int32], graphemeStartBits: [UInt64], segmentEnds: [Int32], contentEnds: [Int32],
-             widths: [Int32], spaceWidths: [Int32], flags: [UInt8], endTrimSegments: [Int32], endTrimAmounts: [Int32],
-             hyphenWidth: Int32, spaceWidth: Int32, ellipsisWidth: Int32, singleLineWidth: Int64) {
-            self.style = style
-            self.primaryFont = primaryFont
-            self.units = units
-            self.lineHeight = lineHeight
-            self.ascent = ascent
-            self.descent = descent
-            self.paragraphLevel = paragraphLevel
-            self.runs = runs
-            self.unitAdvances = unitAdvances
-            self.graphemeStartBits = graphemeStartBits
-            self.segmentEnds = segmentEnds
-            self.contentEnds = contentEnds
-            self.widths = widths
-            self.spaceWidths = spaceWidths
-            self.flags = flags
-            self.endTrimSegments = endTrimSegments
-            self.endTrimAmounts = endTrimAmounts
-            self.hyphenWidth = hyphenWidth
-            self.spaceWidth = spaceWidth
-            self.ellipsisWidth = ellipsisWidth
-            self.singleLineWidth = singleLineWidth
+    /// The fields and every parallel array in ONE allocation (a header and a tail of words):
+    /// per unit its advance (Int32, 16.16 px) and a grapheme-start bit; per segment its end,
+    /// content end, width and hanging-space width (Int32 each) and flags (UInt8); the segments
+    /// whose closing CJK bracket may shrink at a line end, and by how much. One allocation
+    /// instead of a dozen makes preparing faster and a prepared text ~400 bytes smaller.
+    final class Storage: ManagedBuffer<Header, UInt64>, @unchecked Sendable {
+        @inline(__always) private func pointer<T>(_ offset: Int, _ count: Int, _ type: T.Type) -> UnsafeBufferPointer<T> {
+            withUnsafeMutablePointerToElements { base in
+                UnsafeBufferPointer(start: (UnsafeRawPointer(base) + offset).assumingMemoryBound(to: T.self), count: count)
+            }
+        }
+        /// Advance of each UTF-16 unit (a cluster's advance is credited to its first unit), 16.16 px.
+        var unitAdvances: UnsafeBufferPointer<Int32> { pointer(0, header.unitCount, Int32.self) }
+        /// Bit u is set when a grapheme cluster starts at unit u.
+        var graphemeStartBits: UnsafeBufferPointer<UInt64> { pointer(header.graphemeOffset, (header.unitCount + 63) / 64, UInt64.self) }
+        var segmentEnds: UnsafeBufferPointer<Int32> { pointer(header.segmentOffset, header.segmentCount, Int32.self) }
+        var contentEnds: UnsafeBufferPointer<Int32> { pointer(header.segmentOffset + 4 * header.segmentCount, header.segmentCount, Int32.self) }
+        var widths: UnsafeBufferPointer<Int32> { pointer(header.segmentOffset + 8 * header.segmentCount, header.segmentCount, Int32.self) }
+        var spaceWidths: UnsafeBufferPointer<Int32> { pointer(header.segmentOffset + 12 * header.segmentCount, header.segmentCount, Int32.self) }
+        var endTrimSegments: UnsafeBufferPointer<Int32> { pointer(header.trimOffset, header.trimCount, Int32.self) }
+        var endTrimAmounts: UnsafeBufferPointer<Int32> { pointer(header.trimOffset + 4 * header.trimCount, header.trimCount, Int32.self) }
+        var flags: UnsafeBufferPointer<UInt8> { pointer(header.flagsOffset, header.segmentCount, UInt8.self) }
+
+        var style: TextStyle { header.style }
+        var primaryFont: Font { header.primaryFont }
+        var units: [UInt16] { header.units }
+        var lineHeight: Double { header.lineHeight }
+        var ascent: Double { header.ascent }
+        var descent: Double { header.descent }
+        var paragraphLevel: UInt8 { header.paragraphLevel }
+        var runs: [GlyphRun] { header.runs }
+        var hyphenWidth: Int32 { header.hyphenWidth }
+        var spaceWidth: Int32 { header.spaceWidth }
+        var ellipsisWidth: Int32 { header.ellipsisWidth }
+        var singleLineWidth: Int64 { header.singleLineWidth }
+
+        /// Bytes of the tail.
+        var tailBytes: Int { header.flagsOffset + header.segmentCount }
+
+        static func make(style: TextStyle, primaryFont: Font, units: [UInt16], lineHeight: Double, ascent: Double, descent: Double,
+                         paragraphLevel: UInt8, runs: [GlyphRun], unitAdvances: [Int32], graphemeStartBits: [UInt64],
+                         segmentEnds: [Int32], contentEnds: [Int32], widths: [Int32], spaceWidths: [Int32], flags: [UInt8],
+                         endTrimSegments: [Int32], endTrimAmounts: [Int32],
+                         hyphenWidth: Int32, spaceWidth: Int32, ellipsisWidth: Int32, singleLineWidth: Int64) -> Storage {
+            func align8(_ n: Int) -> Int { (n + 7) & ~7 }
+            let u = unitAdvances.count, n = segmentEnds.count, t = endTrimSegments.count
+            let graphemeOffset = align8(4 * u)
+            let segmentOffset = graphemeOffset + 8 * graphemeStartBits.count
+            let trimOffset = segmentOffset + 16 * n
+            let flagsOffset = trimOffset + 8 * t
+            let words = max(1, (flagsOffset + n + 7) / 8)
+            let header = Header(style: style, primaryFont: primaryFont, units: units, lineHeight: lineHeight, ascent: ascent,
+                                descent: descent, paragraphLevel: paragraphLevel, runs: runs, hyphenWidth: hyphenWidth,
+                                spaceWidth: spaceWidth, ellipsisWidth: ellipsisWidth, singleLineWidth: singleLineWidth,
+                                unitCount: u, segmentCount: n, trimCount: t, graphemeOffset: graphemeOffset,
+                                segmentOffset: segmentOffset, trimOffset: trimOffset, flagsOffset: flagsOffset)
+            let buffer = Storage.create(minimumCapacity: words) { _ in header } as! Storage
+            buffer.withUnsafeMutablePointerToElements { base in
+                let raw = UnsafeMutableRawPointer(base)
+                raw.initializeMemory(as: UInt64.self, repeating: 0, count: words)
+                func copy<T>(_ array: [T], _ offset: Int) {
+                    array.withUnsafeBytes { bytes in
+                        if let source = bytes.baseAddress { (raw + offset).copyMemory(from: source, byteCount: bytes.count) }
+                    }
+                }
+                copy(unitAdvances, 0)
+                copy(graphemeStartBits, graphemeOffset)
+                copy(segmentEnds, segmentOffset)
+                copy(contentEnds, segmentOffset + 4 * n)
+                copy(widths, segmentOffset + 8 * n)
+                copy(spaceWidths, segmentOffset + 12 * n)
+                copy(endTrimSegments, trimOffset)
+                copy(endTrimAmounts, trimOffset + 4 * t)
+                copy(flags, flagsOffset)
+            }
+            return buffer
         }
     }
 
-    var unitAdvances: [Int32] { storage.unitAdvances }
-    var graphemeStartBits: [UInt64] { storage.graphemeStartBits }
-    var segmentEnds: [Int32] { storage.segmentEnds }
-    var contentEnds: [Int32] { storage.contentEnds }
-    var widths: [Int32] { storage.widths }
-    var spaceWidths: [Int32] { storage.spaceWidths }
-    var flags: [UInt8] { storage.flags }
-    var endTrimSegments: [Int32] { storage.endTrimSegments }
-    var endTrimAmounts: [Int32] { storage.endTrimAmounts }
+    var unitAdvances: UnsafeBufferPointer<Int32> { storage.unitAdvances }
+    var graphemeStartBits: UnsafeBufferPointer<UInt64> { storage.graphemeStartBits }
+    var segmentEnds: UnsafeBufferPointer<Int32> { storage.segmentEnds }
+    var contentEnds: UnsafeBufferPointer<Int32> { storage.contentEnds }
+    var widths: UnsafeBufferPointer<Int32> { storage.widths }
+    var spaceWidths: UnsafeBufferPointer<Int32> { storage.spaceWidths }
+    var flags: UnsafeBufferPointer<UInt8> { storage.flags }
+    var endTrimSegments: UnsafeBufferPointer<Int32> { storage.endTrimSegments }
+    var endTrimAmounts: UnsafeBufferPointer<Int32> { storage.endTrimAmounts }
     var hyphenWidth: Int32 { storage.hyphenWidth }
     var spaceWidth: Int32 { storage.spaceWidth }
     var ellipsisWidth: Int32 { storage.ellipsisWidth }
@@ -166,7 +209,7 @@ public struct PreparedText: Sendable {
             for i in builder.widths.indices { total += Int64(builder.widths[i]) + Int64(builder.spaceWidths[i]) }
             singleLine = builder.widths.isEmpty ? 0 : total - Int64(builder.spaceWidths[builder.widths.count - 1])
         }
-        self.storage = Storage(
+        self.storage = Storage.make(
             style: style, primaryFont: font, units: units, lineHeight: lineHeight,
             ascent: Double(font.ascender) * scale, descent: Double(font.descender) * scale,
             paragraphLevel: builder.paragraphLevel, runs: builder.runs,
@@ -179,13 +222,13 @@ public struct PreparedText: Sendable {
             singleLineWidth: singleLine)
     }
 
-    /// Bytes this prepared text holds of its own (the shared shaped runs are not counted).
+    /// Bytes this prepared text holds of its own (the shared shaped runs are not counted):
+    /// its one storage block, its text and its list of runs.
     public var byteCount: Int {
-        let header = 32 // each array's heap header
-        func size<T>(_ array: [T]) -> Int { array.isEmpty ? 0 : header + array.count * MemoryLayout<T>.stride }
-        return MemoryLayout<PreparedText>.size + 16 + MemoryLayout<Storage>.size + size(units) + size(runs) + size(unitAdvances) + size(graphemeStartBits)
-            + size(segmentEnds) + size(contentEnds) + size(widths) + size(spaceWidths) + size(flags)
-            + size(endTrimSegments) + size(endTrimAmounts)
+        let header = 32 // heap object header
+        let units = storage.units.isEmpty ? 0 : header + storage.units.count * 2
+        let runs = storage.runs.isEmpty ? 0 : header + storage.runs.count * MemoryLayout<GlyphRun>.stride
+        return MemoryLayout<PreparedText>.size + header + MemoryLayout<Header>.stride + storage.tailBytes + units + runs
     }
 
     @inline(__always) func isGraphemeStart(_ u: Int) -> Bool {
