@@ -179,6 +179,9 @@ struct Benchmark {
             _ = l.pixelSize()
             if try sampled[k].lineCount(width: w2) == l.lineCount { r.sameLinesW2Sample += 1 }
         }
+
+        // The classic cells: bind + measure cold, re-measure at a new width (CellBench.swift).
+        r.cells = try runCellBench(rows: options.quick ? 1_000 : 20_000, policy: policy, checksum: &checksum)
         r.checksum = checksum.value
         return r
     }

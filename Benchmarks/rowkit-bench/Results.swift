@@ -44,6 +44,9 @@ struct Results {
 
     var checksum: UInt64 = 0
 
+    // The classic cells (CellBench.swift).
+    var cells: CellBenchResults?
+
     // Targets.
     static let coldTarget = 10.0
     static let remeasureTarget = 500.0
@@ -144,6 +147,7 @@ struct Results {
         line("      re-lays the paragraph out at a width it did not hold. RowKit measures the same paragraphs at the")
         line("      same alternating widths; the ratio compares the two on that sample.")
         line("  checksum 0x\(String(checksum, radix: 16)) (every result feeds it, so no work is optimized away)")
+        if let cells { line(cells.table()) }
         return out.joined(separator: "\n")
     }
 
@@ -195,6 +199,7 @@ struct Results {
         targets.add("remeasure_25_words_us_max", Self.remeasure25Target)
         targets.add("remeasure_25_words_met", remeasure25Met)
         j.add("targets", targets)
+        if let cells { j.add("cells", cells.json()) }
         j.add("checksum", "0x" + String(checksum, radix: 16))
         return j
     }

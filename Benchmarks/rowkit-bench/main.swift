@@ -10,13 +10,15 @@ import RowKitText
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--profile-prepare" {
-    // Profiling aid: RowKit prepare + measure only, cache emptied per pass, for about 5 s.
-    let corpus = Corpus.generate(count: 20_000)
+    // Profiling aid: RowKit prepare + measure only, cache emptied per pass, for about 5 s
+    // (or for exactly N passes over N×1000 paragraphs with `--profile-prepare N`, for callgrind).
+    let fixedPasses = arguments.count > 1 ? Int(arguments[1]) : nil
+    let corpus = Corpus.generate(count: fixedPasses.map { $0 * 1000 } ?? 20_000)
     let style = TextStyle(font: FontDescriptor(family: "DejaVu Sans"), size: 13, lineHeight: .pixels(16))
     var sum = 0
     let start = ContinuousClock.now
     var passes = 0
-    while ContinuousClock.now - start < .seconds(5) {
+    while fixedPasses.map({ passes < $0 }) ?? (ContinuousClock.now - start < .seconds(5)) {
         ShapeCache.shared.removeAll()
         for text in corpus.paragraphs { sum &+= (try? PreparedText(text, style: style).measure(width: 300).lineCount) ?? 0 }
         passes += 1

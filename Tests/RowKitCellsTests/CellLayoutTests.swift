@@ -36,7 +36,7 @@ import RowKitText
             let a = try cell.arrange(width: width)
             #expect(a.elements.count == 1)
             #expect(a.elements[0].frame == Rect(x: 0, y: 0, width: width, height: m.height))
-            #expect(a.elements[0].clip == nil)
+            #expect(a.elements[0].clip == Rect(x: 0, y: 0, width: width, height: m.height), "clipped to the cell only")
             guard case .text(let layout, _) = a.elements[0].kind else { Issue.record("not text"); continue }
             #expect(layout.lines.count == m.lineCount)
             #expect(layout.maxWidth == width)
@@ -192,7 +192,8 @@ import RowKitText
         #expect(try small.measure(width: 100).height == 40)
         let large = try Self.bind(Self.box(30, 60).size(minHeight: 40))
         #expect(try large.measure(width: 100).height == 60)
-        #expect(try small.arrange(width: 100).elements[0].clip == nil, "minimums do not clip")
+        #expect(try small.arrange(width: 100).elements[0].clip == Rect(x: 0, y: 0, width: 100, height: 40),
+                "minimums do not clip (beyond the cell's own edges)")
     }
 
     @Test func sizedFixedWinsOverMinimumAndClips() throws {
@@ -267,9 +268,9 @@ import RowKitText
         #expect(a.size == Size(width: 320, height: max(45, 20 + h)))
         var texts = a.elements.filter { if case .text = $0.kind { return true } else { return false } }
         #expect(texts.count == 2)
-        // The auto-height frame takes the text's height and does not clip.
+        // The auto-height frame takes the text's height and does not clip (beyond the cell).
         #expect(texts[0].frame == Rect(x: 50, y: 20, width: 100, height: h))
-        #expect(texts[0].clip == nil)
+        #expect(texts[0].clip == Rect(x: 0, y: 0, width: a.size.width, height: a.size.height))
         // The fixed frame clips the text to its box.
         #expect(texts[1].frame == Rect(x: 50, y: 0, width: 100, height: h))
         #expect(texts[1].clip == Rect(x: 50, y: 0, width: 100, height: 16))

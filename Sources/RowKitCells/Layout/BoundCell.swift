@@ -43,7 +43,10 @@ public struct BoundCell: Sendable {
         try Self.check(width)
         let height = root.measure(width: width).height
         var elements: [ArrangedElement] = []
-        root.arrange(in: Rect(x: 0, y: 0, width: width, height: height), clip: nil, row: row, into: &elements)
+        // Nothing a cell holds draws outside it: fixed frames and columns wider than a narrow
+        // cell are clipped at its edges.
+        let bounds = Rect(x: 0, y: 0, width: width, height: height)
+        root.arrange(in: bounds, clip: bounds, row: row, into: &elements)
         return CellArrangement(size: Size(width: width, height: height), elements: elements)
     }
 

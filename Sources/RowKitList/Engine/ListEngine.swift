@@ -78,7 +78,11 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
     /// Whether several rows can be selected at once.
     public var allowsMultipleSelection = false
     /// Extra height above and below the viewport whose rows count as visible (for reuse).
-    public var overscan: Double = 0
+    public var overscan: Double {
+        get { locked { _overscan } }
+        set { locked { _overscan = newValue.isNaN ? 0 : min(max(0, newValue), HeightIndex.maximumOffset) } }
+    }
+    private var _overscan: Double = 0
 
     /// A list of `sections` laid out at `width`. `cacheBudget` bounds the bytes of prepared
     /// rows kept for re-measuring at other widths.
@@ -174,7 +178,7 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
     /// Height of the viewport.
     public var viewportHeight: Double {
         get { locked { _viewportHeight } }
-        set { locked { _viewportHeight = max(0, newValue.isFinite ? newValue : 0) } }
+        set { locked { _viewportHeight = newValue.isNaN ? 0 : min(max(0, newValue), HeightIndex.maximumOffset) } }
     }
 
     /// Top of item `index` in list coordinates.
@@ -192,7 +196,7 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
     }
 
     private func clampOffset(_ offset: Double) -> Double {
-        guard offset.isFinite else { return 0 }
+        guard !offset.isNaN else { return 0 }
         return min(max(0, offset), max(0, heights.totalHeight - _viewportHeight))
     }
 
@@ -218,8 +222,9 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
     public func visibleItems() throws -> [VisibleItem] {
         try locked {
             guard items.count > 0 else { return [] }
-            // Measure until the visible range is stable (measuring changes heights).
-            for _ in 0..<8 {
+            // Measure until the visible range is stable (measuring changes heights, which can
+            // bring more rows into view); every round measures at least one row, so it ends.
+            while true {
                 let range = visibleRange()
                 if !(range.contains { !items[$0].measured }) { break }
                 try measure(range: range)
@@ -240,8 +245,8 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
     public func visibleRange() -> Range<Int> {
         locked {
             guard items.count > 0 else { return 0..<0 }
-            let top = max(0, _contentOffset - overscan)
-            let bottom = _contentOffset + _viewportHeight + overscan
+            let top = max(0, _contentOffset - _overscan)
+            let bottom = _contentOffset + _viewportHeight + _overscan
             guard let first = heights.row(at: top) else { return 0..<0 }
             var last = heights.row(at: max(top, bottom - 1.0 / HeightIndex.unitsPerPixel)) ?? first
             // Zero-height items right after the viewport are not visible; items ending at the
@@ -437,7 +442,7 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
     /// Where the item that was at `index` at `version` is now, or nil if it was removed or reloaded.
     private func currentIndex(of index: Int, since version: Int) -> Int? {
         var i = index
-        for (v, change) in changes where v >= version {
+        for (v, change) in changes where v > version {
             switch change {
             case .insert(let at, let count): if at <= i { i += count }
             case .remove(let at): if at == i { return nil } else if at < i { i -= 1 }
@@ -516,7 +521,6 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
             estimates = [:]
             unmeasured = 0
             var newHeights = [Double](repeating: 0, count: total)
-            let stillMeasured = !slots.contains { $0.isNaN }
             var sums: [String: (sum: Double, count: Int)] = [:]
             var lastTemplate = "", lastSum = 0.0, lastCount = 0
             func flush() { if lastCount > 0 { sums[lastTemplate, default: (0, 0)].sum += lastSum; sums[lastTemplate, default: (0, 0)].count += lastCount } }
@@ -525,22 +529,14 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
                 lastSum += height
                 lastCount += 1
             }
-            if stillMeasured {
-                // Every row kept its prepared form: only heights change, items stay as they are.
-                items.forEach(in: 0..<total) { i, item in
+            items.updateAll { i, item in
+                if slots[i].isNaN {
+                    item.measured = false
+                    unmeasured += 1
+                } else {
+                    item.measured = true
                     newHeights[i] = slots[i]
                     accumulate(item.row.template, slots[i])
-                }
-            } else {
-                items.updateAll { i, item in
-                    if slots[i].isNaN {
-                        item.measured = false
-                        unmeasured += 1
-                    } else {
-                        item.measured = true
-                        newHeights[i] = slots[i]
-                        accumulate(item.row.template, slots[i])
-                    }
                 }
             }
             flush()
@@ -590,10 +586,12 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         var anchor = captureAnchor()
+        // Operations before a failing one stay applied (each is checked before it changes
+        // anything); the viewport is re-anchored either way.
+        defer { restore(anchor) }
         for operation in batch.operations {
             try perform(operation, anchor: &anchor)
         }
-        restore(anchor)
     }
 
     private func perform(_ operation: ListBatch.Operation, anchor: inout Anchor?) throws(ListError) {
@@ -613,6 +611,12 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
             sectionItems.add(-1, at: path.section)
         case .moveRow(let from, let to):
             let source = try checkedIndex(from)
+            // The destination is checked before anything changes (after the removal, the
+            // source section has one row less).
+            let rowsAfterRemoval = { (s: Int) in self.sections[s].rowCount - (s == from.section ? 1 : 0) }
+            guard to.section >= 0 && to.section < sections.count, to.row >= 0 && to.row <= rowsAfterRemoval(to.section) else {
+                throw .indexOutOfRange("move to \(to)")
+            }
             let item = items[source]
             let height = heights.height(at: source)
             let wasAnchor = anchor?.index == source
@@ -620,9 +624,6 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
             removeItem(at: source, anchor: &anchor, keepSelection: true)
             sections[from.section].rowCount -= 1
             sectionItems.add(-1, at: from.section)
-            guard to.section >= 0 && to.section < sections.count, to.row >= 0 && to.row <= sections[to.section].rowCount else {
-                throw .indexOutOfRange("move to \(to)")
-            }
             let target = flatIndex(to)
             insertItem(item, height: height, at: target, anchor: &anchor)
             sections[to.section].rowCount += 1

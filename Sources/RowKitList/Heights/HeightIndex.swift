@@ -10,6 +10,10 @@ public struct HeightIndex: Sendable {
     public static let maximumBlock = 512
     /// Heights are multiples of this (the browser's layout unit).
     public static let unitsPerPixel: Double = 64
+    /// The tallest row: heights above it (absurd, or infinite) are clamped to it.
+    public static let maximumHeight = Double(Int32.max) / 64
+    /// Offsets and y values beyond this are clamped (about 31,000 km of pixels).
+    public static let maximumOffset = 1e12
 
     private var blocks: [[Int32]]
     private var blockHeights: FenwickTree
@@ -50,10 +54,11 @@ public struct HeightIndex: Sendable {
         rebuild()
     }
 
-    /// Pixels to layout units (rounded to the nearest 1/64 px; negative and NaN become 0).
+    /// Pixels to layout units (rounded to the nearest 1/64 px; negative and NaN become 0,
+    /// absurd or infinite heights ``maximumHeight``).
     @inline(__always) static func units(_ pixels: Double) -> Int32 {
-        guard pixels.isFinite, pixels > 0 else { return 0 }
-        return Int32(clamping: Int64((pixels * unitsPerPixel).rounded()))
+        guard pixels > 0 else { return 0 }   // also NaN
+        return Int32(clamping: Int64((min(pixels, maximumHeight) * unitsPerPixel).rounded()))
     }
 
     @inline(__always) static func pixels(_ units: Int64) -> Double { Double(units) / unitsPerPixel }
@@ -97,7 +102,7 @@ public struct HeightIndex: Sendable {
     /// are skipped, as nothing of them is at any y.
     public func row(at y: Double) -> Int? {
         guard count > 0 else { return nil }
-        let target = Int64((max(0, y) * Self.unitsPerPixel).rounded(.down))
+        let target = Int64((min(max(0, y.isNaN ? 0 : y), Self.maximumOffset) * Self.unitsPerPixel).rounded(.down))
         let total = blockHeights.prefix(blocks.count)
         guard target < total else { return count - 1 }
         // First block whose cumulative height exceeds target.

@@ -14,16 +14,25 @@ public protocol ReusableCell: AnyObject {
 ///
 /// After each ``update(_:state:)`` exactly the visible items (overscan included) have cells:
 /// cells of rows that scrolled away are reused for rows that scrolled in with the same
-/// identifier, new ones are made only when the pool has none, and spare cells are dropped.
+/// identifier, and new ones are made only when the pool has none. At most `spareLimit` unused
+/// cells per identifier are kept for the next update (so a visible count that wobbles at the
+/// viewport's edge does not keep making cells); the rest are dropped. Cells alive are thus at
+/// most the visible ones plus `spareLimit` per identifier.
 public final class CellReuser<Cell: ReusableCell> {
     private let make: (String) -> Cell
+    /// Unused cells kept per reuse identifier between updates.
+    public let spareLimit: Int
     private var pool: [String: [Cell]] = [:]
     private var onScreen: [String: (cell: Cell, identifier: String)] = [:]
     /// Cells made so far (not reused).
     public private(set) var createdCount = 0
 
-    /// A reuser that makes a new cell for a reuse identifier with `make`.
-    public init(make: @escaping (String) -> Cell) { self.make = make }
+    /// A reuser that makes a new cell for a reuse identifier with `make`, keeping at most
+    /// `spareLimit` unused cells per identifier between updates.
+    public init(spareLimit: Int = 2, make: @escaping (String) -> Cell) {
+        self.spareLimit = max(0, spareLimit)
+        self.make = make
+    }
 
     /// Takes a cell for `identifier` from the pool, or makes one.
     public func dequeue(_ identifier: String) -> Cell {
@@ -55,10 +64,18 @@ public final class CellReuser<Cell: ReusableCell> {
             cell.configure(with: item.row, kind: item.kind, state: state(item))
             result.append((item, cell))
         }
-        pool.removeAll()
+        for identifier in pool.keys where pool[identifier]!.count > spareLimit {
+            pool[identifier]!.removeFirst(pool[identifier]!.count - spareLimit)
+        }
         return result
     }
 
     /// Cells alive: on screen plus waiting in the pool.
-    public var aliveCount: Int { onScreen.count + pool.values.reduce(0) { $0 + $1.count } }
+    public var aliveCount: Int { onScreen.count + spareCount }
+
+    /// Unused cells waiting in the pool (at most `spareLimit` per identifier).
+    public var spareCount: Int { pool.values.reduce(0) { $0 + $1.count } }
+
+    /// The most spares waiting for any one identifier.
+    public var largestSparePool: Int { pool.values.map(\.count).max() ?? 0 }
 }

@@ -68,7 +68,8 @@ extension PreparedText {
     }
 
     /// The lines at `width`. With `maxLines`, at most that many lines are kept and the last
-    /// kept line ends in an ellipsis ("…") when text was cut.
+    /// kept line ends in an ellipsis ("…") when text was cut (an empty line when the width
+    /// cannot hold even the ellipsis).
     public func layout(width: Double, maxLines: Int? = nil) throws(TextError) -> TextLayout {
         try Self.check(width)
         if let maxLines, maxLines < 1 { throw .invalidNumber(name: "maxLines", value: Double(maxLines)) }
@@ -94,6 +95,8 @@ extension PreparedText {
     /// `line` shortened at a grapheme boundary so that its content plus an ellipsis fits.
     func ellipsized(_ line: Line, maxWidth: Double) -> Line {
         let available = Self.fitLimit(maxWidth) - Int64(ellipsisWidth)
+        // Not even the ellipsis fits: the line is left empty rather than overflowing.
+        guard available >= 0 else { return Line(start: line.start, end: line.start, width: 0, hyphenated: false, ellipsized: false) }
         var best = line.start
         var bestWidth: Int64 = 0
         var x: Int64 = 0

@@ -1,0 +1,241 @@
+import CCairo
+import Synchronization
+import Testing
+import RowKitCells
+import RowKitDraw
+import RowKitText
+
+/// CellPainter (CellPainter.swift): classic cells drawn at their measured size stay inside it;
+/// states change colors and shadows only; missing images draw a placeholder and warn once.
+@Suite struct CellPainterTests {
+    typealias Seeded = TextPainterTests.Seeded
+
+    static let latin = ["the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog.", "Inbox", "Wikipedia", "AVAWAY", "fjord", "(x)", "42%", "café"]
+    static let other = ["漢字", "日本語", "你好", "한국어", "👍", "🇫🇷", "❤️", "Donaudampfschifffahrtsgesellschaftskapitän", "", "  "]
+
+    static func text(_ rng: inout Seeded) -> String {
+        let count = Int.random(in: 0...30, using: &rng)
+        return (0..<count).map { _ in
+            Int.random(in: 0..<5, using: &rng) == 0 ? other.randomElement(using: &rng)! : latin.randomElement(using: &rng)!
+        }.joined(separator: " ")
+    }
+
+    static func row(_ template: CellTemplate, _ rng: inout Seeded) -> RowData {
+        var fields: [String: FieldValue] = [:]
+        for key in template.samples[0].fields.keys {
+            fields[key] = ["icon", "logo1", "logo2"].contains(key)
+                ? .string(ImageStore.builtinNames.randomElement(using: &rng)!)
+                : .string(text(&rng))
+        }
+        return RowData(fields)
+    }
+
+    /// A store that records its warnings.
+    final class Warnings: Sendable {
+        let messages = Mutex<[String]>([])
+        var all: [String] { messages.withLock { $0 } }
+        func store(folder: String? = nil) -> ImageStore {
+            ImageStore(folder: folder, warn: { message in self.messages.withLock { $0.append(message) } })
+        }
+    }
+
+    /// Draws `arrangement` at (`margin`, `margin`) of a transparent canvas `margin` px larger
+    /// on every side, and reads it back.
+    static func render(_ arrangement: CellArrangement, state: CellState = .normal, images: ImageStore,
+                       margin: Double = 20, path: String) throws -> Bitmap {
+        let canvas = try Canvas(width: arrangement.size.width + 2 * margin, height: arrangement.size.height + 2 * margin, path: path)
+        CellPainter.draw(arrangement, in: canvas, x: margin, y: margin, state: state, images: images)
+        try canvas.finish()
+        return try #require(Bitmap(png: path))
+    }
+
+    /// The layout inside a classic cell's background (all classic cells are `.background(_, child)`).
+    static func withoutBackground(_ template: CellTemplate) throws -> CellLayout {
+        guard case .background(_, let child) = template.layout else { throw DrawTestError.noBackground(template.name) }
+        return child
+    }
+
+    enum DrawTestError: Error { case noBackground(String) }
+
+    /// A one-line text given less room than an ellipsis (custom's sub label after a long main
+    /// label): a reported bug, its 14 px "…" is drawn past its frame.
+    static func hasLoneEllipsis(_ a: CellArrangement) -> Bool {
+        a.elements.contains { element in
+            guard case .text(let layout, _) = element.kind else { return false }
+            return layout.lines.count == 1 && layout.lines[0].ellipsized && layout.maxLineWidth > element.frame.width + 1.0 / 32
+        }
+    }
+
+    @Test(arguments: ClassicCells.all.map(\.name))
+    func noInkOutsideTheMeasuredCell(_ name: String) throws {
+        let template = try #require(ClassicCells.named(name))
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        let images = Warnings().store()
+        var rng = Seeded(state: name.utf8.reduce(UInt64(99)) { $0 &* 131 &+ UInt64($1) })
+        let margin = 20
+        for n in 0..<12 {
+            let row = n < template.samples.count ? template.samples[n] : Self.row(template, &rng)
+            // From 320 px up: narrower filter-list and project-growing cells are a known overflow.
+            let width = Double(Int.random(in: 320...800, using: &rng))
+            let cell = try template.bind(row)
+            let measured = try cell.measure(width: width)
+            let arrangement = try cell.arrange(width: width)
+            #expect(arrangement.size == measured)
+            let context = "\(name) row \(n) width \(width): \(row.fields)"
+            for state in CellState.allCases {
+                let bitmap = try Self.render(arrangement, state: state, images: images, margin: Double(margin), path: "\(dir)/\(n)-\(state).png")
+                let ink = try #require(bitmap.inkBox(), "\(context): nothing drawn")
+                let inside = ink.minX >= margin && ink.minY >= margin
+                    && ink.maxX <= margin + Int(width) && Double(ink.maxY) <= Double(margin) + measured.height.rounded(.up)
+                if Self.hasLoneEllipsis(arrangement) && !inside {
+                    withKnownIssue("custom's lone ellipsis overflows the cell") { Issue.record("\(context) \(state): ink \(ink)") }
+                } else {
+                    #expect(inside, "\(context) \(state): ink \(ink) outside the cell \(width)×\(measured.height) at \(margin)")
+                }
+                // The opaque backgrounds fill the whole measured cell: it is drawn at exactly that size.
+                #expect(ink.minX == margin && ink.minY == margin && ink.maxX == margin + Int(width), "\(context) \(state)")
+                #expect(abs(Double(ink.maxY - margin) - measured.height) < 1, "\(context) \(state): drawn \(ink.maxY - margin) px tall")
+            }
+        }
+    }
+
+    @Test(arguments: ClassicCells.all.map(\.name))
+    func textInkStaysInItsFrame(_ name: String) throws {
+        // Each text element drawn alone where the cell places it: its ink stays inside its frame
+        // plus the glyph-overhang allowance of TextPainterTests; drawn without the background,
+        // the whole cell's ink stays inside the cell (plus the allowance and custom's 1 px shadow).
+        let template = try #require(ClassicCells.named(name))
+        let bare = try Self.withoutBackground(template)
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        let images = Warnings().store()
+        var rng = Seeded(state: name.utf8.reduce(UInt64(7)) { $0 &* 131 &+ UInt64($1) })
+        let margin = 40.0
+        var inked = 0
+        for n in 0..<10 {
+            let row = n < template.samples.count ? template.samples[n] : Self.row(template, &rng)
+            let width = Double(Int.random(in: 320...800, using: &rng))
+            let arrangement = try BoundCell(bare, row: row).arrange(width: width)
+            let context = "\(name) row \(n) width \(width): \(row.fields)"
+            for (i, element) in arrangement.elements.enumerated() {
+                guard case .text(let layout, _) = element.kind, !layout.lines.isEmpty else { continue }
+                let allow = TextPainterTests.allowance(size: layout.prepared.fontSize)
+                let path = "\(dir)/\(n)-\(i).png"
+                let canvas = try Canvas(width: width + 2 * margin, height: arrangement.size.height + 2 * margin + max(0, element.frame.maxY - arrangement.size.height), path: path)
+                TextPainter.draw(layout, in: canvas, x: margin + element.frame.x, y: margin + element.frame.y)
+                try canvas.finish()
+                guard let ink = Bitmap(png: path)?.inkBox() else { continue }
+                inked += 1
+                let ok = Double(ink.minX) >= margin + element.frame.x - allow.x && Double(ink.maxX) <= margin + element.frame.maxX + allow.x
+                    && Double(ink.minY) >= margin + element.frame.y - allow.y && Double(ink.maxY) <= margin + element.frame.maxY + allow.y
+                if !ok && Self.hasLoneEllipsis(arrangement) {
+                    withKnownIssue("custom's lone ellipsis is wider than its frame") { Issue.record("\(context) element \(i): ink \(ink)") }
+                } else {
+                    #expect(ok, "\(context) element \(i) frame \(element.frame): ink \(ink) (margin \(margin), allowance \(allow))")
+                }
+            }
+            // The whole cell without its background.
+            let bitmap = try Self.render(arrangement, images: images, margin: margin, path: "\(dir)/\(n)-cell.png")
+            if let ink = bitmap.inkBox() {
+                let allow = TextPainterTests.allowance(size: 17)
+                let ok = Double(ink.minX) >= margin - allow.x && Double(ink.maxX) <= margin + width + allow.x
+                    && Double(ink.minY) >= margin - allow.y && Double(ink.maxY) <= margin + arrangement.size.height + allow.y + 1
+                if !ok && Self.hasLoneEllipsis(arrangement) {
+                    withKnownIssue("custom's lone ellipsis overflows the cell") { Issue.record("\(context): ink \(ink)") }
+                } else {
+                    #expect(ok, "\(context): ink \(ink) outside the cell \(width)×\(arrangement.size.height) + allowance")
+                }
+            }
+        }
+        #expect(inked > 0)
+    }
+
+    @Test func customHighlightedTextIsWhiteWithoutShadow() throws {
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        let images = Warnings().store()
+        let row = ClassicCells.custom.samples[0]
+        // Without the background, on a transparent canvas: only text (and shadow) is drawn.
+        let bare = try BoundCell(try Self.withoutBackground(ClassicCells.custom), row: row).arrange(width: 320)
+        let normal = try Self.render(bare, state: .normal, images: images, path: "\(dir)/normal.png")
+        func opaque(_ b: Bitmap) -> [UInt32] { b.argb.filter { $0 >> 24 == 0xFF } }
+        func rgb(_ p: UInt32) -> (Int, Int, Int) { (Int(p >> 16 & 0xFF), Int(p >> 8 & 0xFF), Int(p & 0xFF)) }
+        #expect(opaque(normal).contains { p in let c = rgb(p); return c.0 == c.1 && c.1 == c.2 && (110...120).contains(c.0) },
+                "the main label's 0.45 gray")
+        #expect(opaque(normal).contains(0xFFFF_FFFF), "the white shadow")
+        let normalInk = try #require(normal.inkBox())
+        for state in [CellState.highlighted, .selected] {
+            let active = try Self.render(bare, state: state, images: images, path: "\(dir)/\(state).png")
+            let pixels = opaque(active)
+            #expect(!pixels.isEmpty)
+            #expect(pixels.allSatisfy { $0 == 0xFFFF_FFFF }, "\(state): every opaque pixel is white")
+            // No shadow: the ink ends 1 px higher (the shadow is 1 px down) and is otherwise the same.
+            let ink = try #require(active.inkBox())
+            #expect(ink.maxY == normalInk.maxY - 1, "\(state): \(ink) vs normal \(normalInk)")
+            #expect(ink.minX == normalInk.minX && ink.maxX == normalInk.maxX && ink.minY == normalInk.minY)
+            // Drawn again with the shadow dropped by hand (white text, no shadow) gives the same image.
+            var manual: [UInt32] = []
+            do {
+                let path = "\(dir)/manual-\(state).png"
+                let canvas = try Canvas(width: 360, height: bare.size.height + 40, path: path)
+                for element in bare.elements {
+                    if case .text(let layout, _) = element.kind {
+                        TextPainter.draw(layout, in: canvas, x: 20 + element.frame.x, y: 20 + element.frame.y, color: .white)
+                    }
+                }
+                try canvas.finish()
+                manual = try #require(Bitmap(png: path)).argb
+            }
+            #expect(manual == active.argb, "\(state) equals white text without shadow")
+        }
+        // With the background: the selection gradient replaces the light one.
+        let full = try ClassicCells.custom.bind(row).arrange(width: 320)
+        let lit = try Self.render(full, state: .highlighted, images: images, path: "\(dir)/full.png")
+        let plain = try Self.render(full, state: .normal, images: images, path: "\(dir)/plain.png")
+        let corner = 22 * lit.width + 22
+        let (r, _, b) = rgb(lit.argb[corner])
+        #expect(b > r + 100, "highlighted background is blue")
+        let (r2, g2, b2) = rgb(plain.argb[corner])
+        #expect(r2 == g2 && g2 == b2 && r2 > 200, "normal background is light gray")
+    }
+
+    @Test func missingImageDrawsAPlaceholderAndWarnsOnce() throws {
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        let warnings = Warnings()
+        let images = warnings.store()
+        let row: RowData = ["icon": "no-such-icon", "project": "Lost", "description": "Its icon is missing.", "logo1": "cat", "logo2": "no-such-icon"]
+        let arrangement = try ClassicCells.project.bind(row).arrange(width: 320)
+        var bitmaps: [Bitmap] = []
+        for n in 0..<3 {
+            bitmaps.append(try Self.render(arrangement, state: n == 1 ? .selected : .normal, images: images, margin: 0, path: "\(dir)/\(n).png"))
+        }
+        #expect(warnings.all.count == 1, "\(warnings.all)")
+        #expect(warnings.all.first?.contains("no-such-icon") == true)
+        #expect(warnings.all.first?.contains("placeholder") == true)
+        // The placeholder: a 0.9 gray box with a 0.6 gray cross, in the icon's 40×40 frame at (5, 5).
+        let bitmap = bitmaps[0]
+        #expect(bitmap.argb[13 * bitmap.width + 25] == 0xFFE6_E6E6, "light gray fill off the diagonals")
+        let centre = bitmap.argb[25 * bitmap.width + 25]
+        #expect(centre != 0xFFFF_FFFF && centre != 0xFFE6_E6E6, "the cross passes through the centre")
+        // A built-in name draws its icon and does not warn; another store warns again.
+        #expect(!warnings.all.contains { $0.contains("cat") })
+        let other = Warnings()
+        _ = try Self.render(arrangement, images: other.store(), margin: 0, path: "\(dir)/other.png")
+        #expect(other.all.count == 1)
+    }
+
+    @Test func sameArrangementSameImage() throws {
+        // Drawing is a pure function of the arrangement and state: two binds, identical pixels.
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        let images = Warnings().store()
+        for template in ClassicCells.all {
+            let row = template.samples.last!
+            let a = try Self.render(try template.bind(row).arrange(width: 480), images: images, path: "\(dir)/a.png")
+            let b = try Self.render(try template.bind(row).arrange(width: 480), images: images, path: "\(dir)/b.png")
+            #expect(a.argb == b.argb, "\(template.name)")
+        }
+    }
+}
