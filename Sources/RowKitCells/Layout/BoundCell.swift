@@ -177,7 +177,7 @@ indirect enum BoundNode: Sendable {
         case .box(let box):
             return Size(width: box.width, height: box.height)
         case .stack(let stack, let children):
-            return measureStack(stack, children, width: width).size
+            return measureStackSize(stack, children, width: width)
         case .inset(let insets, let child):
             let inner = child.measure(width: max(0, width - insets.horizontal))
             return Size(width: inner.width + insets.horizontal, height: inner.height + insets.vertical)
@@ -210,6 +210,34 @@ indirect enum BoundNode: Sendable {
     private func sideBySideSizes(_ pair: SideBySideElement, _ first: BoundNode, _ second: BoundNode, width: Double) -> (Size, Size)? {
         let a = first.measure(width: .infinity), b = second.measure(width: .infinity)
         return a.width + pair.spacing + b.width <= width ? (a, b) : nil
+    }
+
+    /// A stack's size, without keeping its children's sizes (no allocation: this runs for
+    /// every row on every width change).
+    private func measureStackSize(_ stack: StackElement, _ children: [BoundNode], width: Double) -> Size {
+        guard !children.isEmpty else { return .zero }
+        let gaps = stack.spacing * Double(children.count - 1)
+        switch stack.axis {
+        case .vertical:
+            var size = Size(width: 0, height: gaps)
+            for child in children {
+                let s = child.measure(width: width)
+                size.width = max(size.width, s.width)
+                size.height += s.height
+            }
+            return size
+        case .horizontal:
+            let flexible = min(max(0, stack.flexible ?? children.count - 1), children.count - 1)
+            var used = gaps, height = 0.0
+            for (i, child) in children.enumerated() where i != flexible {
+                let s = child.measure(width: max(0, width - used))
+                used += s.width
+                height = max(height, s.height)
+            }
+            let remaining = max(0, width - used)
+            let s = children[flexible].measure(width: remaining)
+            return Size(width: used + (width.isFinite ? remaining : s.width), height: max(height, s.height))
+        }
     }
 
     /// Child sizes and offsets of a stack along its axis.

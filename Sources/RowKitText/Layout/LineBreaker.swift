@@ -25,7 +25,7 @@ extension PreparedText {
         guard n > 0 else { return }
         let limit = Self.fitLimit(maxWidth)
         if storage.singleLineWidth <= limit {
-            _ = emit(0, Int32(storage.units.count), storage.singleLineWidth, false)
+            _ = emit(0, Int32(storage.unitCount), storage.singleLineWidth, false)
             return
         }
         let hyphenWidth = Int64(storage.hyphenWidth)
@@ -139,7 +139,7 @@ extension PreparedText {
                 }
                 i += 1
             }
-            if placed > 0 { _ = emit(lineStart, Int32(storage.units.count), content, false) }
+            if placed > 0 { _ = emit(lineStart, Int32(storage.unitCount), content, false) }
         }
     }
 

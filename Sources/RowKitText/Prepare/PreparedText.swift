@@ -73,38 +73,42 @@ public struct PreparedText: Sendable {
     /// whose closing CJK bracket may shrink at a line end, and by how much. One allocation
     /// instead of a dozen makes preparing faster and a prepared text ~400 bytes smaller.
     final class Storage: ManagedBuffer<Header, UInt64>, @unchecked Sendable {
+        /// The header in place (reading a field through it copies nothing, unlike `header.x`,
+        /// which may copy the whole header and retain its references).
+        @inline(__always) private var h: UnsafeMutablePointer<Header> { withUnsafeMutablePointerToHeader { $0 } }
         @inline(__always) private func pointer<T>(_ offset: Int, _ count: Int, _ type: T.Type) -> UnsafeBufferPointer<T> {
             withUnsafeMutablePointerToElements { base in
                 UnsafeBufferPointer(start: (UnsafeRawPointer(base) + offset).assumingMemoryBound(to: T.self), count: count)
             }
         }
         /// Advance of each UTF-16 unit (a cluster's advance is credited to its first unit), 16.16 px.
-        var unitAdvances: UnsafeBufferPointer<Int32> { pointer(0, header.unitCount, Int32.self) }
+        var unitAdvances: UnsafeBufferPointer<Int32> { pointer(0, h.pointee.unitCount, Int32.self) }
         /// Bit u is set when a grapheme cluster starts at unit u.
-        var graphemeStartBits: UnsafeBufferPointer<UInt64> { pointer(header.graphemeOffset, (header.unitCount + 63) / 64, UInt64.self) }
-        var segmentEnds: UnsafeBufferPointer<Int32> { pointer(header.segmentOffset, header.segmentCount, Int32.self) }
-        var contentEnds: UnsafeBufferPointer<Int32> { pointer(header.segmentOffset + 4 * header.segmentCount, header.segmentCount, Int32.self) }
-        var widths: UnsafeBufferPointer<Int32> { pointer(header.segmentOffset + 8 * header.segmentCount, header.segmentCount, Int32.self) }
-        var spaceWidths: UnsafeBufferPointer<Int32> { pointer(header.segmentOffset + 12 * header.segmentCount, header.segmentCount, Int32.self) }
-        var endTrimSegments: UnsafeBufferPointer<Int32> { pointer(header.trimOffset, header.trimCount, Int32.self) }
-        var endTrimAmounts: UnsafeBufferPointer<Int32> { pointer(header.trimOffset + 4 * header.trimCount, header.trimCount, Int32.self) }
-        var flags: UnsafeBufferPointer<UInt8> { pointer(header.flagsOffset, header.segmentCount, UInt8.self) }
+        var graphemeStartBits: UnsafeBufferPointer<UInt64> { pointer(h.pointee.graphemeOffset, (h.pointee.unitCount + 63) / 64, UInt64.self) }
+        var segmentEnds: UnsafeBufferPointer<Int32> { pointer(h.pointee.segmentOffset, h.pointee.segmentCount, Int32.self) }
+        var contentEnds: UnsafeBufferPointer<Int32> { pointer(h.pointee.segmentOffset + 4 * h.pointee.segmentCount, h.pointee.segmentCount, Int32.self) }
+        var widths: UnsafeBufferPointer<Int32> { pointer(h.pointee.segmentOffset + 8 * h.pointee.segmentCount, h.pointee.segmentCount, Int32.self) }
+        var spaceWidths: UnsafeBufferPointer<Int32> { pointer(h.pointee.segmentOffset + 12 * h.pointee.segmentCount, h.pointee.segmentCount, Int32.self) }
+        var endTrimSegments: UnsafeBufferPointer<Int32> { pointer(h.pointee.trimOffset, h.pointee.trimCount, Int32.self) }
+        var endTrimAmounts: UnsafeBufferPointer<Int32> { pointer(h.pointee.trimOffset + 4 * h.pointee.trimCount, h.pointee.trimCount, Int32.self) }
+        var flags: UnsafeBufferPointer<UInt8> { pointer(h.pointee.flagsOffset, h.pointee.segmentCount, UInt8.self) }
 
-        var style: TextStyle { header.style }
-        var primaryFont: Font { header.primaryFont }
-        var units: [UInt16] { header.units }
-        var lineHeight: Double { header.lineHeight }
-        var ascent: Double { header.ascent }
-        var descent: Double { header.descent }
-        var paragraphLevel: UInt8 { header.paragraphLevel }
-        var runs: [GlyphRun] { header.runs }
-        var hyphenWidth: Int32 { header.hyphenWidth }
-        var spaceWidth: Int32 { header.spaceWidth }
-        var ellipsisWidth: Int32 { header.ellipsisWidth }
-        var singleLineWidth: Int64 { header.singleLineWidth }
+        var style: TextStyle { h.pointee.style }
+        var primaryFont: Font { h.pointee.primaryFont }
+        var units: [UInt16] { h.pointee.units }
+        var unitCount: Int { h.pointee.unitCount }
+        var lineHeight: Double { h.pointee.lineHeight }
+        var ascent: Double { h.pointee.ascent }
+        var descent: Double { h.pointee.descent }
+        var paragraphLevel: UInt8 { h.pointee.paragraphLevel }
+        var runs: [GlyphRun] { h.pointee.runs }
+        var hyphenWidth: Int32 { h.pointee.hyphenWidth }
+        var spaceWidth: Int32 { h.pointee.spaceWidth }
+        var ellipsisWidth: Int32 { h.pointee.ellipsisWidth }
+        var singleLineWidth: Int64 { h.pointee.singleLineWidth }
 
         /// Bytes of the tail.
-        var tailBytes: Int { header.flagsOffset + header.segmentCount }
+        var tailBytes: Int { h.pointee.flagsOffset + h.pointee.segmentCount }
 
         static func make(style: TextStyle, primaryFont: Font, units: [UInt16], lineHeight: Double, ascent: Double, descent: Double,
                          paragraphLevel: UInt8, runs: [GlyphRun], unitAdvances: [Int32], graphemeStartBits: [UInt64],

@@ -110,17 +110,33 @@ public final class ShapeCache: Sendable {
         var hits = 0, misses = 0
     }
 
+    /// One lock and two generations; keys are spread over several shards so that threads
+    /// preparing texts in parallel rarely wait for each other.
+    private final class Shard: Sendable {
+        let generations = Mutex(Generations())
+    }
+
     /// The process-wide cache used by ``PreparedText`` unless another is given.
     public static let shared = ShapeCache(capacity: 50_000)
 
-    /// Runs per generation.
+    /// Runs per generation, over all shards.
     public let capacity: Int
-    private let generations = Mutex(Generations())
+    private let shards: [Shard]
+    private let shardCapacity: Int
 
-    public init(capacity: Int) { self.capacity = max(1, capacity) }
+    public init(capacity: Int) {
+        self.capacity = max(1, capacity)
+        let count = capacity >= 1024 ? 16 : 1
+        self.shards = (0..<count).map { _ in Shard() }
+        self.shardCapacity = max(1, self.capacity / count)
+    }
+
+    @inline(__always) private func shard(_ key: Key) -> Shard {
+        shards.count == 1 ? shards[0] : shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
+    }
 
     func run(for key: Key) -> ShapedRun? {
-        generations.withLock { g in
+        shard(key).generations.withLock { g in
             if let run = g.young[key] { g.hits += 1; return run }
             if let run = g.old[key] {
                 // Copy (not move) into the young generation: the old one is dropped whole later.
@@ -134,25 +150,33 @@ public final class ShapeCache: Sendable {
     }
 
     func store(_ run: ShapedRun, for key: Key) {
-        generations.withLock { insert(key, run, into: &$0) }
+        shard(key).generations.withLock { insert(key, run, into: &$0) }
     }
 
     private func insert(_ key: Key, _ run: ShapedRun, into g: inout Generations) {
-        if g.young.count >= capacity {
+        if g.young.count >= shardCapacity {
             g.old = g.young
             g.young = [:]
-            g.young.reserveCapacity(capacity)
+            g.young.reserveCapacity(shardCapacity)
         }
         g.young[key] = run
     }
 
     /// Number of runs held and the hit/miss counts so far.
     public var statistics: (runs: Int, hits: Int, misses: Int) {
-        generations.withLock { ($0.young.count + $0.old.count, $0.hits, $0.misses) }
+        var total = (runs: 0, hits: 0, misses: 0)
+        for shard in shards {
+            shard.generations.withLock { g in
+                total.runs += g.young.count + g.old.count
+                total.hits += g.hits
+                total.misses += g.misses
+            }
+        }
+        return total
     }
 
     /// Drops every cached run.
     public func removeAll() {
-        generations.withLock { $0 = Generations() }
+        for shard in shards { shard.generations.withLock { $0 = Generations() } }
     }
 }
