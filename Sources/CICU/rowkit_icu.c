@@ -22,9 +22,10 @@ static UBreakIterator *iterator(UBreakIterator **slot, UBreakIteratorType type) 
     return *slot;
 }
 
-int32_t rk_line_breaks(const uint16_t *text, int32_t length,
-                       int32_t *breaks, uint8_t *mandatory, int32_t capacity) {
-    UBreakIterator *it = iterator(&line_iterator, UBRK_LINE);
+/// Runs `it` over `text`, writing each boundary after the start (and, when `mandatory` is
+/// given, whether it is a forced line break). Returns the count, or -1.
+static int32_t collect_breaks(UBreakIterator *it, const uint16_t *text, int32_t length,
+                              int32_t *breaks, uint8_t *mandatory, int32_t capacity) {
     if (it == NULL || length <= 0) return length == 0 ? 0 : -1;
     UErrorCode status = U_ZERO_ERROR;
     ubrk_setText(it, (const UChar *)text, length, &status);
@@ -32,30 +33,25 @@ int32_t rk_line_breaks(const uint16_t *text, int32_t length,
     int32_t count = 0;
     ubrk_first(it);
     for (int32_t pos = ubrk_next(it); pos != UBRK_DONE; pos = ubrk_next(it)) {
-        if (count >= capacity) return -1;
-        int32_t rule = ubrk_getRuleStatus(it);
+        if (count >= capacity) { count = -1; break; }
         breaks[count] = pos;
-        mandatory[count] = (rule >= UBRK_LINE_HARD && rule < UBRK_LINE_HARD_LIMIT) ? 1 : 0;
+        if (mandatory != NULL) {
+            int32_t rule = ubrk_getRuleStatus(it);
+            mandatory[count] = (rule >= UBRK_LINE_HARD && rule < UBRK_LINE_HARD_LIMIT) ? 1 : 0;
+        }
         count++;
     }
     ubrk_setText(it, NULL, 0, &status); // drop the pointer to the caller's buffer
     return count;
 }
 
+int32_t rk_line_breaks(const uint16_t *text, int32_t length,
+                       int32_t *breaks, uint8_t *mandatory, int32_t capacity) {
+    return collect_breaks(iterator(&line_iterator, UBRK_LINE), text, length, breaks, mandatory, capacity);
+}
+
 int32_t rk_grapheme_breaks(const uint16_t *text, int32_t length, int32_t *breaks, int32_t capacity) {
-    UBreakIterator *it = iterator(&grapheme_iterator, UBRK_CHARACTER);
-    if (it == NULL || length <= 0) return length == 0 ? 0 : -1;
-    UErrorCode status = U_ZERO_ERROR;
-    ubrk_setText(it, (const UChar *)text, length, &status);
-    if (U_FAILURE(status)) return -1;
-    int32_t count = 0;
-    ubrk_first(it);
-    for (int32_t pos = ubrk_next(it); pos != UBRK_DONE; pos = ubrk_next(it)) {
-        if (count >= capacity) return -1;
-        breaks[count++] = pos;
-    }
-    ubrk_setText(it, NULL, 0, &status);
-    return count;
+    return collect_breaks(iterator(&grapheme_iterator, UBRK_CHARACTER), text, length, breaks, NULL, capacity);
 }
 
 int32_t rk_bidi_levels(const uint16_t *text, int32_t length, uint8_t paragraph_level, uint8_t *levels) {

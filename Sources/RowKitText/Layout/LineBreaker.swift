@@ -39,28 +39,35 @@ extension PreparedText {
             var lastFlags: UInt8 = 0
             var i = 0
             while i < n {
-                let w = Int64(widths[i])
-                if flags[i] | lastFlags == 0 && w <= limit {
-                    // Fast path: a plain segment after a plain one (no hyphen, tab, forced break,
-                    // white-space-only segment or trimmable bracket involved) that fits a line alone.
-                    if placed > 0 {
-                        if x + w <= limit {
-                            content = x + w
-                            x = content + Int64(spaces[i])
-                            placed += 1
-                            i += 1
-                            continue
+                if lastFlags == 0 {
+                    // Tight loop over plain segments (no soft hyphen, tab, forced break,
+                    // white-space-only segment or trimmable bracket) that fit a line alone: the
+                    // common case, kept small so its state stays in registers.
+                    var px = x, pc = content, pn = placed, ps = lineStart, pf = lineFirst
+                    while i < n {
+                        let w = Int64(widths[i])
+                        if flags[i] != 0 || w > limit { break }
+                        if pn > 0 {
+                            if px + w <= limit {
+                                pc = px + w
+                                px = pc + Int64(spaces[i])
+                                pn += 1
+                                i += 1
+                                continue
+                            }
+                            if !emit(ps, ends[i - 1], pc, false) { return }
+                            ps = ends[i - 1]
                         }
-                        if !emit(lineStart, ends[i - 1], content, false) { return }
-                        lineStart = ends[i - 1]
+                        pf = i
+                        pc = w
+                        px = w + Int64(spaces[i])
+                        pn = 1
+                        i += 1
                     }
-                    lineFirst = i
-                    content = w
-                    x = w + Int64(spaces[i])
-                    placed = 1
-                    i += 1
-                    continue
+                    x = px; content = pc; placed = pn; lineStart = ps; lineFirst = pf
+                    if i >= n { break }
                 }
+                let w = Int64(widths[i])
                 let f = flags[i]
                 let segmentStart = i == 0 ? 0 : ends[i - 1]
                 var trim: Int64 = 0
