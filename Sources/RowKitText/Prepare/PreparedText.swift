@@ -308,6 +308,12 @@ private struct Builder {
             while nextBreak < breaks.count && Int(breaks[nextBreak]) < g0 { nextBreak += 1 }
             let atBreakAfterSpace = nextBreak < breaks.count && Int(breaks[nextBreak]) == g0 && g0 > 0 && units[g0 - 1] == 0x20
             let unit = units[g0]
+            // Fast path: printable ASCII continuing a run of the primary font (no font choice,
+            // no reference counting).
+            if g1 == g0 + 1 && unit >= 0x20 && unit < 0x7F && primaryCoversASCII && runStart >= 0 && runFont === primary
+                && runLevel == (levels?[g0] ?? 0) && !(atBreakAfterSpace && !primary.kernsAcrossSpaces) {
+                continue
+            }
             if unit == 0x0A || unit == 0x09 {
                 if runStart >= 0 { closeRun(units, runStart, g0, runFont, runLevel, buffer) }
                 runStart = -1

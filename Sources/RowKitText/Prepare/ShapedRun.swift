@@ -78,6 +78,9 @@ public final class ShapeCache: Sendable {
         /// Font id (bits 0–31), direction (bit 32), inline length (bits 40–47).
         private var meta: UInt64
         private var long: LongText?
+        /// A cheap multiply-xor mix of the key, computed once: the dictionary hashes only this
+        /// (SipHash over the whole key cost more than the rest of a lookup), and it picks the shard.
+        let mixed: UInt64
 
         struct LongText: Hashable {
             var text: [UInt16]
@@ -99,6 +102,22 @@ public final class ShapeCache: Sendable {
             } else {
                 long = LongText(text: Array(text), halfWidth: halfWidth)
             }
+            var h = meta &* 0x9E37_79B9_7F4A_7C15
+            if let long {
+                for unit in long.text { h = (h ^ UInt64(unit)) &* 0x0000_0100_0000_01B3 }
+                for unit in long.halfWidth { h = (h ^ UInt64(unit) ^ 0xFFFF) &* 0x0000_0100_0000_01B3 }
+            } else {
+                h = (h ^ word0) &* 0xBF58_476D_1CE4_E5B9
+                h = (h ^ (h >> 29) ^ word1) &* 0x94D0_49BB_1331_11EB
+                h = (h ^ (h >> 32) ^ word2) &* 0x9E37_79B9_7F4A_7C15
+            }
+            mixed = h ^ (h >> 31)
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(mixed) }
+
+        static func == (a: Key, b: Key) -> Bool {
+            a.mixed == b.mixed && a.meta == b.meta && a.word0 == b.word0 && a.word1 == b.word1 && a.word2 == b.word2 && a.long == b.long
         }
 
         var rightToLeft: Bool { meta & (1 << 32) != 0 }
@@ -132,7 +151,7 @@ public final class ShapeCache: Sendable {
     }
 
     @inline(__always) private func shard(_ key: Key) -> Shard {
-        shards.count == 1 ? shards[0] : shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
+        shards.count == 1 ? shards[0] : shards[Int((key.mixed >> 40) % UInt64(shards.count))]
     }
 
     func run(for key: Key) -> ShapedRun? {
