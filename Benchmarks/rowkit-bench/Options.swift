@@ -16,10 +16,14 @@ struct Options {
 
     static let usage = """
         usage: rowkit-bench [--paragraphs N] [--quick]
+               rowkit-bench --list-only [ROWS]
+               rowkit-bench --profile-prepare [PASSES]
 
-          --paragraphs N   paragraphs in the generated corpus (default 20000; 1000 with --quick)
-          --quick          small run for smoke tests (about a second)
-          --help           this text
+          --paragraphs N     paragraphs in the generated corpus (default 20000; 1000 with --quick)
+          --quick            small run for smoke tests (about a second)
+          --list-only ROWS   only the list-engine benchmark (default 1,000,000 rows)
+          --profile-prepare  RowKit prepare + measure alone, for a profiler (5 s, or PASSES × 1000 paragraphs)
+          --help             this text
         """
 
     /// Parses the arguments; prints the usage and exits on `--help` (status 0) or an error (status 2).

@@ -18,18 +18,30 @@ public enum CellError: Error, Sendable, Equatable, CustomStringConvertible {
 /// A cell layout bound to one row: its texts prepared (shaped once), ready to be measured and
 /// arranged at any width. A value; safe to make and use on any thread.
 public struct BoundCell: Sendable {
+    /// Everything in one box, so that copying a bound cell (lists hold millions) is one retain.
+    private final class Storage: Sendable {
+        let layout: CellLayout
+        let row: RowData
+        let root: BoundNode
+        init(layout: CellLayout, row: RowData, root: BoundNode) {
+            self.layout = layout
+            self.row = row
+            self.root = root
+        }
+    }
+    private let storage: Storage
+
     /// The layout this cell was bound from.
-    public let layout: CellLayout
+    public var layout: CellLayout { storage.layout }
     /// The row's data.
-    public let row: RowData
-    let root: BoundNode
+    public var row: RowData { storage.row }
+    var root: BoundNode { storage.root }
 
     /// Binds `layout` to `row`, preparing every text element.
     public init(_ layout: CellLayout, row: RowData, fonts: FontLibrary = .shared, cache: ShapeCache = .shared) throws(CellError) {
-        self.layout = layout
-        self.row = row
         var path: [String] = []
-        self.root = try BoundNode.bind(layout, row: row, fonts: fonts, cache: cache, path: &path)
+        let root = try BoundNode.bind(layout, row: row, fonts: fonts, cache: cache, path: &path)
+        self.storage = Storage(layout: layout, row: row, root: root)
     }
 
     /// The cell's size at `width`: the width is the given one, the height follows the content.
@@ -90,15 +102,29 @@ public enum ResolvedBoxContent: Sendable, Hashable {
 }
 
 /// A layout node with its texts prepared.
+///
+/// Cases carry only plain numbers where measuring needs them (no layouts, strings or arrays
+/// of layouts): extracting a case's payload then retains nothing but what it uses, which
+/// matters because every row is measured again on each width change.
 indirect enum BoundNode: Sendable {
-    case text(PreparedText?, TextElement)
-    case box(BoxElement)
-    case stack(StackElement, [BoundNode])
+    case text(PreparedText?, maxLines: Int, TextElement)
+    case box(Size, BoxContent)
+    case stack(StackGeometry, [BoundNode])
     case inset(Insets, BoundNode)
     case sized(SizeConstraint, BoundNode)
-    case sideBySide(SideBySideElement, BoundNode, BoundNode)
-    case frames([FramedElement], [BoundNode])
+    case sideBySide(SideBySideGeometry, BoundNode, BoundNode)
+    case frames([FrameGeometry], [BoundNode])
     case background(Background, BoundNode)
+
+    struct StackGeometry: Sendable {
+        var axis: StackElement.Axis, spacing: Double, alignment: StackElement.Alignment, flexible: Int?
+    }
+    struct SideBySideGeometry: Sendable {
+        var spacing: Double, verticalSpacing: Double
+    }
+    struct FrameGeometry: Sendable {
+        var x: Double, y: Double, width: Double, height: Double?
+    }
 
     static func bind(_ layout: CellLayout, row: RowData, fonts: FontLibrary, cache: ShapeCache, path: inout [String]) throws(CellError) -> BoundNode {
         switch layout {
@@ -109,29 +135,30 @@ indirect enum BoundNode: Sendable {
             case .literal(let text): string = text
             }
             if element.trimmed { string = trimmed(string) }
-            guard !string.isEmpty else { return .text(nil, element) }
+            guard !string.isEmpty else { return .text(nil, maxLines: element.maxLines ?? 0, element) }
             do {
-                return .text(try PreparedText(string, style: element.appearance.style, fonts: fonts, cache: cache), element)
+                return .text(try PreparedText(string, style: element.appearance.style, fonts: fonts, cache: cache),
+                             maxLines: element.maxLines ?? 0, element)
             } catch {
                 throw .text(element: describe(element.source), error)
             }
         case .box(let box):
-            return .box(box)
+            return .box(Size(width: box.width, height: box.height), box.content)
         case .stack(let stack):
             var children: [BoundNode] = []
             for child in stack.children { children.append(try bind(child, row: row, fonts: fonts, cache: cache, path: &path)) }
-            return .stack(stack, children)
+            return .stack(StackGeometry(axis: stack.axis, spacing: stack.spacing, alignment: stack.alignment, flexible: stack.flexible), children)
         case .inset(let insets, let child):
             return .inset(insets, try bind(child, row: row, fonts: fonts, cache: cache, path: &path))
         case .sized(let constraint, let child):
             return .sized(constraint, try bind(child, row: row, fonts: fonts, cache: cache, path: &path))
         case .sideBySide(let pair):
-            return .sideBySide(pair, try bind(pair.first, row: row, fonts: fonts, cache: cache, path: &path),
+            return .sideBySide(SideBySideGeometry(spacing: pair.spacing, verticalSpacing: pair.verticalSpacing), try bind(pair.first, row: row, fonts: fonts, cache: cache, path: &path),
                                try bind(pair.second, row: row, fonts: fonts, cache: cache, path: &path))
         case .frames(let frames):
             var children: [BoundNode] = []
             for frame in frames { children.append(try bind(frame.child, row: row, fonts: fonts, cache: cache, path: &path)) }
-            return .frames(frames, children)
+            return .frames(frames.map { FrameGeometry(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }, children)
         case .background(let background, let child):
             return .background(background, try bind(child, row: row, fonts: fonts, cache: cache, path: &path))
         }
@@ -139,7 +166,7 @@ indirect enum BoundNode: Sendable {
 
     var byteCount: Int {
         switch self {
-        case .text(let prepared, _): return 48 + (prepared?.byteCount ?? 0)
+        case .text(let prepared, _, _): return 48 + (prepared?.byteCount ?? 0)
         case .box: return 48
         case .stack(_, let children), .frames(_, let children): return 48 + children.reduce(0) { $0 + $1.byteCount }
         case .inset(_, let child), .sized(_, let child), .background(_, let child): return 48 + child.byteCount
@@ -167,15 +194,15 @@ indirect enum BoundNode: Sendable {
     /// Size at an available width. Widths are natural (what the content uses), heights exact.
     func measure(width: Double) -> Size {
         switch self {
-        case .text(let prepared, let element):
+        case .text(let prepared, let maxLines, _):
             guard let prepared else { return .zero }
-            if let maxLines = element.maxLines, let layout = try? prepared.layout(width: width, maxLines: maxLines) {
+            if maxLines > 0, let layout = try? prepared.layout(width: width, maxLines: maxLines) {
                 return Size(width: min(width, layout.maxLineWidth), height: layout.height)
             }
             guard let m = try? prepared.measure(width: width) else { return .zero }
             return Size(width: width.isFinite ? min(width, m.maxLineWidth) : m.maxLineWidth, height: m.height)
-        case .box(let box):
-            return Size(width: box.width, height: box.height)
+        case .box(let size, _):
+            return size
         case .stack(let stack, let children):
             return measureStackSize(stack, children, width: width)
         case .inset(let insets, let child):
@@ -207,14 +234,14 @@ indirect enum BoundNode: Sendable {
     }
 
     /// Natural single-line sizes of both children when they fit side by side in `width`.
-    private func sideBySideSizes(_ pair: SideBySideElement, _ first: BoundNode, _ second: BoundNode, width: Double) -> (Size, Size)? {
+    private func sideBySideSizes(_ pair: SideBySideGeometry, _ first: BoundNode, _ second: BoundNode, width: Double) -> (Size, Size)? {
         let a = first.measure(width: .infinity), b = second.measure(width: .infinity)
         return a.width + pair.spacing + b.width <= width ? (a, b) : nil
     }
 
     /// A stack's size, without keeping its children's sizes (no allocation: this runs for
     /// every row on every width change).
-    private func measureStackSize(_ stack: StackElement, _ children: [BoundNode], width: Double) -> Size {
+    private func measureStackSize(_ stack: StackGeometry, _ children: [BoundNode], width: Double) -> Size {
         guard !children.isEmpty else { return .zero }
         let gaps = stack.spacing * Double(children.count - 1)
         switch stack.axis {
@@ -241,7 +268,7 @@ indirect enum BoundNode: Sendable {
     }
 
     /// Child sizes and offsets of a stack along its axis.
-    private func measureStack(_ stack: StackElement, _ children: [BoundNode], width: Double) -> (size: Size, sizes: [Size]) {
+    private func measureStack(_ stack: StackGeometry, _ children: [BoundNode], width: Double) -> (size: Size, sizes: [Size]) {
         guard !children.isEmpty else { return (.zero, []) }
         let gaps = stack.spacing * Double(children.count - 1)
         switch stack.axis {
@@ -268,18 +295,18 @@ indirect enum BoundNode: Sendable {
     /// Appends this node's elements, placed in `rect` (its width is the available width).
     func arrange(in rect: Rect, clip: Rect?, row: RowData, into elements: inout [ArrangedElement]) {
         switch self {
-        case .text(let prepared, let element):
-            guard let prepared, let layout = try? prepared.layout(width: rect.width, maxLines: element.maxLines) else { return }
+        case .text(let prepared, let maxLines, let element):
+            guard let prepared, let layout = try? prepared.layout(width: rect.width, maxLines: maxLines > 0 ? maxLines : nil) else { return }
             elements.append(ArrangedElement(frame: Rect(x: rect.x, y: rect.y, width: rect.width, height: layout.height),
                                             kind: .text(layout, element.appearance), clip: clip))
-        case .box(let box):
+        case .box(let size, let boxContent):
             let content: ResolvedBoxContent
-            switch box.content {
+            switch boxContent {
             case .empty: content = .empty
             case .color(let color): content = .color(color)
             case .image(let source): content = Self.imageName(source, row).map { .image($0) } ?? .empty
             }
-            elements.append(ArrangedElement(frame: Rect(x: rect.x, y: rect.y, width: box.width, height: box.height), kind: .box(content), clip: clip))
+            elements.append(ArrangedElement(frame: Rect(x: rect.x, y: rect.y, width: size.width, height: size.height), kind: .box(content), clip: clip))
         case .stack(let stack, let children):
             let (size, sizes) = measureStack(stack, children, width: rect.width)
             elements.append(ArrangedElement(frame: Rect(x: rect.x, y: rect.y, width: rect.width, height: size.height), kind: .container, clip: clip))

@@ -511,10 +511,11 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
                 let box = SendableSlots(slots)
                 let measurer = self.measurer
                 DispatchQueue.concurrentPerform(iterations: blocks.count) { b in
-                    var i = starts[b]
-                    for item in blocks[b] {
-                        if let prepared = item.prepared { box.slots[i] = measurer.height(of: prepared, width: width) }
-                        i += 1
+                    blocks[b].withUnsafeBufferPointer { block in
+                        // Read only the prepared field: copying whole items would retain their rows.
+                        for k in block.indices {
+                            if let prepared = block[k].prepared { box.slots[starts[b] + k] = measurer.height(of: prepared, width: width) }
+                        }
                     }
                 }
             }
