@@ -28,8 +28,8 @@ public enum TextPainter {
                 show(piece, left: left, baseline: baseline, cr: cr)
             }
             if debugFrames {
-                canvas.strokeRect(x: left, y: y + Double(i) * layout.lineHeight, width: layout.lines[i].width,
-                                  height: layout.lineHeight, color: Color(red: 1, green: 0, blue: 0, alpha: 0.8))
+                canvas.strokeRect(x: left, y: y + layout.top(ofLine: i), width: layout.lines[i].width,
+                                  height: layout.height(ofLine: i), color: Color(red: 1, green: 0, blue: 0, alpha: 0.8))
             }
         }
         if debugFrames, layout.maxWidth.isFinite {

@@ -119,10 +119,19 @@ import Testing
         let latin = try prepare("abc", style(lineHeight: .normal))
         #expect(try latin.measure(width: 1000).height == 19)
         let mixed = try prepare("abc 漢字", style(lineHeight: .normal))
-        let height = try mixed.measure(width: 1000).height
-        withKnownIssue("line-height: normal ignores fallback fonts: every line uses the primary font's height") {
-            #expect(height == 24)
-        }
+        #expect(try mixed.measure(width: 1000).height == 24)
+        #expect(try mixed.layout(width: 1000).height == 24)
+        // Other examples measured in Chromium (§5): with Thai 24, with Devanagari 22.
+        #expect(try prepare("abc ภาษาไทย", style(lineHeight: .normal)).measure(width: 1000).height == 24)
+        #expect(try prepare("abc हिन्दी", style(lineHeight: .normal)).measure(width: 1000).height == 22)
+        // Each wrapped line is computed on its own: a Latin line stays 19, a CJK line is 24.
+        let wrapped = try prepare("abc 漢字", style(lineHeight: .normal)).layout(width: 35)
+        #expect(wrapped.lines.count == 2)
+        #expect(wrapped.height(ofLine: 0) == 19 && wrapped.height(ofLine: 1) == 24)
+        #expect(wrapped.top(ofLine: 1) == 19 && wrapped.height == 43)
+        #expect(try prepare("abc 漢字", style(lineHeight: .normal)).measure(width: 35).height == 43)
+        // Explicit line heights never grow.
+        #expect(try prepare("abc 漢字", style(lineHeight: .pixels(16))).measure(width: 1000).height == 16)
     }
 
     // MARK: Width validation

@@ -110,6 +110,15 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
         return false
     }
 
+    /// The part of a `line-height: normal` line box this font needs above and below the
+    /// baseline at `size`: rounded ascent (descent) plus half the rounded line gap, as Chromium
+    /// computes it (docs/CHROMIUM.md §5).
+    public func normalLineMetrics(size: Double) -> (above: Double, below: Double) {
+        let scale = size / Double(unitsPerEm)
+        let halfGap = (Double(lineGap) * scale).rounded() / 2
+        return ((Double(ascender) * scale).rounded() + halfGap, (Double(descender) * scale).rounded() + halfGap)
+    }
+
     /// FreeType's 16.16 scale for a size: `FT_DivFix(round(size × 64), unitsPerEm)`.
     @inline(__always) func fixedScale(size: Double) -> Int64 {
         let size26_6 = Int64((size * 64).rounded())

@@ -30,6 +30,11 @@ extension TextLayout {
     /// Baseline of line `i`, measured from the top of the layout: the font's ascent plus half
     /// the leading (line height minus ascent and descent), as CSS places text in a line box.
     public func baseline(ofLine i: Int) -> Double {
+        if prepared.storage.hasTallerLines {
+            // line-height: normal with taller fonts: the baseline sits below the most room any
+            // font on the line needs above it.
+            return top(ofLine: i) + prepared.lineBoxMetrics(lines[i].start, lines[i].end).above
+        }
         let ascent = prepared.ascent.rounded(), descent = prepared.descent.rounded()
         let halfLeading = ((prepared.lineHeight - (ascent + descent)) / 2).rounded(.down)
         return Double(i) * prepared.lineHeight + halfLeading + ascent

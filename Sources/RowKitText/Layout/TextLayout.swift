@@ -2,7 +2,8 @@
 public struct TextMeasure: Sendable, Hashable {
     /// Number of lines (0 for empty or, with `.normal` white space, whitespace-only text).
     public var lineCount: Int
-    /// `lineCount × lineHeight`.
+    /// Total height: `lineCount × lineHeight`, except with `line-height: normal` where a line
+    /// holding a taller fallback font (CJK, Thai, emoji…) grows as a browser grows it.
     public var height: Double
     /// Width of the widest line, hanging spaces excluded.
     public var maxLineWidth: Double
@@ -33,8 +34,21 @@ public struct TextLayout: Sendable {
 
     /// Distance between baselines, in pixels.
     public var lineHeight: Double { prepared.lineHeight }
-    /// Total height: line count × line height.
-    public var height: Double { Double(lines.count) * prepared.lineHeight }
+    /// Total height: the sum of the line heights (line count × line height unless a
+    /// `line-height: normal` line holds a taller fallback font).
+    public var height: Double {
+        prepared.storage.hasTallerLines ? lines.reduce(0) { $0 + prepared.lineBoxHeight($1.start, $1.end) }
+            : Double(lines.count) * prepared.lineHeight
+    }
+
+    /// Top of line `i`, from the top of the layout.
+    public func top(ofLine i: Int) -> Double {
+        guard prepared.storage.hasTallerLines else { return Double(i) * prepared.lineHeight }
+        return lines[..<i].reduce(0) { $0 + prepared.lineBoxHeight($1.start, $1.end) }
+    }
+
+    /// Height of line `i`.
+    public func height(ofLine i: Int) -> Double { prepared.lineBoxHeight(lines[i].start, lines[i].end) }
     /// Widest line.
     public var maxLineWidth: Double { lines.reduce(0) { max($0, $1.width) } }
     /// The text of line `i` (hanging spaces removed).
@@ -51,6 +65,16 @@ extension PreparedText {
         try Self.check(width)
         var count = 0
         var widest: Int64 = 0
+        if storage.hasTallerLines {
+            var height = 0.0
+            forEachLine(maxWidth: width) { start, end, w, _ in
+                count += 1
+                widest = max(widest, w)
+                height += lineBoxHeight(Int(start), Int(end))
+                return true
+            }
+            return TextMeasure(lineCount: count, height: height, maxLineWidth: Self.pixels(widest))
+        }
         forEachLine(maxWidth: width) { _, _, w, _ in
             count += 1
             widest = max(widest, w)

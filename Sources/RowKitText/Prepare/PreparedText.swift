@@ -61,6 +61,9 @@ public struct PreparedText: Sendable {
         let ellipsisWidth: Int32
         /// Width of the whole text on one line, or `Int64.max` when it has a forced break or tab.
         let singleLineWidth: Int64
+        /// `line-height: normal` with a fallback font that needs more room than the primary
+        /// font: lines are then as tall as the fonts on them need, not all `lineHeight`.
+        let hasTallerLines: Bool
         /// Number of UTF-16 units, segments, and trimmable-bracket segments.
         let unitCount: Int, segmentCount: Int, trimCount: Int
         /// Byte offsets of the arrays in the tail.
@@ -106,6 +109,7 @@ public struct PreparedText: Sendable {
         var spaceWidth: Int32 { h.pointee.spaceWidth }
         var ellipsisWidth: Int32 { h.pointee.ellipsisWidth }
         var singleLineWidth: Int64 { h.pointee.singleLineWidth }
+        var hasTallerLines: Bool { h.pointee.hasTallerLines }
 
         /// Bytes of the tail.
         var tailBytes: Int { h.pointee.flagsOffset + h.pointee.segmentCount }
@@ -114,7 +118,8 @@ public struct PreparedText: Sendable {
                          paragraphLevel: UInt8, runs: [GlyphRun], unitAdvances: [Int32], graphemeStartBits: [UInt64],
                          segmentEnds: [Int32], contentEnds: [Int32], widths: [Int32], spaceWidths: [Int32], flags: [UInt8],
                          endTrimSegments: [Int32], endTrimAmounts: [Int32],
-                         hyphenWidth: Int32, spaceWidth: Int32, ellipsisWidth: Int32, singleLineWidth: Int64) -> Storage {
+                         hyphenWidth: Int32, spaceWidth: Int32, ellipsisWidth: Int32, singleLineWidth: Int64,
+                         hasTallerLines: Bool) -> Storage {
             func align8(_ n: Int) -> Int { (n + 7) & ~7 }
             let u = unitAdvances.count, n = segmentEnds.count, t = endTrimSegments.count
             let graphemeOffset = align8(4 * u)
@@ -125,7 +130,7 @@ public struct PreparedText: Sendable {
             let header = Header(style: style, primaryFont: primaryFont, units: units, lineHeight: lineHeight, ascent: ascent,
                                 descent: descent, paragraphLevel: paragraphLevel, runs: runs, hyphenWidth: hyphenWidth,
                                 spaceWidth: spaceWidth, ellipsisWidth: ellipsisWidth, singleLineWidth: singleLineWidth,
-                                unitCount: u, segmentCount: n, trimCount: t, graphemeOffset: graphemeOffset,
+                                hasTallerLines: hasTallerLines, unitCount: u, segmentCount: n, trimCount: t, graphemeOffset: graphemeOffset,
                                 segmentOffset: segmentOffset, trimOffset: trimOffset, flagsOffset: flagsOffset)
             let buffer = Storage.create(minimumCapacity: words) { _ in header } as! Storage
             buffer.withUnsafeMutablePointerToElements { base in
@@ -223,7 +228,11 @@ public struct PreparedText: Sendable {
             endTrimAmounts: builder.endTrimAmounts,
             hyphenWidth: builder.advance(of: font.covers(0x2010) ? 0x2010 : 0x2D, in: font),
             spaceWidth: builder.advance(of: 0x20, in: font), ellipsisWidth: builder.advance(of: 0x2026, in: font),
-            singleLineWidth: singleLine)
+            singleLineWidth: singleLine,
+            hasTallerLines: style.lineHeight == .normal && builder.runs.contains { run in
+                let m = run.font.normalLineMetrics(size: style.size), p = font.normalLineMetrics(size: style.size)
+                return run.font !== font && (m.above > p.above || m.below > p.below)
+            })
     }
 
     /// Bytes this prepared text holds of its own (the shared shaped runs are not counted):
@@ -233,6 +242,25 @@ public struct PreparedText: Sendable {
         let units = storage.units.isEmpty ? 0 : header + storage.units.count * 2
         let runs = storage.runs.isEmpty ? 0 : header + storage.runs.count * MemoryLayout<GlyphRun>.stride
         return MemoryLayout<PreparedText>.size + header + MemoryLayout<Header>.stride + storage.tailBytes + units + runs
+    }
+
+    /// Height of the line holding units `start..<end`: `lineHeight`, or with `line-height:
+    /// normal` the room the fonts on that line need (the primary font always counts).
+    func lineBoxHeight(_ start: Int, _ end: Int) -> Double {
+        guard storage.hasTallerLines else { return lineHeight }
+        let (above, below) = lineBoxMetrics(start, end)
+        return above + below
+    }
+
+    /// Room above and below the baseline that the line `start..<end` needs (normal line height).
+    func lineBoxMetrics(_ start: Int, _ end: Int) -> (above: Double, below: Double) {
+        var (above, below) = primaryFont.normalLineMetrics(size: fontSize)
+        for run in runs where Int(run.end) > start && Int(run.start) < max(end, start + 1) && run.font !== primaryFont {
+            let m = run.font.normalLineMetrics(size: fontSize)
+            above = max(above, m.above)
+            below = max(below, m.below)
+        }
+        return (above, below)
     }
 
     @inline(__always) func isGraphemeStart(_ u: Int) -> Bool {
