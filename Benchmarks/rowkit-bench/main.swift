@@ -28,6 +28,24 @@ if arguments.first == "--profile-prepare" {
     print("profile-prepare: \(passes) passes, \(micros / Double(passes * corpus.paragraphs.count)) µs per paragraph (checksum \(sum))")
     exit(0)
 }
+if arguments.first == "--profile-measure" {
+    // Profiling aid: re-measuring the 25-word paragraphs only, alternating two widths, for ~3 s.
+    let corpus = Corpus.generate(count: 20_000)
+    let style = TextStyle(font: FontDescriptor(family: "DejaVu Sans"), size: 13, lineHeight: .pixels(16))
+    let prepared = corpus.indices(withWords: 25).compactMap { try? PreparedText(corpus.paragraphs[$0], style: style) }
+    var sum = 0, calls = 0
+    let start = ContinuousClock.now
+    while ContinuousClock.now - start < .seconds(3) {
+        for _ in 0..<100 {
+            for (k, p) in prepared.enumerated() { sum &+= (try? p.measure(width: k & 1 == 0 ? 300 : 220).lineCount) ?? 0 }
+        }
+        calls += 100 * prepared.count
+    }
+    let elapsed = ContinuousClock.now - start
+    let nanos = (Double(elapsed.components.seconds) * 1e18 + Double(elapsed.components.attoseconds)) / 1e9
+    print("profile-measure: \(calls) calls, \(nanos / Double(calls)) ns per 25-word paragraph (checksum \(sum))")
+    exit(0)
+}
 if arguments.first == "--list-only" {
     // Only the list-engine benchmark: --list-only [ROWS]
     let rows = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000

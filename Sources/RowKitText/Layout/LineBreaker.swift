@@ -38,21 +38,25 @@ extension PreparedText {
             var placed = 0              // segments on the current line
             var lastFlags: UInt8 = 0
             var i = 0
+            // `breakable` only matters for a segment wider than the line, which the fast loop
+            // leaves to the general path anyway.
+            let special = ~Flag.breakable
             while i < n {
-                if lastFlags == 0 {
+                if lastFlags & special == 0 {
                     // Tight loop over plain segments (no soft hyphen, tab, forced break,
                     // white-space-only segment or trimmable bracket) that fit a line alone: the
                     // common case, kept small so its state stays in registers.
                     var px = x, pc = content, pn = placed, ps = lineStart, pf = lineFirst
                     while i < n {
                         let w = Int64(widths[i])
-                        if flags[i] != 0 || w > limit { break }
+                        if flags[i] & special != 0 || w > limit { break }
                         if pn > 0 {
-                            if px + w <= limit {
-                                pc = px + w
-                                px = pc + Int64(spaces[i])
-                                pn += 1
-                                i += 1
+                            // Wrapping adds: widths are Int32 sums, far from overflowing Int64.
+                            if px &+ w <= limit {
+                                pc = px &+ w
+                                px = pc &+ Int64(spaces[i])
+                                pn &+= 1
+                                i &+= 1
                                 continue
                             }
                             if !emit(ps, ends[i - 1], pc, false) { return }
@@ -60,9 +64,9 @@ extension PreparedText {
                         }
                         pf = i
                         pc = w
-                        px = w + Int64(spaces[i])
+                        px = w &+ Int64(spaces[i])
                         pn = 1
-                        i += 1
+                        i &+= 1
                     }
                     x = px; content = pc; placed = pn; lineStart = ps; lineFirst = pf
                     if i >= n { break }
