@@ -17,12 +17,14 @@ struct Options {
     static let usage = """
         usage: rowkit-bench [--paragraphs N] [--quick]
                rowkit-bench --list-only [ROWS]
-               rowkit-bench --profile-prepare [PASSES]
+               rowkit-bench --profile-prepare [PASSES] | --profile-measure | --profile-cells
 
           --paragraphs N     paragraphs in the generated corpus (default 20000; 1000 with --quick)
           --quick            small run for smoke tests (about a second)
           --list-only ROWS   only the list-engine benchmark (default 1,000,000 rows)
           --profile-prepare  RowKit prepare + measure alone, for a profiler (5 s, or PASSES × 1000 paragraphs)
+          --profile-measure  re-measuring 25-word paragraphs alone (3 s)
+          --profile-cells    re-measuring bound caption-text cells alone (3 s)
           --help             this text
         """
 

@@ -6,6 +6,7 @@
 // Targets are printed next to the figures; missing one never makes the exit status non-zero.
 
 import Glibc
+import RowKitCells
 import RowKitText
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -44,6 +45,23 @@ if arguments.first == "--profile-measure" {
     let elapsed = ContinuousClock.now - start
     let nanos = (Double(elapsed.components.seconds) * 1e18 + Double(elapsed.components.attoseconds)) / 1e9
     print("profile-measure: \(calls) calls, \(nanos / Double(calls)) ns per 25-word paragraph (checksum \(sum))")
+    exit(0)
+}
+if arguments.first == "--profile-cells" {
+    // Profiling aid: re-measuring bound caption-text cells, alternating two widths, for ~3 s.
+    let corpus = Corpus.generate(count: 20_000)
+    let cells = corpus.paragraphs.prefix(5_000).enumerated().compactMap { k, text in
+        try? ClassicCells.captionText.bind(RowData(["caption": .string("Caption \(k)"), "body": .string(text)]))
+    }
+    var sum = 0.0, calls = 0
+    let start = ContinuousClock.now
+    while ContinuousClock.now - start < .seconds(3) {
+        for (k, cell) in cells.enumerated() { sum += (try? cell.measure(width: k & 1 == 0 ? 320 : 480).height) ?? 0 }
+        calls += cells.count
+    }
+    let elapsed = ContinuousClock.now - start
+    let nanos = (Double(elapsed.components.seconds) * 1e18 + Double(elapsed.components.attoseconds)) / 1e9
+    print("profile-cells: \(calls) calls, \(nanos / Double(calls)) ns per caption-text cell (checksum \(sum))")
     exit(0)
 }
 if arguments.first == "--list-only" {

@@ -107,14 +107,14 @@ public enum ResolvedBoxContent: Sendable, Hashable {
 /// of layouts): extracting a case's payload then retains nothing but what it uses, which
 /// matters because every row is measured again on each width change.
 indirect enum BoundNode: Sendable {
-    case text(PreparedText?, maxLines: Int, TextElement)
-    case box(Size, BoxContent)
+    case text(PreparedText?, maxLines: Int, Boxed<TextElement>)
+    case box(Size, Boxed<BoxContent>)
     case stack(StackGeometry, [BoundNode])
     case inset(Insets, BoundNode)
     case sized(SizeConstraint, BoundNode)
     case sideBySide(SideBySideGeometry, BoundNode, BoundNode)
     case frames([FrameGeometry], [BoundNode])
-    case background(Background, BoundNode)
+    case background(Boxed<Background>, BoundNode)
 
     struct StackGeometry: Sendable {
         var axis: StackElement.Axis, spacing: Double, alignment: StackElement.Alignment, flexible: Int?
@@ -135,15 +135,15 @@ indirect enum BoundNode: Sendable {
             case .literal(let text): string = text
             }
             if element.trimmed { string = trimmed(string) }
-            guard !string.isEmpty else { return .text(nil, maxLines: element.maxLines ?? 0, element) }
+            guard !string.isEmpty else { return .text(nil, maxLines: element.maxLines ?? 0, Boxed(element)) }
             do {
                 return .text(try PreparedText(string, style: element.appearance.style, fonts: fonts, cache: cache),
-                             maxLines: element.maxLines ?? 0, element)
+                             maxLines: element.maxLines ?? 0, Boxed(element))
             } catch {
                 throw .text(element: describe(element.source), error)
             }
         case .box(let box):
-            return .box(Size(width: box.width, height: box.height), box.content)
+            return .box(Size(width: box.width, height: box.height), Boxed(box.content))
         case .stack(let stack):
             var children: [BoundNode] = []
             for child in stack.children { children.append(try bind(child, row: row, fonts: fonts, cache: cache, path: &path)) }
@@ -160,7 +160,7 @@ indirect enum BoundNode: Sendable {
             for frame in frames { children.append(try bind(frame.child, row: row, fonts: fonts, cache: cache, path: &path)) }
             return .frames(frames.map { FrameGeometry(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }, children)
         case .background(let background, let child):
-            return .background(background, try bind(child, row: row, fonts: fonts, cache: cache, path: &path))
+            return .background(Boxed(background), try bind(child, row: row, fonts: fonts, cache: cache, path: &path))
         }
     }
 
@@ -295,13 +295,14 @@ indirect enum BoundNode: Sendable {
     /// Appends this node's elements, placed in `rect` (its width is the available width).
     func arrange(in rect: Rect, clip: Rect?, row: RowData, into elements: inout [ArrangedElement]) {
         switch self {
-        case .text(let prepared, let maxLines, let element):
+        case .text(let prepared, let maxLines, let boxed):
+            let element = boxed.value
             guard let prepared, let layout = try? prepared.layout(width: rect.width, maxLines: maxLines > 0 ? maxLines : nil) else { return }
             elements.append(ArrangedElement(frame: Rect(x: rect.x, y: rect.y, width: rect.width, height: layout.height),
                                             kind: .text(layout, element.appearance), clip: clip))
-        case .box(let size, let boxContent):
+        case .box(let size, let boxed):
             let content: ResolvedBoxContent
-            switch boxContent {
+            switch boxed.value {
             case .empty: content = .empty
             case .color(let color): content = .color(color)
             case .image(let source): content = Self.imageName(source, row).map { .image($0) } ?? .empty
@@ -356,7 +357,8 @@ indirect enum BoundNode: Sendable {
                 elements.append(ArrangedElement(frame: box, kind: .container, clip: clip))
                 child.arrange(in: box, clip: frame.height != nil ? Self.intersect(clip, box) : clip, row: row, into: &elements)
             }
-        case .background(let background, let child):
+        case .background(let boxed, let child):
+            let background = boxed.value
             let size = child.measure(width: rect.width)
             let frame = Rect(x: rect.x, y: rect.y, width: rect.width, height: max(rect.height, size.height))
             func name(_ fill: Background.Fill?) -> String? {
@@ -389,4 +391,11 @@ indirect enum BoundNode: Sendable {
         let x = max(a.x, b.x), y = max(a.y, b.y)
         return Rect(x: x, y: y, width: max(0, min(a.maxX, b.maxX) - x), height: max(0, min(a.maxY, b.maxY) - y))
     }
+}
+
+/// A value in a reference box: enum payloads that measuring skips (styles, backgrounds) cost
+/// one retain to carry instead of one per string inside them.
+final class Boxed<Value: Sendable>: Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -21,16 +21,17 @@ extension PreparedText {
     @inline(__always)
     func forEachLine(maxWidth: Double, _ emit: (Int32, Int32, Int64, Bool) -> Bool) {
         let storage = self.storage
-        let n = storage.widths.count
+        withExtendedLifetime(storage) {
+        let view = storage.segmentView
+        let n = view.count
         guard n > 0 else { return }
         let limit = Self.fitLimit(maxWidth)
-        if storage.singleLineWidth <= limit {
-            _ = emit(0, Int32(storage.unitCount), storage.singleLineWidth, false)
+        if view.singleLineWidth <= limit {
+            _ = emit(0, Int32(view.unitCount), view.singleLineWidth, false)
             return
         }
-        let hyphenWidth = Int64(storage.hyphenWidth)
-        withExtendedLifetime(storage) {
-        let widths = storage.widths, spaces = storage.spaceWidths, flags = storage.flags, ends = storage.segmentEnds
+        let hyphenWidth = view.hyphenWidth
+        let widths = view.widths, spaces = view.spaces, flags = view.flags, ends = view.ends
             var lineStart: Int32 = 0
             var lineFirst = 0           // first segment on the current line
             var x: Int64 = 0            // pen after the last placed segment, hanging spaces included
@@ -150,7 +151,7 @@ extension PreparedText {
                 }
                 i += 1
             }
-            if placed > 0 { _ = emit(lineStart, Int32(storage.unitCount), content, false) }
+            if placed > 0 { _ = emit(lineStart, Int32(view.unitCount), content, false) }
         }
     }
 

@@ -111,6 +111,28 @@ public struct PreparedText: Sendable {
         var singleLineWidth: Int64 { h.pointee.singleLineWidth }
         var hasTallerLines: Bool { h.pointee.hasTallerLines }
 
+        /// What line breaking reads, fetched in one access (each accessor above is a call that
+        /// may retain the buffer; the hot path makes one).
+        struct SegmentView {
+            let count: Int, unitCount: Int
+            let ends: UnsafePointer<Int32>, widths: UnsafePointer<Int32>, spaces: UnsafePointer<Int32>
+            let flags: UnsafePointer<UInt8>
+            let singleLineWidth: Int64, hyphenWidth: Int64
+        }
+
+        @inline(__always) var segmentView: SegmentView {
+            withUnsafeMutablePointers { h, base in
+                let raw = UnsafeRawPointer(base)
+                let n = h.pointee.segmentCount, o = h.pointee.segmentOffset
+                return SegmentView(count: n, unitCount: h.pointee.unitCount,
+                                   ends: (raw + o).assumingMemoryBound(to: Int32.self),
+                                   widths: (raw + o + 8 * n).assumingMemoryBound(to: Int32.self),
+                                   spaces: (raw + o + 12 * n).assumingMemoryBound(to: Int32.self),
+                                   flags: (raw + h.pointee.flagsOffset).assumingMemoryBound(to: UInt8.self),
+                                   singleLineWidth: h.pointee.singleLineWidth, hyphenWidth: Int64(h.pointee.hyphenWidth))
+            }
+        }
+
         /// Bytes of the tail.
         var tailBytes: Int { h.pointee.flagsOffset + h.pointee.segmentCount }
 
