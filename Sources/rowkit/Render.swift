@@ -86,7 +86,7 @@ struct Render: ParsableCommand {
         canvas.fill(.white)
         let store = ImageStore(folder: images)
         for item in visible {
-            let arrangement = try measurer.prepare(item.row).arrange(width: width)
+            let arrangement = try engine.preparedItem(at: item.index).arrange(width: width)
             if !quiet {
                 let what = item.kind == .row ? "\"row\": \(item.indexPath.row), \"section\": \(item.indexPath.section)" : "\"header\": \(item.indexPath.section)"
                 print("{\(what), \"cell\": \(jsonString(item.row.template)), \"y\": \(jsonNumber(item.y)), \"height\": \(jsonNumber(item.height))}")
@@ -165,14 +165,13 @@ func rowData(_ value: Any, _ place: String) throws -> RowData {
 
 /// Rows from .json array of objects or .jsonl objects; errors name the file and line.
 func loadRows(_ bytes: Data, _ path: String) throws -> [RowData] {
-    let row = rowData
     if path.hasSuffix(".jsonl") {
         var rows: [RowData] = []
         for (n, line) in splitLines(bytes).enumerated() where !line.allSatisfy(\.isWhitespace) {
             guard let value = try? JSONSerialization.jsonObject(with: Data(line.utf8)) else {
                 throw CommandError("\(path):\(n + 1): not valid JSON")
             }
-            rows.append(try row(value, "\(path):\(n + 1)"))
+            rows.append(try rowData(value, "\(path):\(n + 1)"))
         }
         return rows
     }
@@ -181,5 +180,5 @@ func loadRows(_ bytes: Data, _ path: String) throws -> [RowData] {
         throw CommandError("\(path): not valid JSON (\(error.localizedDescription))")
     }
     guard let array = value as? [Any] else { throw CommandError("\(path): expected a JSON array of row objects (or use .jsonl)") }
-    return try array.enumerated().map { try row($0.element, "\(path): row \($0.offset)") }
+    return try array.enumerated().map { try rowData($0.element, "\(path): row \($0.offset)") }
 }

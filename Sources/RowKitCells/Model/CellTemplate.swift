@@ -29,16 +29,23 @@ public struct CellTemplate: Sendable {
     }
 }
 
-/// Builds a ``CellLayout`` from a list of children: one child is itself, several become a
-/// vertical stack without spacing.
-@resultBuilder
-public enum CellLayoutBuilder {
+/// The list-building half of the layout DSL's result builders: expressions, blocks, `if`,
+/// `if`/`else` and `for` all collect children into one array.
+public protocol CellListBuilding {}
+
+extension CellListBuilding {
     public static func buildExpression(_ layout: CellLayout) -> [CellLayout] { [layout] }
     public static func buildBlock(_ parts: [CellLayout]...) -> [CellLayout] { parts.flatMap { $0 } }
     public static func buildOptional(_ part: [CellLayout]?) -> [CellLayout] { part ?? [] }
     public static func buildEither(first: [CellLayout]) -> [CellLayout] { first }
     public static func buildEither(second: [CellLayout]) -> [CellLayout] { second }
     public static func buildArray(_ parts: [[CellLayout]]) -> [CellLayout] { parts.flatMap { $0 } }
+}
+
+/// Builds a ``CellLayout`` from a list of children: one child is itself, several become a
+/// vertical stack without spacing.
+@resultBuilder
+public enum CellLayoutBuilder: CellListBuilding {
     public static func buildFinalResult(_ parts: [CellLayout]) -> CellLayout {
         parts.count == 1 ? parts[0] : .stack(StackElement(.vertical, children: parts))
     }
@@ -46,14 +53,7 @@ public enum CellLayoutBuilder {
 
 /// Builds a list of children for stacks and frames.
 @resultBuilder
-public enum CellChildrenBuilder {
-    public static func buildExpression(_ layout: CellLayout) -> [CellLayout] { [layout] }
-    public static func buildBlock(_ parts: [CellLayout]...) -> [CellLayout] { parts.flatMap { $0 } }
-    public static func buildOptional(_ part: [CellLayout]?) -> [CellLayout] { part ?? [] }
-    public static func buildEither(first: [CellLayout]) -> [CellLayout] { first }
-    public static func buildEither(second: [CellLayout]) -> [CellLayout] { second }
-    public static func buildArray(_ parts: [[CellLayout]]) -> [CellLayout] { parts.flatMap { $0 } }
-}
+public enum CellChildrenBuilder: CellListBuilding {}
 
 // MARK: DSL
 

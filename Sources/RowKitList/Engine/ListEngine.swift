@@ -264,6 +264,12 @@ public final class ListEngine<Measurer: RowMeasurer>: @unchecked Sendable {
         return stats.sum / Double(stats.count)
     }
 
+    /// The prepared form of item `index` — the one its height was measured from, so drawing
+    /// it draws exactly what was measured (prepared again only if the budget evicted it).
+    public func preparedItem(at index: Int) throws -> Measurer.Prepared {
+        try locked { try prepared(at: index) }
+    }
+
     /// The prepared form of item `index`, preparing it if needed (with the lock held).
     private func prepared(at index: Int) throws -> Measurer.Prepared {
         var item = items[index]
