@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "RowKitText", targets: ["RowKitText"]),
         .library(name: "RowKitCells", targets: ["RowKitCells"]),
         .library(name: "RowKitList", targets: ["RowKitList"]),
+        .library(name: "RowKitListCells", targets: ["RowKitListCells"]),
         .library(name: "RowKitDraw", targets: ["RowKitDraw"]),
         .executable(name: "rowkit", targets: ["rowkit"]),
     ],
@@ -30,23 +31,26 @@ let package = Package(
         .target(name: "RowKitText", dependencies: ["CICU", "CHarfBuzz", "CFontconfig"]),
         // Cells: declarative layouts bound to row data, stylesheets, the classic cells.
         .target(name: "RowKitCells", dependencies: ["RowKitText", .product(name: "Yams", package: "Yams")]),
-        // List engine: exact heights and offsets for any number of rows, reuse, updates.
-        .target(name: "RowKitList", dependencies: ["RowKitCells"]),
+        // List engine: exact heights and offsets for any number of rows, reuse, updates —
+        // generic over what it measures (knows nothing of cells or text).
+        .target(name: "RowKitList"),
+        // The list engine's adapter to cells: rows of cell templates and their data.
+        .target(name: "RowKitListCells", dependencies: ["RowKitList", "RowKitCells"]),
         // Drawing: cairo renders the glyph runs of a measured layout, and whole cells.
         .target(name: "RowKitDraw", dependencies: ["RowKitText", "RowKitCells", "CCairo", "CFreeType"]),
 
         .executableTarget(name: "rowkit", dependencies: [
-            "RowKitText", "RowKitCells", "RowKitList", "RowKitDraw",
+            "RowKitText", "RowKitCells", "RowKitList", "RowKitListCells", "RowKitDraw",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "rowkit-bench", dependencies: ["RowKitText", "RowKitCells", "RowKitList", "CPango"], path: "Benchmarks/rowkit-bench"),
+        .executableTarget(name: "rowkit-bench", dependencies: ["RowKitText", "RowKitCells", "RowKitList", "RowKitListCells", "CPango"], path: "Benchmarks/rowkit-bench"),
 
         .testTarget(name: "RowKitTextTests", dependencies: [
             "RowKitText",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "RowKitCellsTests", dependencies: ["RowKitCells", "RowKitText"]),
-        .testTarget(name: "RowKitListTests", dependencies: ["RowKitList", "RowKitCells", "RowKitText"]),
+        .testTarget(name: "RowKitListTests", dependencies: ["RowKitList", "RowKitListCells", "RowKitCells", "RowKitText"]),
         .testTarget(name: "RowKitDrawTests", dependencies: ["RowKitText", "RowKitCells", "RowKitDraw", "CCairo"]),
     ]
 )
