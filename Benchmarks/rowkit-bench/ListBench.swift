@@ -2,7 +2,9 @@
 // cells, pulled from a data source as an app would give them: all exact heights cold (on every
 // core), every row again at a new width, y → row lookups, single-row inserts and deletes,
 // scrollTo exactness among unmeasured rows, memory per row. Writes its figures as JSON under
-// Benchmarks/results/ (or $ROWKIT_BENCH_RESULTS) when that folder exists.
+// Benchmarks/results/ (or $ROWKIT_BENCH_RESULTS) when that folder exists. With
+// ROWKIT_LIST_QUICK=1 only the structure is timed (lookups and updates on unmeasured rows),
+// for iterating on the engine without minutes of measuring.
 
 import Dispatch
 import Foundation
@@ -52,7 +54,7 @@ struct ListBenchResults {
         lines.append(row("y → row lookup", String(format: "%.0f ns", lookupNanoseconds), "< 1 µs"))
         lines.append(row("random single-row insert or delete (batch update)", String(format: "%.2f µs", updateMicroseconds), "< 20 µs"))
         for (position, error) in scrollToErrorPixels.sorted(by: { $0.key < $1.key }) {
-            lines.append(row("scrollTo(row 500,000, .\(position)) among unmeasured rows: off by", String(format: "%.2f px", error), "0"))
+            lines.append(row("scrollTo(middle row, .\(position)) among unmeasured rows: off by", String(format: "%.2f px", error), "0"))
         }
         if let growth = rssGrowthBytesPerRow {
             lines.append(row("process memory growth per row (engine + every measuring form)", String(format: "%.0f B", growth), "≤ 1,000 B"))
@@ -159,8 +161,15 @@ func runListBench(rows count: Int) throws -> ListBenchResults {
     engine.viewportHeight = 844
     if let before = rssBefore, let now = residentBytes() { results.emptyEngineBytesPerRow = perRow(now - before) }
 
+    let quick = ProcessInfo.processInfo.environment["ROWKIT_LIST_QUICK"] != nil
+    if quick {
+        engine.scroll(to: engine.contentHeight / 2)
+        try timeLookupsAndUpdates(engine, store: store, rng: &rng, into: &results)
+        return results
+    }
+
     // scrollTo among unmeasured rows lands exactly (before anything else is measured).
-    let target = ListIndexPath(section: 0, row: min(count - 1, 500_000))
+    let target = ListIndexPath(section: 0, row: count / 2)
     for position in [ScrollPosition.middle, .bottom] {
         try engine.scrollTo(target, position: position)
         let item = try require(try engine.visibleItems().first { $0.indexPath == target })
@@ -201,6 +210,16 @@ func runListBench(rows count: Int) throws -> ListBenchResults {
     results.newWidthAllExact = results.newWidthAllExact && engine.unmeasuredCount == 0
     results.checksum = UInt64(engine.contentHeight)
 
+    engine.scroll(to: engine.contentHeight / 2)
+    try timeLookupsAndUpdates(engine, store: store, rng: &rng, into: &results)
+    results.loadAfter = loadAverage()
+    if let path = results.save() { progress("list: results in \(path)") }
+    return results
+}
+
+/// y → row lookups and single-row inserts and deletes, timed.
+private func timeLookupsAndUpdates(_ engine: ListEngine<CellMeasurer>, store: BenchRowStore, rng: inout SplitMix64,
+                                   into results: inout ListBenchResults) throws {
     progress("list: y → row lookups…")
     let height = engine.contentHeight
     let lookups = 1_000_000
@@ -211,7 +230,6 @@ func runListBench(rows count: Int) throws -> ListBenchResults {
     results.checksum &+= UInt64(truncatingIfNeeded: sum)
 
     progress("list: 10,000 single-row inserts and deletes…")
-    engine.scroll(to: height / 2)
     let updates = 10_000
     for k in stride(from: 0, to: updates, by: 2) {
         store.add(ListRow(id: "new\(k)", template: "caption-text", data: ["caption": "New", "body": "A row inserted at a random place."]))
@@ -228,9 +246,6 @@ func runListBench(rows count: Int) throws -> ListBenchResults {
         }
     }
     results.updateMicroseconds = seconds(since: updateStart) / Double(updates) * 1e6
-    results.loadAfter = loadAverage()
-    if let path = results.save() { progress("list: results in \(path)") }
-    return results
 }
 
 /// Unwraps a value the benchmark needs, or stops with a message.

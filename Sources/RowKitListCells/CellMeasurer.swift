@@ -18,6 +18,16 @@ public enum CellRowError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// A row's cell bound to its data (texts prepared once): what the list engine keeps per row
+/// to measure it at any width, and what it is drawn from.
+public final class MeasuredCell: Sendable {
+    /// The bound cell.
+    public let cell: BoundCell
+
+    /// Keeps `cell`.
+    public init(_ cell: BoundCell) { self.cell = cell }
+}
+
 /// Measures list rows with cell templates, chosen by each row's template name: the list
 /// engine's adapter to RowKit's cells.
 ///
@@ -34,22 +44,26 @@ public struct CellMeasurer: RowMeasurer {
     }
 
     /// The row's template bound to its data.
-    public func measuringForm(of row: ListRow) throws(CellRowError) -> BoundCell {
-        guard let template = templates[row.template] else { throw .unknownTemplate(row.template, known: templates.keys.sorted()) }
-        do { return try template.bind(row.data) } catch { throw .cell(error) }
+    public func measuringForm(of row: ListRow) throws(CellRowError) -> MeasuredCell {
+        MeasuredCell(try bind(row))
     }
 
     /// The bound cell's height at `width` (0 for a width cells refuse, which the list never uses).
-    public func height(of form: BoundCell, width: Double) -> Double {
-        (try? form.measure(width: width).height) ?? 0
+    public func height(of form: MeasuredCell, width: Double) -> Double {
+        (try? form.cell.measure(width: width).height) ?? 0
     }
 
     /// The bound cell the row was measured with, or the row bound now.
-    public func drawingForm(of row: ListRow, measuring: BoundCell?) throws(CellRowError) -> BoundCell {
-        if let measuring { return measuring }
-        return try measuringForm(of: row)
+    public func drawingForm(of row: ListRow, measuring: MeasuredCell?) throws(CellRowError) -> BoundCell {
+        if let measuring { return measuring.cell }
+        return try bind(row)
     }
 
-    /// Approximate bytes a bound cell holds.
-    public func byteCount(of form: BoundCell) -> Int { form.byteCount }
+    /// Approximate bytes a bound cell holds (with its reference box).
+    public func byteCount(of form: MeasuredCell) -> Int { form.cell.byteCount + 32 }
+
+    private func bind(_ row: ListRow) throws(CellRowError) -> BoundCell {
+        guard let template = templates[row.template] else { throw .unknownTemplate(row.template, known: templates.keys.sorted()) }
+        do { return try template.bind(row.data) } catch { throw .cell(error) }
+    }
 }

@@ -4,21 +4,22 @@ import Testing
 /// The blocked item store against a plain array: order, access, and the per-block counts
 /// (measured, forms, selected) that work finding and selection queries rely on.
 @Suite struct ItemStoreTests {
-    typealias Store = ItemStore<Int, Int>
-    typealias Element = Item<Int, Int>
+    typealias Store = ItemStore
+    typealias Element = ItemRecord
+    final class Token {}
 
     static func check(_ store: Store, _ model: [Element], generation: UInt32, rng: inout SeededRandom,
                       sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(store.count == model.count, sourceLocation: sourceLocation)
-        var all: [Int] = []
-        store.forEach(in: 0..<store.count) { _, item in all.append(item.id) }
-        #expect(all == model.map(\.id), sourceLocation: sourceLocation)
+        var all: [UInt32] = []
+        store.forEach(in: 0..<store.count) { _, item in all.append(item.serial) }
+        #expect(all == model.map(\.serial), sourceLocation: sourceLocation)
         #expect(store.measuredCount == model.filter { $0.generation == generation }.count, sourceLocation: sourceLocation)
         #expect(store.formCount == model.filter { $0.form != nil }.count, sourceLocation: sourceLocation)
         #expect(store.selectedCount == model.filter(\.selected).count, sourceLocation: sourceLocation)
         var selected: [Int] = []
         store.forEachSelected { index, item in
-            #expect(item.id == model[index].id, sourceLocation: sourceLocation)
+            #expect(item.serial == model[index].serial, sourceLocation: sourceLocation)
             selected.append(index)
         }
         #expect(selected == model.indices.filter { model[$0].selected }, sourceLocation: sourceLocation)
@@ -36,15 +37,15 @@ import Testing
         guard !model.isEmpty else { return }
         for _ in 0..<10 {
             let i = rng.int(0..<model.count)
-            #expect(store[i].id == model[i].id, sourceLocation: sourceLocation)
+            #expect(store[i].serial == model[i].serial, sourceLocation: sourceLocation)
         }
         // Work finding: the returned blocks start where said and hold pending items.
         for formsOnly in [false, true] {
             let pending = model.indices.filter { model[$0].generation != generation && (!formsOnly || model[$0].form != nil) }
             let cursor = rng.int(0...model.count)
             if let work = store.work(from: cursor, formsOnly: formsOnly, limit: 50) {
-                let ids = work.blocks.flatMap { $0.map(\.id) }
-                #expect(Array(model[work.start..<(work.start + ids.count)].map(\.id)) == ids, sourceLocation: sourceLocation)
+                let ids = work.blocks.flatMap { $0.map(\.serial) }
+                #expect(Array(model[work.start..<(work.start + ids.count)].map(\.serial)) == ids, sourceLocation: sourceLocation)
                 #expect(pending.contains { $0 >= work.start && $0 < work.start + ids.count }, sourceLocation: sourceLocation)
             } else {
                 #expect(pending.isEmpty, sourceLocation: sourceLocation)
@@ -70,7 +71,7 @@ import Testing
         func element(_ rng: inout SeededRandom) -> Element {
             next += 1
             let measured = rng.chance(0.3)
-            return Element(id: next, kind: .row, form: measured || rng.chance(0.2) ? next : nil,
+            return Element(kind: .row, serial: UInt32(next), form: measured || rng.chance(0.2) ? Token() : nil,
                            generation: measured ? generation : 0, selected: rng.chance(0.1))
         }
         let initial = (0..<rng.int(0...900)).map { _ in element(&rng) }
@@ -86,13 +87,14 @@ import Testing
                 model.insert(e, at: at)
             case 5..<8 where !model.isEmpty:
                 let at = rng.int(0..<model.count)
-                #expect(store.remove(at: at).id == model.remove(at: at).id)
+                #expect(store.remove(at: at).serial == model.remove(at: at).serial)
             case 8 where !model.isEmpty:
                 let at = rng.int(0..<model.count)
                 let selected = rng.chance(0.5), measured = rng.chance(0.5)
-                store.update(at: at) { $0.selected = selected; if measured { $0.form = -1; $0.generation = generation } else { $0.generation = 0 } }
+                let token = Token()
+                store.update(at: at) { $0.selected = selected; if measured { $0.form = token; $0.generation = generation } else { $0.generation = 0 } }
                 model[at].selected = selected
-                if measured { model[at].form = -1; model[at].generation = generation } else { model[at].generation = 0 }
+                if measured { model[at].form = token; model[at].generation = generation } else { model[at].generation = 0 }
             case 9 where model.count > 10:
                 let start = rng.int(0..<(model.count - 10))
                 store.updateRange(start: start, count: 10) { _, item in item.selected.toggle() }
@@ -108,7 +110,7 @@ import Testing
         Self.check(store, model, generation: generation, rng: &rng)
         while !model.isEmpty {
             let at = rng.int(0..<model.count)
-            #expect(store.remove(at: at).id == model.remove(at: at).id)
+            #expect(store.remove(at: at).serial == model.remove(at: at).serial)
         }
         Self.check(store, model, generation: generation, rng: &rng)
         #expect(store.countsAreConsistent)
@@ -121,7 +123,7 @@ import Testing
     /// not O(n)).
     @Test func selectionQueriesVisitOnlyBlocksWithSelectedItems() {
         let n = 200_000
-        var store = Store((0..<n).map { Element(id: $0, kind: .row) }, generation: 1)
+        var store = Store((0..<n).map { Element(kind: .row, serial: UInt32($0)) }, generation: 1)
         let chosen = [5, 6, 150_000, 199_999]
         for index in chosen { store.update(at: index) { $0.selected = true } }
         var visited: [Int] = []

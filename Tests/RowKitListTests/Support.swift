@@ -63,7 +63,10 @@ struct BrokenRow: Error, CustomStringConvertible, Equatable {
 
 /// A deterministic, instant measurer of `TestRow`s.
 struct FakeMeasurer: RowMeasurer {
-    struct Form: Sendable { var length: Int; var fixed: Double? }
+    final class Form: Sendable {
+        let length: Int, fixed: Double?
+        init(length: Int, fixed: Double?) { self.length = length; self.fixed = fixed }
+    }
     struct Drawing: Sendable, Equatable { var id: String; var length: Int; var fixed: Double? }
     var counter: MeasureCounter? = nil
     /// Called at the start of every `measuringForm` (e.g. to slow down or gate background work).

@@ -114,18 +114,17 @@ public final class ListEngine<Measurer: RowMeasurer>: Sendable {
     public func item(at index: Int) throws(ListError) -> ListItem<ID> {
         try state.withLock { s throws(ListError) in
             let i = try s.checkedItem(index)
-            let item = s.items[i]
-            return ListItem(index: i, kind: item.kind, indexPath: s.indexPath(ofFlat: i), id: item.id)
+            return ListItem(index: i, kind: s.items[i].kind, indexPath: s.indexPath(ofFlat: i), id: s.ids[i])
         }
     }
 
     /// The flat index of the item with `id`, or nil. O(n): for occasional lookups, not per frame.
     public func index(ofID id: ID) -> Int? {
-        state.withLock { s in s.ids.contains(id) ? s.items.firstIndex { $0.id == id } : nil }
+        state.withLock { s in s.idSet.contains(id) ? s.ids.firstIndex { $0 == id } : nil }
     }
 
     /// Whether an item with `id` is in the list (O(1)).
-    public func contains(id: ID) -> Bool { state.withLock { $0.ids.contains(id) } }
+    public func contains(id: ID) -> Bool { state.withLock { $0.idSet.contains(id) } }
 
     // MARK: settings
 
@@ -164,15 +163,15 @@ public final class ListEngine<Measurer: RowMeasurer>: Sendable {
     /// Bytes of the height index (the per-item cost of heights and offsets).
     public var heightIndexBytes: Int { state.withLock { $0.heights.byteCount } }
 
-    /// The engine's own bookkeeping per item (id, form reference, flags, block and id-set
-    /// overhead), in bytes, not counting what ids and measuring forms point to.
+    /// The engine's own bookkeeping per item (record with the form reference and flags, id,
+    /// height, id-set entry), in bytes, not counting what ids and measuring forms point to.
     public var bookkeepingBytesPerItem: Double {
         state.withLock { s in
             let n = Double(max(1, s.items.count))
-            let itemBytes = Double(MemoryLayout<ListState<Measurer>.Element>.stride)
+            let recordBytes = Double(MemoryLayout<ItemRecord>.stride + MemoryLayout<ID>.stride)
             // A Set keeps its load factor at most 3/4 in power-of-two capacities.
-            let setBytes = Double(s.ids.capacity) / 0.75 * Double(MemoryLayout<ID>.stride + 1) / n
-            return itemBytes + setBytes + Double(s.heights.byteCount) / n
+            let setBytes = Double(s.idSet.capacity) / 0.75 * Double(MemoryLayout<ID>.stride + 1) / n
+            return recordBytes + setBytes + Double(s.heights.byteCount) / n
         }
     }
 
@@ -183,7 +182,7 @@ public final class ListEngine<Measurer: RowMeasurer>: Sendable {
         var bytes = 0, items = 0
         for block in blocks {
             for item in block {
-                if let form = item.form { bytes += measurer.byteCount(of: form); items += 1 }
+                if let form = item.form { bytes += measurer.byteCount(of: unsafeDowncast(form, to: Measurer.Measuring.self)); items += 1 }
             }
         }
         return (bytes, items)

@@ -4,14 +4,16 @@ struct ListState<Measurer: RowMeasurer>: Sendable {
     typealias ID = Measurer.Row.ID
     typealias Row = Measurer.Row
     typealias Form = Measurer.Measuring
-    typealias Element = Item<ID, Form>
 
-    // Items and sections.
-    var items: ItemStore<ID, Form>
+    // Items and sections: records, ids and heights are three columns in list order.
+    var items: ItemStore
+    var ids: BlockedArray<ID>
     var sections: SectionTable
     var heights: HeightIndex
     /// Every item's id, for the uniqueness check.
-    var ids: Set<ID>
+    var idSet: Set<ID>
+    /// The serial the next inserted or reloaded item gets.
+    var nextSerial: UInt32 = 1
     /// Rows the app gave as values (small lists), by id; other rows come from the data source.
     var keptRows: [ID: Row]
 
@@ -67,27 +69,41 @@ struct ListState<Measurer: RowMeasurer>: Sendable {
         self.estimates = Estimates(defaultEstimate: defaultEstimate)
         self.keptRows = kept
         self.drawingForms = DrawingFormCache(capacity: drawingCacheCapacity)
-        var elements: [Element] = []
-        elements.reserveCapacity(sections.reduce(0) { $0 + $1.itemCount })
+        let total = sections.reduce(0) { $0 + $1.itemCount }
+        var records: [ItemRecord] = []
+        records.reserveCapacity(total)
+        var idList: [ID] = []
+        idList.reserveCapacity(total)
         var table: [SectionTable.Section] = []
         table.reserveCapacity(sections.count)
-        var ids = Set<ID>(minimumCapacity: elements.capacity)
+        var idSet = Set<ID>(minimumCapacity: total)
+        var serial: UInt32 = 1
         for section in sections {
             table.append(.init(hasHeader: section.header != nil, hasFooter: section.footer != nil, rowCount: section.rows.count))
             for (kind, id) in section.items {
-                guard ids.insert(id).inserted else {
+                guard idSet.insert(id).inserted else {
                     let partial = SectionTable(table)
-                    let second = partial.indexPath(ofFlat: elements.count)
-                    let first = elements.firstIndex { $0.id == id }.map(partial.indexPath(ofFlat:)) ?? second
+                    let second = partial.indexPath(ofFlat: idList.count)
+                    let first = idList.firstIndex(of: id).map(partial.indexPath(ofFlat:)) ?? second
                     throw .duplicateID(String(describing: id), first, second)
                 }
-                elements.append(Element(id: id, kind: kind))
+                records.append(ItemRecord(kind: kind, serial: serial))
+                serial &+= 1
+                idList.append(id)
             }
         }
-        self.ids = ids
+        self.idSet = idSet
+        self.nextSerial = serial
+        self.ids = BlockedArray(idList)
         self.sections = SectionTable(table)
-        self.items = ItemStore(elements, generation: 1)
-        self.heights = HeightIndex(count: elements.count, height: defaultEstimate)
+        self.items = ItemStore(records, generation: 1)
+        self.heights = HeightIndex(count: records.count, height: defaultEstimate)
+    }
+
+    /// A serial for an item inserted or reloaded now.
+    mutating func takeSerial() -> UInt32 {
+        defer { nextSerial = nextSerial &+ 1 == 0 ? 1 : nextSerial &+ 1 }
+        return nextSerial
     }
 
     // MARK: positions
@@ -109,11 +125,12 @@ struct ListState<Measurer: RowMeasurer>: Sendable {
 
     func indexPath(ofFlat index: Int) -> ListIndexPath { sections.indexPath(ofFlat: index) }
 
-    func isMeasured(_ item: Element) -> Bool { item.generation == generation }
+    func isMeasured(_ record: ItemRecord) -> Bool { record.generation == generation }
 
-    func state(of item: Element) -> ListItemState {
-        if let highlighted, highlighted == item.id { return .highlighted }
-        return item.selected ? .selected : .normal
+    /// The state of the item at `index` (whose record is `record`).
+    func state(of record: ItemRecord, id: ID) -> ListItemState {
+        if let highlighted, highlighted == id { return .highlighted }
+        return record.selected ? .selected : .normal
     }
 
     // MARK: notifications

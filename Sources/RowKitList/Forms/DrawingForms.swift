@@ -20,15 +20,15 @@ extension ListEngine {
     func drawingForm(index: Int, id: ID) throws(ListError) -> Measurer.Drawing {
         let lookup = try state.withLock { s throws(ListError) -> DrawingLookup in
             if let form = s.drawingForms.form(for: id) { return .cached(form) }
-            // The item is where the caller saw it, unless the list changed since: then look
-            // for it near there (the visible neighbourhood), then everywhere.
+            // The item is where the caller saw it, unless the list changed since: then it is
+            // looked for (O(n), only when the list changed between the two calls).
             var at: Int?
-            if index >= 0 && index < s.items.count && s.items[index].id == id { at = index }
-            if at == nil, s.ids.contains(id) { at = s.items.firstIndex { $0.id == id } }
+            if index >= 0 && index < s.items.count && s.ids[index] == id { at = index }
+            if at == nil, s.idSet.contains(id) { at = s.ids.firstIndex { $0 == id } }
             guard let at else { throw .itemNotFound(id: String(describing: id)) }
             let item = s.items[at]
             return .make(kept: s.keptRows.isEmpty ? nil : s.keptRows[id], kind: item.kind, path: s.indexPath(ofFlat: at),
-                         form: item.form, epoch: s.dataEpoch)
+                         form: item.form.map { unsafeDowncast($0, to: Measurer.Measuring.self) }, epoch: s.dataEpoch)
         }
         switch lookup {
         case .cached(let form):

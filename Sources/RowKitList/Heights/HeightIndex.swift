@@ -58,7 +58,8 @@ package struct HeightIndex: Sendable {
     /// absurd or infinite heights ``maximumHeight``).
     @inline(__always) static func units(_ pixels: Double) -> Int32 {
         guard pixels > 0 else { return 0 }   // also NaN
-        return Int32(clamping: Int64((min(pixels, maximumHeight) * unitsPerPixel).rounded()))
+        // Half up (the same as `rounded()` for positive values), without a call into libm.
+        return Int32(clamping: Int64(min(pixels, maximumHeight) * unitsPerPixel + 0.5))
     }
 
     @inline(__always) static func pixels(_ units: Int64) -> Double { Double(units) / unitsPerPixel }
@@ -93,22 +94,28 @@ package struct HeightIndex: Sendable {
         guard !heights.isEmpty else { return 0 }
         precondition(start >= 0 && start + heights.count <= count, "rows \(start)..<\(start + heights.count) out of 0..<\(count)")
         var (b, i) = locate(start)
-        var blockDelta: Int64 = 0, deltaBefore: Int64 = 0
-        for (k, height) in heights.enumerated() {
-            if !height.isNaN {
-                let new = Self.units(height)
-                let delta = Int64(new) - Int64(blocks[b][i])
-                blocks[b][i] = new
-                blockDelta += delta
-                if start + k < before { deltaBefore += delta }
-            }
-            i += 1
-            if i == blocks[b].count || k == heights.count - 1 {
+        var k = 0, deltaBefore: Int64 = 0
+        heights.withUnsafeBufferPointer { heights in
+            while k < heights.count {
+                var blockDelta: Int64 = 0
+                blocks[b].withUnsafeMutableBufferPointer { block in
+                    while i < block.count && k < heights.count {
+                        let height = heights[k]
+                        if !height.isNaN {
+                            let new = Self.units(height)
+                            let delta = Int64(new) - Int64(block[i])
+                            block[i] = new
+                            blockDelta += delta
+                            if start + k < before { deltaBefore += delta }
+                        }
+                        i += 1
+                        k += 1
+                    }
+                }
                 if blockDelta != 0 {
                     heightSums[b] += blockDelta
                     blockHeights.add(blockDelta, at: b)
                 }
-                blockDelta = 0
                 b += 1
                 i = 0
             }

@@ -5,8 +5,8 @@
 /// sizes. Each block also counts its items that are measured at the current width generation,
 /// that have a measuring form and that are selected, so finding work to measure skips whole
 /// blocks and selection queries cost O(selected items), not O(items).
-struct ItemStore<ID: Hashable & Sendable, Form: Sendable>: Sendable {
-    typealias Element = Item<ID, Form>
+struct ItemStore: Sendable {
+    typealias Element = ItemRecord
     static var maximumBlock: Int { 512 }
 
     struct Block: Sendable {
@@ -87,6 +87,48 @@ struct ItemStore<ID: Hashable & Sendable, Form: Sendable>: Sendable {
             i += 1
             if i == blocks[b].items.count { b += 1; i = 0 }
         }
+    }
+
+    /// Marks items `start..<start + heights.count` measured at `generation` where `heights` has a
+    /// number and the item is not measured yet, first giving items without a form the one in
+    /// `forms` (if any). Returns the heights to set (NaN: leave the row as it is) and counts them
+    /// per kind into `estimates`. One pass over the blocks, no closure per item: this is every
+    /// row's share of a width change.
+    mutating func markMeasured(start: Int, heights: [Double], forms: [AnyObject?], generation: UInt32,
+                               estimates: inout Estimates) -> [Double] {
+        var applied = [Double](repeating: .nan, count: heights.count)
+        guard !heights.isEmpty else { return applied }
+        var (b, i) = locate(start)
+        var k = 0
+        let hasForms = !forms.isEmpty
+        while k < heights.count {
+            var measuredDelta = 0, formDelta = 0
+            let counted = self.generation == generation
+            blocks[b].items.withUnsafeMutableBufferPointer { block in
+                while i < block.count && k < heights.count {
+                    if hasForms && block[i].form == nil, let form = forms[k] {
+                        block[i].form = form
+                        formDelta += 1
+                    }
+                    let height = heights[k]
+                    if !height.isNaN && block[i].generation != generation && block[i].form != nil {
+                        block[i].generation = generation
+                        if counted { measuredDelta += 1 }
+                        applied[k] = height
+                        estimates.record(height, kind: block[i].kind)
+                    }
+                    i += 1
+                    k += 1
+                }
+            }
+            blocks[b].measured += measuredDelta
+            blocks[b].forms += formDelta
+            measuredCount += measuredDelta
+            formCount += formDelta
+            b += 1
+            i = 0
+        }
+        return applied
     }
 
     /// Calls `body` for items `range`, in order, without copying blocks.

@@ -5,10 +5,11 @@ import Foundation
 /// blocks themselves (shared, not copied), the version and width generation, and for items
 /// without a measuring form how to get their data.
 struct MeasureChunk<Measurer: RowMeasurer>: Sendable {
-    typealias Element = Item<Measurer.Row.ID, Measurer.Measuring>
+    typealias Element = ItemRecord
 
     /// How to get an item's data: the row the engine keeps, or where to ask the data source.
     struct Pull: Sendable {
+        var id: Measurer.Row.ID
         var kept: Measurer.Row?
         var kind: ListItemKind
         var path: ListIndexPath
@@ -31,15 +32,19 @@ struct MeasureChunk<Measurer: RowMeasurer>: Sendable {
 }
 
 /// What measuring a chunk produced, per item of the chunk.
-struct MeasureResults<Form: Sendable>: Sendable {
+struct MeasureResults: @unchecked Sendable {   // `forms` holds `RowMeasurer.Measuring`s, which are Sendable.
     /// Heights at the chunk's width; NaN where nothing was measured.
     var heights: [Double]
     /// Measuring forms made for items that had none (empty when the chunk was forms-only).
-    var forms: [Form?]
+    var forms: [AnyObject?]
     /// The first failure (items before it in the same worker's share are measured), and the
     /// chunk offset of the item that failed.
     var failure: ListError?
     var failureOffset: Int?
+    /// The serial of every item of the chunk when it was taken (what applying needs of the
+    /// snapshot, so the snapshot's blocks are released first: holding them while items change
+    /// would copy whole blocks).
+    var serials: [UInt32]
 }
 
 extension ListState {
@@ -49,7 +54,8 @@ extension ListState {
         let limit = max(1, limit)
         guard let (blockStart, blocks) = items.work(from: cursor, formsOnly: formsOnly, limit: limit) else { return nil }
         let total = blocks.reduce(0) { $0 + $1.count }
-        func pending(_ item: Element) -> Bool { item.generation != generation && (!formsOnly || item.hasForm) }
+        let generation = self.generation
+        func pending(_ item: ItemRecord) -> Bool { item.generation != generation && (!formsOnly || item.hasForm) }
         // Start at the cursor when it lies inside the first block and work remains after it.
         var begin = blockStart
         if cursor > blockStart && cursor < blockStart + blocks[0].count && blocks[0][(cursor - blockStart)...].contains(where: pending) {
@@ -73,32 +79,43 @@ extension ListState {
 
     /// A chunk of the items in `range` that are not measured yet, or nil if all are (items
     /// with an id in `failed` count as measured: they could not be, earlier in the same call).
-    mutating func takeChunk(covering range: Range<Int>, failed: Set<ID> = []) -> MeasureChunk<Measurer>? {
+    mutating func takeChunk(covering range: Range<Int>, failed: Set<UInt32> = []) -> MeasureChunk<Measurer>? {
         guard !range.isEmpty else { return nil }
-        var elements: [Element] = []
+        var elements: [ItemRecord] = []
         elements.reserveCapacity(range.count)
         var any = false
         items.forEach(in: range) { _, item in
             elements.append(item)
-            if item.generation != generation && (failed.isEmpty || !failed.contains(item.id)) { any = true }
+            if item.generation != generation && (failed.isEmpty || !failed.contains(item.serial)) { any = true }
         }
         guard any else { return nil }
         return chunk(blocks: [elements], blockStart: range.lowerBound, range: range, formsOnly: false)
     }
 
-    private mutating func chunk(blocks: [[Element]], blockStart: Int, range: Range<Int>, formsOnly: Bool) -> MeasureChunk<Measurer> {
+    private mutating func chunk(blocks: [[ItemRecord]], blockStart: Int, range: Range<Int>, formsOnly: Bool) -> MeasureChunk<Measurer> {
         var pulls: [MeasureChunk<Measurer>.Pull?] = []
         if !formsOnly {
             pulls = Array(repeating: nil, count: range.count)
             var b = 0, i = range.lowerBound - blockStart
+            var needs: [Int] = []
             for k in 0..<range.count {
                 while i >= blocks[b].count { i -= blocks[b].count; b += 1 }
                 let item = blocks[b][i]
-                if item.generation != generation && !item.hasForm {
-                    pulls[k] = .init(kept: keptRows.isEmpty ? nil : keptRows[item.id], kind: item.kind,
-                                     path: indexPath(ofFlat: range.lowerBound + k))
-                }
+                if item.generation != generation && !item.hasForm { needs.append(k) }
                 i += 1
+            }
+            if !needs.isEmpty {
+                // The ids of the items to fetch, read from the id column in one pass.
+                var next = 0
+                ids.forEach(in: range.lowerBound..<(range.lowerBound + needs[needs.count - 1] + 1)) { index, id in
+                    guard next < needs.count, index - range.lowerBound == needs[next] else { return }
+                    let k = needs[next]
+                    var b = 0, i = range.lowerBound - blockStart + k
+                    while i >= blocks[b].count { i -= blocks[b].count; b += 1 }
+                    pulls[k] = .init(id: id, kept: keptRows.isEmpty ? nil : keptRows[id], kind: blocks[b][i].kind,
+                                     path: indexPath(ofFlat: index))
+                    next += 1
+                }
             }
         }
         return MeasureChunk(start: range.lowerBound, count: range.count, blocks: blocks, skip: range.lowerBound - blockStart,
@@ -111,7 +128,7 @@ extension ListState {
     /// to `anchor` when given and nothing moved since it was taken at `anchorVersion`, else to
     /// the item at the offset. `pinnedToBottom` is whether the viewport showed the end when the
     /// caller's operation began (default: now).
-    mutating func apply(_ chunk: MeasureChunk<Measurer>, _ results: MeasureResults<Form>, anchor: Anchor? = nil, anchorVersion: Int = -1,
+    mutating func apply(_ chunk: MeasureChunk<Measurer>, _ results: MeasureResults, anchor: Anchor? = nil, anchorVersion: Int = -1,
                         pinnedToBottom: Bool? = nil) {
         defer { changes.closeSnapshot(chunk.version) }
         let anchorIndex = heights.row(at: contentOffset) ?? 0
@@ -120,38 +137,28 @@ extension ListState {
         var delta = 0.0
         if sameWidth && chunk.version == changes.version {
             // Nothing moved since the snapshot: item k is still at start + k.
-            var newHeights = [Double](repeating: .nan, count: chunk.count)
-            let hasForms = !results.forms.isEmpty
-            items.updateRange(start: chunk.start, count: chunk.count) { k, item in
-                if hasForms, item.form == nil, let form = results.forms[k] { item.form = form }
-                let height = results.heights[k]
-                guard !height.isNaN, item.generation != generation, item.form != nil else { return }
-                item.generation = generation
-                newHeights[k] = height
-                estimates.record(height, kind: item.kind)
-            }
+            let newHeights = items.markMeasured(start: chunk.start, heights: results.heights, forms: results.forms,
+                                                generation: generation, estimates: &estimates)
             delta = heights.setHeights(newHeights, startingAt: chunk.start, changeBefore: anchorIndex)
         } else {
-            var b = 0, i = chunk.skip
             for k in 0..<chunk.count {
-                while i >= chunk.blocks[b].count { i -= chunk.blocks[b].count; b += 1 }
-                let old = chunk.blocks[b][i]
-                i += 1
+                let serial = results.serials[k]
                 let height = results.heights[k]
                 let form = results.forms.isEmpty ? nil : results.forms[k]
                 guard !height.isNaN || form != nil, let index = changes.currentIndex(of: chunk.start + k, since: chunk.version),
                       index < items.count else { continue }
-                let measured: Double? = items.update(at: index) { item in
-                    guard item.id == old.id, item.revision == old.revision else { return nil }
+                let generation = self.generation
+                let measured: (Double, ListItemKind)? = items.update(at: index) { item in
+                    guard item.serial == serial else { return nil }
                     if item.form == nil, let form { item.form = form }
                     guard sameWidth, !height.isNaN, item.generation != generation, item.form != nil else { return nil }
                     item.generation = generation
-                    return height
+                    return (height, item.kind)
                 }
-                if let measured {
+                if let (measured, kind) = measured {
                     let change = heights.setHeight(measured, at: index)
                     if index < anchorIndex { delta += change }
-                    estimates.record(measured, kind: old.kind)
+                    estimates.record(measured, kind: kind)
                 }
             }
         }
@@ -180,9 +187,9 @@ extension ListState {
 }
 
 /// Result buffers written by concurrent workers, each index by one worker only.
-final class MeasureSlots<Form: Sendable>: @unchecked Sendable {
+final class MeasureSlots: @unchecked Sendable {
     let heights: UnsafeMutableBufferPointer<Double>
-    let forms: UnsafeMutableBufferPointer<Form?>
+    let forms: UnsafeMutableBufferPointer<AnyObject?>
     let failures: UnsafeMutableBufferPointer<(index: Int, error: ListError)?>
 
     init(count: Int, forms formCount: Int, workers: Int) {
@@ -207,6 +214,8 @@ final class MeasureSlots<Form: Sendable>: @unchecked Sendable {
 /// from. A value, so background work can measure without holding the engine.
 struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
     typealias Row = Measurer.Row
+    /// Cores to measure on.
+    static var cores: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
     let measurer: Measurer
     let dataSource: (any ListDataSource<Row>)?
 
@@ -227,12 +236,18 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
 
     /// Measures a chunk outside the lock: items with a form are measured from it; items without
     /// one (unless forms-only) have their data fetched and a form made. Uses every core for
-    /// large chunks; stops early when `token` is cancelled.
-    func measure(_ chunk: MeasureChunk<Measurer>, token: CancellationToken? = nil) -> MeasureResults<Measurer.Measuring> {
+    /// large chunks; stops early when `token` is cancelled. Releases the chunk's blocks when done.
+    func measure(_ chunk: inout MeasureChunk<Measurer>, token: CancellationToken? = nil) -> MeasureResults {
+        let results = measuring(chunk, token: token)
+        chunk.blocks = []
+        return results
+    }
+
+    private func measuring(_ chunk: MeasureChunk<Measurer>, token: CancellationToken?) -> MeasureResults {
         let count = chunk.count
-        let parallel = count >= 256 ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1
+        let parallel = count >= 256 ? Self.cores : 1
         let workers = min(parallel, max(1, count))
-        let slots = MeasureSlots<Measurer.Measuring>(count: count, forms: chunk.formsOnly ? 0 : count, workers: workers)
+        let slots = MeasureSlots(count: count, forms: chunk.formsOnly ? 0 : count, workers: workers)
         let per = (count + workers - 1) / workers
         let work = { @Sendable (w: Int) in
             let first = w * per, last = min(count, first + per)
@@ -240,30 +255,51 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
             // Find the block and index of item `first`.
             var b = 0, i = chunk.skip + first
             while i >= chunk.blocks[b].count { i -= chunk.blocks[b].count; b += 1 }
-            for k in first..<last {
-                if i == chunk.blocks[b].count { b += 1; i = 0 }
-                defer { i += 1 }
-                if let token, token.isCancelled { return }
-                let item = chunk.blocks[b][i]
-                if item.generation == chunk.generation { continue }
-                if let form = item.form {
-                    slots.heights[k] = measurer.height(of: form, width: chunk.width)
-                    continue
+            var k = first
+            while k < last {
+                let stop = chunk.blocks[b].withUnsafeBufferPointer { block -> Bool in
+                    while i < block.count && k < last {
+                        defer { i += 1; k += 1 }
+                        if let token, token.isCancelled { return true }
+                        if block[i].generation == chunk.generation { continue }
+                        if let form = block[i].form {
+                            slots.heights[k] = measurer.height(of: unsafeDowncast(form, to: Measurer.Measuring.self), width: chunk.width)
+                            continue
+                        }
+                        guard !chunk.formsOnly, let pull = chunk.pulls[k] else { continue }
+                        do throws(ListError) {
+                            let form = try measuringForm(of: try rowData(id: pull.id, kept: pull.kept, kind: pull.kind, path: pull.path))
+                            slots.forms[k] = form
+                            slots.heights[k] = measurer.height(of: form, width: chunk.width)
+                        } catch {
+                            slots.failures[w] = (k, error)
+                            return true
+                        }
+                    }
+                    return false
                 }
-                guard !chunk.formsOnly, let pull = chunk.pulls[k] else { continue }
-                do throws(ListError) {
-                    let form = try measuringForm(of: try rowData(id: item.id, kept: pull.kept, kind: pull.kind, path: pull.path))
-                    slots.forms[k] = form
-                    slots.heights[k] = measurer.height(of: form, width: chunk.width)
-                } catch {
-                    slots.failures[w] = (k, error)
-                    return
-                }
+                if stop { return }
+                b += 1
+                i = 0
             }
         }
         if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
         let first = slots.failures.compactMap { $0 }.min { $0.index < $1.index }
-        return MeasureResults(heights: Array(slots.heights), forms: Array(slots.forms), failure: first?.error, failureOffset: first?.index)
+        var serials: [UInt32] = []
+        serials.reserveCapacity(count)
+        var i = chunk.skip
+        for block in chunk.blocks {
+            block.withUnsafeBufferPointer { block in
+                while i < block.count && serials.count < count {
+                    serials.append(block[i].serial)
+                    i += 1
+                }
+            }
+            i -= block.count
+            if i < 0 { i = 0 }
+        }
+        return MeasureResults(heights: Array(slots.heights), forms: Array(slots.forms), failure: first?.error, failureOffset: first?.index,
+                              serials: serials)
     }
 }
 
@@ -278,8 +314,8 @@ extension ListEngine {
     /// false when `take` found nothing to measure. Throws the first failure after applying
     /// what was measured.
     func measureOnce(_ take: (inout ListState<Measurer>) -> MeasureChunk<Measurer>?) throws(ListError) -> Bool {
-        guard let chunk = state.withLock({ s in take(&s) }) else { return false }
-        let results = context.measure(chunk)
+        guard var chunk = state.withLock({ s in take(&s) }) else { return false }
+        let results = context.measure(&chunk)
         state.withLock { s in s.apply(chunk, results) }
         if let failure = results.failure { throw failure }
         return true

@@ -4,15 +4,16 @@
 ///
 /// The engine keeps one ``Measuring`` per measured row for the list's lifetime, so a width
 /// change re-measures every row without asking for its data again: keep it small (a few
-/// hundred bytes) and make ``height(of:width:)`` cheap and pure. ``Drawing`` is made only for
+/// hundred bytes) and make ``height(of:width:)`` cheap and pure. It is a class (a final class
+/// or a `ManagedBuffer`): the engine keeps one reference per row and never copies it. ``Drawing`` is made only for
 /// the rows a view draws and kept in a small bounded cache.
 ///
 /// Thread rules: every requirement may be called from any thread, several at once.
 public protocol RowMeasurer: Sendable {
     /// The row data the measurer reads (from the app's data source or kept by the engine).
     associatedtype Row: Identifiable & Sendable where Row.ID: Sendable
-    /// The compact form height is measured from.
-    associatedtype Measuring: Sendable
+    /// The compact form height is measured from: a class, kept by reference.
+    associatedtype Measuring: AnyObject & Sendable
     /// The form a row is drawn from.
     associatedtype Drawing: Sendable
 

@@ -46,7 +46,7 @@ extension ListEngine {
     public func highlight(_ path: ListIndexPath?) throws(ListError) {
         try state.withLock { s throws(ListError) in
             guard let path else { s.highlighted = nil; return }
-            s.highlighted = s.items[try s.rowIndex(path)].id
+            s.highlighted = s.ids[try s.rowIndex(path)]
         }
     }
 
@@ -64,7 +64,7 @@ extension ListEngine {
     public var selectedIDs: [ID] {
         state.withLock { s in
             var result: [ID] = []
-            s.items.forEachSelected { _, item in result.append(item.id) }
+            s.items.forEachSelected { index, _ in result.append(s.ids[index]) }
             return result
         }
     }
@@ -72,6 +72,9 @@ extension ListEngine {
     /// The state item `index` is drawn in (``VisibleItem/state`` has it for visible items).
     /// - Throws: ``ListError/indexOutOfRange(_:)``.
     public func state(ofItem index: Int) throws(ListError) -> ListItemState {
-        try state.withLock { s throws(ListError) in s.state(of: s.items[try s.checkedItem(index)]) }
+        try state.withLock { s throws(ListError) in
+            let i = try s.checkedItem(index)
+            return s.state(of: s.items[i], id: s.ids[i])
+        }
     }
 }

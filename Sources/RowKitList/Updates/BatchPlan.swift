@@ -203,7 +203,7 @@ extension ListState {
         var added: [(id: ID, path: ListIndexPath)] = []
         for (path, op) in oldRows {
             let flat = sections.flatIndex(ofRow: path)
-            let oldID = items[flat].id
+            let oldID = ids[flat]
             switch op {
             case .delete: plan.removedIDs.insert(oldID)
             case .reload(let element):
@@ -218,7 +218,7 @@ extension ListState {
             switch role[old] {
             case .delete, .replace:
                 let start = sections.start(of: old)
-                items.forEach(in: start..<(start + sections[old].itemCount)) { _, item in plan.removedIDs.insert(item.id) }
+                ids.forEach(in: start..<(start + sections[old].itemCount)) { _, id in plan.removedIDs.insert(id) }
             default: break
             }
         }
@@ -237,8 +237,8 @@ extension ListState {
         var seen: [ID: ListIndexPath] = [:]
         for entry in added.sorted(by: { $0.path < $1.path }) {
             if let first = seen[entry.id] { throw .duplicateID(String(describing: entry.id), first, entry.path) }
-            if ids.contains(entry.id) && !plan.removedIDs.contains(entry.id) {
-                let existing = items.firstIndex { $0.id == entry.id }.map(finalPath(ofOld:)) ?? entry.path
+            if idSet.contains(entry.id) && !plan.removedIDs.contains(entry.id) {
+                let existing = ids.firstIndex { $0 == entry.id }.map(finalPath(ofOld:)) ?? entry.path
                 throw .duplicateID(String(describing: entry.id), min(existing, entry.path), max(existing, entry.path))
             }
             seen[entry.id] = entry.path

@@ -9,17 +9,18 @@ extension ListState {
         var anchorStash: StashKey?
 
         // Ids and kept rows first: the plan checked that the result is unique.
-        ids.subtract(plan.removedIDs)
-        ids.formUnion(plan.addedIDs)
+        idSet.subtract(plan.removedIDs)
+        idSet.formUnion(plan.addedIDs)
         if !keptRows.isEmpty { for id in plan.removedIDs { keptRows[id] = nil } }
         if let highlighted, plan.removedIDs.contains(highlighted) { self.highlighted = nil }
         for id in plan.removedIDs { drawingForms.remove(id) }
 
         for (flat, element) in plan.reloads { reload(at: flat, with: element) }
 
-        var stash: [StashKey: (item: Element, height: Double)] = [:]
+        var stash: [StashKey: (item: ItemRecord, id: ID, height: Double)] = [:]
         for (flat, removal) in plan.removals {
             let item = items.remove(at: flat)
+            let id = ids.remove(at: flat)
             let height = heights.remove(at: flat)
             changes.record(.remove(at: flat))
             var key: StashKey?
@@ -28,7 +29,7 @@ extension ListState {
             case .stashRow(let k): key = .row(k)
             case .stashSection(let old, let offset): key = .section(old: old, offset: offset)
             }
-            if let key { stash[key] = (item, height) }
+            if let key { stash[key] = (item, id, height) }
             guard anchorStash == nil, var a = anchor else { continue }
             if flat < a.index {
                 a.index -= 1
@@ -46,12 +47,12 @@ extension ListState {
         sections.replace(with: plan.finalTable)
 
         for (flat, insertion) in plan.insertions {
-            let entry: (item: Element, height: Double)
+            let entry: (item: ItemRecord, id: ID, height: Double)
             var key: StashKey?
             switch insertion {
             case .new(let kind, let element):
                 if let row = element.row { keptRows[element.id] = row }
-                entry = (Element(id: element.id, kind: kind), estimates.estimate(for: kind))
+                entry = (ItemRecord(kind: kind, serial: takeSerial()), element.id, estimates.estimate(for: kind))
             case .stashedRow(let k):
                 key = .row(k)
                 entry = stash.removeValue(forKey: .row(k))!
@@ -60,6 +61,7 @@ extension ListState {
                 entry = stash.removeValue(forKey: .section(old: old, offset: offset))!
             }
             items.insert(entry.item, at: flat)
+            ids.insert(entry.id, at: flat)
             heights.insert([entry.height], at: flat)
             changes.record(.insert(at: flat, count: 1))
             if let key, key == anchorStash, var a = anchor {
@@ -74,25 +76,119 @@ extension ListState {
         restore(anchor)
     }
 
+    /// A batch of one row insert, delete or reload, applied directly (the common case: a chat
+    /// or feed inserting a row). The same checks, result and anchoring as the general plan, in
+    /// O(log n) without its bookkeeping. Returns false for any other operation.
+    mutating func performSingle(_ operation: ListBatch<Row>.Operation) throws(ListError) -> Bool {
+        switch operation {
+        case .insertRows(let elements, let path):
+            guard path.section >= 0 && path.section < sections.count else {
+                throw .indexOutOfRange("insert at \(path): section \(path.section) (the list will have \(sections.count) sections after the update)")
+            }
+            let rowsAfter = sections[path.section].rowCount + elements.count
+            guard path.row >= 0 && path.row + elements.count <= rowsAfter else {
+                let bad = ListIndexPath(section: path.section, row: path.row < 0 ? path.row : path.row + elements.count - 1)
+                throw .indexOutOfRange("insert or move to \(bad): section \(path.section) will have \(rowsAfter) rows after the update")
+            }
+            for (k, element) in elements.enumerated() {
+                let at = ListIndexPath(section: path.section, row: path.row + k)
+                if let first = elements[..<k].firstIndex(where: { $0.id == element.id }) {
+                    throw .duplicateID(String(describing: element.id), ListIndexPath(section: path.section, row: path.row + first), at)
+                }
+                if idSet.contains(element.id) {
+                    var existing = indexPath(ofFlat: ids.firstIndex { $0 == element.id } ?? 0)
+                    if existing.section == path.section && existing.row >= path.row { existing.row += elements.count }
+                    throw .duplicateID(String(describing: element.id), min(existing, at), max(existing, at))
+                }
+            }
+            var anchor = captureAnchor()
+            let start = sections.flatIndex(ofRow: path)
+            let height = estimates.estimate(for: .row)
+            for (k, element) in elements.enumerated() {
+                if let row = element.row { keptRows[element.id] = row }
+                idSet.insert(element.id)
+                items.insert(ItemRecord(kind: .row, serial: takeSerial()), at: start + k)
+                ids.insert(element.id, at: start + k)
+                heights.insert([height], at: start + k)
+                changes.record(.insert(at: start + k, count: 1))
+                if var a = anchor, start + k <= a.index { a.index += 1; anchor = a }
+            }
+            sections.addRows(elements.count, inSection: path.section)
+            restore(anchor)
+            return true
+        case .deleteRow(let path):
+            guard path.section >= 0 && path.section < sections.count else {
+                throw .indexOutOfRange("delete \(path): section \(path.section) (the list has \(sections.count) sections before the update)")
+            }
+            guard sections.contains(row: path) else {
+                throw .indexOutOfRange("delete \(path): row \(path) (section \(path.section) has \(sections[path.section].rowCount) rows before the update)")
+            }
+            var anchor = captureAnchor()
+            let flat = sections.flatIndex(ofRow: path)
+            items.remove(at: flat)
+            let id = ids.remove(at: flat)
+            heights.remove(at: flat)
+            changes.record(.remove(at: flat))
+            sections.addRows(-1, inSection: path.section)
+            idSet.remove(id)
+            if !keptRows.isEmpty { keptRows[id] = nil }
+            if highlighted == id { highlighted = nil }
+            drawingForms.remove(id)
+            if var a = anchor {
+                if flat < a.index { a.index -= 1 } else if flat == a.index && a.index >= items.count { a.index = items.count - 1 }
+                anchor = items.count == 0 ? nil : a
+            }
+            restore(anchor)
+            return true
+        case .reloadRow(let path, let element):
+            guard path.section >= 0 && path.section < sections.count else {
+                throw .indexOutOfRange("reload \(path): section \(path.section) (the list has \(sections.count) sections before the update)")
+            }
+            guard sections.contains(row: path) else {
+                throw .indexOutOfRange("reload \(path): row \(path) (section \(path.section) has \(sections[path.section].rowCount) rows before the update)")
+            }
+            let flat = sections.flatIndex(ofRow: path)
+            let oldID = ids[flat]
+            if let element, element.id != oldID {
+                if idSet.contains(element.id) {
+                    let existing = indexPath(ofFlat: ids.firstIndex { $0 == element.id } ?? 0)
+                    throw .duplicateID(String(describing: element.id), min(existing, path), max(existing, path))
+                }
+                idSet.remove(oldID)
+                idSet.insert(element.id)
+                if !keptRows.isEmpty { keptRows[oldID] = nil }
+                if highlighted == oldID { highlighted = nil }
+            }
+            let anchor = captureAnchor()
+            reload(at: flat, with: element)
+            restore(anchor)
+            return true
+        default:
+            return false
+        }
+    }
+
     /// Reloads the item at `flat` in place: new data (and maybe a new id), measured again.
     mutating func reload(at flat: Int, with element: ListBatch<Row>.Element?) {
-        let old = items[flat]
-        let newID = element?.id ?? old.id
+        let oldID = ids[flat]
+        let newID = element?.id ?? oldID
         switch element {
         case .row(let row): keptRows[newID] = row
         case .id: keptRows[newID] = nil   // its data is to be asked of the data source now
         case nil: break
         }
-        items.update(at: flat) { item in
-            item.id = newID
+        if newID != oldID { ids[flat] = newID }
+        let serial = takeSerial()
+        let kind = items.update(at: flat) { item in
             item.form = nil
             item.generation = 0
-            item.revision &+= 1
-            if newID != old.id { item.selected = false }
+            item.serial = serial
+            if newID != oldID { item.selected = false }
+            return item.kind
         }
-        heights.setHeight(estimates.estimate(for: old.kind), at: flat)
+        heights.setHeight(estimates.estimate(for: kind), at: flat)
         changes.record(.invalidate(at: flat))
-        drawingForms.remove(old.id)
+        drawingForms.remove(oldID)
         drawingForms.remove(newID)
         dataEpoch += 1
     }
@@ -115,6 +211,7 @@ extension ListEngine {
         updates(&batch)
         guard !batch.isEmpty else { return }
         try state.withLock { s throws(ListError) in
+            if batch.operations.count == 1, try s.performSingle(batch.operations[0]) { return }
             let plan = try s.plan(batch)
             s.execute(plan)
         }

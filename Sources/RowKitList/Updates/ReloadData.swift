@@ -3,11 +3,14 @@ extension ListState {
     /// Forgets every measuring form: items keep their heights as estimates until measured
     /// again (so unchanged data does not move), and results in flight are dropped.
     mutating func invalidateAllData() {
+        var serial = nextSerial
         items.updateRange(start: 0, count: items.count) { _, item in
             item.form = nil
             item.generation = 0
-            item.revision &+= 1
+            item.serial = serial
+            serial = serial &+ 1 == 0 ? 1 : serial &+ 1
         }
+        nextSerial = serial
         changes.invalidateAll()
         drawingForms.removeAll()
         dataEpoch += 1
@@ -18,23 +21,29 @@ extension ListState {
     /// item at the viewport's top, if its id is still there, keeps its screen position.
     mutating func replaceAll(with newSections: [ListSection<ID>], kept newKept: [ID: Row]) throws(ListError) {
         let anchor = captureAnchor()
-        let anchorID = anchor.map { items[$0.index].id }
+        let anchorID = anchor.map { ids[$0.index] }
         var fresh = try ListState(sections: newSections, kept: newKept, width: width, defaultEstimate: estimates.defaultEstimate,
                                   drawingCacheCapacity: drawingForms.capacity)
         var oldHeights: [ID: Double] = [:]
         oldHeights.reserveCapacity(items.count)
-        items.forEach(in: 0..<items.count) { index, item in oldHeights[item.id] = heights.height(at: index) }
+        ids.forEach(in: 0..<ids.count) { index, id in oldHeights[id] = heights.height(at: index) }
         var newHeights = [Double](repeating: .nan, count: fresh.items.count)
         var anchorIndex: Int?
-        fresh.items.forEach(in: 0..<fresh.items.count) { index, item in
-            newHeights[index] = oldHeights[item.id] ?? estimates.estimate(for: item.kind)
-            if item.id == anchorID { anchorIndex = index }
+        var kinds: [ListItemKind] = []
+        kinds.reserveCapacity(fresh.items.count)
+        fresh.items.forEach(in: 0..<fresh.items.count) { _, record in kinds.append(record.kind) }
+        fresh.ids.forEach(in: 0..<fresh.ids.count) { index, id in
+            newHeights[index] = oldHeights[id] ?? estimates.estimate(for: kinds[index])
+            if id == anchorID { anchorIndex = index }
         }
         fresh.heights.setHeights(newHeights, startingAt: 0)
+        // Serials go on from this list's, so results in flight never match a new item.
+        fresh.items.updateRange(start: 0, count: fresh.items.count) { _, record in record.serial = takeSerial() }
         items = fresh.items
         sections = fresh.sections
         heights = fresh.heights
         ids = fresh.ids
+        idSet = fresh.idSet
         keptRows = fresh.keptRows
         items.startGeneration(generation)
         highlighted = nil

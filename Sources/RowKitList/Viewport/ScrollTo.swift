@@ -43,7 +43,7 @@ extension ListEngine {
         // The target row first (its height decides the window), then the window around it
         // until every row in it is measured; the offset is set in the lock hold that finds them
         // all measured, so nothing can move in between.
-        var failed = Set<ID>()
+        var failed = Set<UInt32>()   // serials of rows around the target that cannot be measured
         for _ in 0..<10_000 {
             let step = try state.withLock { s throws(ListError) -> ForegroundStep<Void, Measurer> in
                 let index = try s.rowIndex(path)
@@ -56,8 +56,8 @@ extension ListEngine {
             switch step {
             case .done:
                 return
-            case .measure(let chunk):
-                let results = context.measure(chunk)
+            case .measure(var chunk):
+                let results = context.measure(&chunk)
                 let targetMeasured = state.withLock { s in
                     s.apply(chunk, results)
                     return (try? s.rowIndex(path)).map { s.isMeasured(s.items[$0]) } ?? false
@@ -65,11 +65,7 @@ extension ListEngine {
                 if let failure = results.failure {
                     guard targetMeasured else { throw failure }
                     // A row around the target failed: leave it with its estimate, measure the rest.
-                    if let k = results.failureOffset {
-                        var b = 0, i = chunk.skip + k
-                        while i >= chunk.blocks[b].count { i -= chunk.blocks[b].count; b += 1 }
-                        failed.insert(chunk.blocks[b][i].id)
-                    }
+                    if let k = results.failureOffset { failed.insert(results.serials[k]) }
                 }
             }
         }

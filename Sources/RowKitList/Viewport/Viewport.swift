@@ -17,10 +17,14 @@ extension ListState {
         result.reserveCapacity(range.count)
         guard !range.isEmpty else { return result }
         var y = heights.offset(of: range.lowerBound)
-        items.forEach(in: range) { index, item in
+        var records: [ItemRecord] = []
+        records.reserveCapacity(range.count)
+        items.forEach(in: range) { _, record in records.append(record) }
+        ids.forEach(in: range) { index, id in
+            let record = records[index - range.lowerBound]
             let height = heights.height(at: index)
-            result.append(VisibleItem(index: index, kind: item.kind, indexPath: indexPath(ofFlat: index), id: item.id, y: y,
-                                      height: height, state: state(of: item)))
+            result.append(VisibleItem(index: index, kind: record.kind, indexPath: indexPath(ofFlat: index), id: id, y: y,
+                                      height: height, state: state(of: record, id: id)))
             y += height
         }
         return result
@@ -111,8 +115,8 @@ extension ListEngine {
             switch step {
             case .done(let visible):
                 return visible
-            case .measure(let chunk):
-                let results = context.measure(chunk)
+            case .measure(var chunk):
+                let results = context.measure(&chunk)
                 state.withLock { s in s.apply(chunk, results, pinnedToBottom: pinned) }
                 if let failure = results.failure { throw failure }
             }

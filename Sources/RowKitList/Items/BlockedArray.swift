@@ -1,0 +1,122 @@
+/// An array of any length with O(log n + block) insert and remove anywhere: elements live in
+/// blocks of at most ``maximumBlock``, found through a Fenwick tree of block sizes. The engine
+/// keeps its items' ids in one, beside the ``ItemStore`` of their records.
+struct BlockedArray<Element>: Sendable where Element: Sendable {
+    static var maximumBlock: Int { 512 }
+
+    private var blocks: [[Element]] = []
+    private var counts = FenwickTree([])
+    private(set) var count = 0
+
+    init() {}
+
+    init(_ elements: [Element]) {
+        let fill = Self.maximumBlock / 2
+        var start = 0
+        while start < elements.count {
+            blocks.append(Array(elements[start..<min(elements.count, start + fill)]))
+            start += fill
+        }
+        count = elements.count
+        rebuild()
+    }
+
+    subscript(index: Int) -> Element {
+        get {
+            let (b, i) = locate(index)
+            return blocks[b][i]
+        }
+        set {
+            let (b, i) = locate(index)
+            blocks[b][i] = newValue
+        }
+    }
+
+    mutating func insert(_ element: Element, at index: Int) {
+        precondition(index >= 0 && index <= count, "insert position \(index) out of 0...\(count)")
+        if blocks.isEmpty {
+            blocks = [[element]]
+            count = 1
+            rebuild()
+            return
+        }
+        let (b, i) = index == count ? (blocks.count - 1, blocks[blocks.count - 1].count) : locate(index)
+        blocks[b].insert(element, at: i)
+        count += 1
+        if blocks[b].count > Self.maximumBlock {
+            let half = blocks[b].count / 2
+            let tail = Array(blocks[b][half...])
+            blocks[b].removeSubrange(half...)
+            blocks.insert(tail, at: b + 1)
+            rebuild()
+        } else {
+            counts.add(1, at: b)
+        }
+    }
+
+    @discardableResult
+    mutating func remove(at index: Int) -> Element {
+        let (b, i) = locate(index)
+        let element = blocks[b].remove(at: i)
+        count -= 1
+        if blocks[b].isEmpty {
+            blocks.remove(at: b)
+            rebuild()
+        } else {
+            counts.add(-1, at: b)
+        }
+        return element
+    }
+
+    /// The index of the first element satisfying `predicate` (O(n)).
+    func firstIndex(where predicate: (Element) -> Bool) -> Int? {
+        var index = 0
+        for block in blocks {
+            for element in block {
+                if predicate(element) { return index }
+                index += 1
+            }
+        }
+        return nil
+    }
+
+    /// Every element, in order.
+    var elements: [Element] { blocks.flatMap { $0 } }
+
+    /// The blocks themselves (shared, not copied), for reading every element from many threads.
+    var blockList: [[Element]] { blocks }
+
+    /// Changes every element in place, in order.
+    mutating func updateAll(_ body: (Int, inout Element) -> Void) {
+        var index = 0
+        for b in blocks.indices {
+            for i in blocks[b].indices {
+                body(index, &blocks[b][i])
+                index += 1
+            }
+        }
+    }
+
+    /// Calls `body` for elements `range`, in order, without copying blocks.
+    func forEach(in range: Range<Int>, _ body: (Int, Element) -> Void) {
+        guard !range.isEmpty else { return }
+        var (b, i) = locate(range.lowerBound)
+        var index = range.lowerBound
+        while index < range.upperBound {
+            body(index, blocks[b][i])
+            index += 1
+            i += 1
+            if i == blocks[b].count { b += 1; i = 0 }
+        }
+    }
+
+    private mutating func rebuild() {
+        counts = FenwickTree(blocks.map { Int64($0.count) })
+    }
+
+    @inline(__always) private func locate(_ index: Int) -> (Int, Int) {
+        precondition(index >= 0 && index < count, "index \(index) out of 0..<\(count)")
+        let (b, before) = counts.search(Int64(index))
+        return (b, index - Int(before))
+    }
+}
