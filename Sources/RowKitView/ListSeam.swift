@@ -117,40 +117,47 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
     }
 
     public func snapshot() throws -> ListSnapshot {
-        // A round that measured visible rows itself is repeated too; the next one reads them.
-        try quietly {
-            let items = try engine.visibleItems()
-            return ListSnapshot(offset: engine.contentOffset, items: items, contentHeight: engine.contentHeight)
+        for _ in 0..<8 {
+            // A round that measured visible rows itself is repeated too; the next one reads them.
+            let snap = try quietly {
+                let items = try engine.visibleItems()
+                return ListSnapshot(offset: engine.contentOffset, items: items, contentHeight: engine.contentHeight)
+            }
+            // Rows measured shorter than estimated can leave the offset past the end (a blank
+            // band at the bottom): pull the viewport back to the end of the content.
+            guard snap.offset > max(0, snap.contentHeight - engine.viewportHeight) else { return snap }
+            engine.scroll(to: .greatestFiniteMagnitude)
+        }
+        return try quietly {
+            ListSnapshot(offset: engine.contentOffset, items: try engine.visibleItems(), contentHeight: engine.contentHeight)
         }
     }
 
     public func place(item index: Int, atScreenY screenY: Double) throws {
         guard index >= 0 && index < engine.itemCount else { return }
-        // Placing measures the rows that come into view, which may move the item again
-        // (anchoring keeps the top row): repeat until it sits where asked or the content ends.
+        // Placing measures the rows that come into view. The engine then keeps the row at the
+        // top still, which may move this item: place it again until it sits where asked, or the
+        // content ends (the offset stops changing).
+        var lastOffset = -1.0
         for _ in 0..<12 {
             quietly { engine.scroll(to: engine.offset(ofItem: index) - screenY) }
             let snap = try snapshot()
-            let maxOffset = max(0, snap.contentHeight - engine.viewportHeight)
-            if let item = snap.items.first(where: { $0.index == index }) {
-                if item.y - snap.offset == screenY { return }
-            } else if snap.items.isEmpty {
-                return
-            }
-            if snap.offset <= 0 && engine.offset(ofItem: index) - screenY <= 0 { return }
-            if snap.offset >= maxOffset && engine.offset(ofItem: index) - screenY >= maxOffset { return }
+            let y = quietly { engine.offset(ofItem: index) - engine.contentOffset }
+            if y == screenY || snap.offset == lastOffset { return }
+            lastOffset = snap.offset
         }
     }
 
     public func scroll(by dy: Double) throws {
         guard dy != 0, dy.isFinite else { return }
-        let anchor = quietly { () -> (index: Int, screenY: Double)? in
-            let offset = engine.contentOffset
-            guard let index = engine.item(atY: offset) else { return nil }
-            return (index, engine.offset(ofItem: index) - offset)
-        }
-        guard let anchor else { return }
-        quietly { engine.scroll(to: engine.offset(ofItem: anchor.index) - anchor.screenY + dy) }
+        // The reference is an item on screen now, so measured: the bottom one when scrolling
+        // down, the top one when scrolling up (it stays in view for any distance under a
+        // screen). Rows that come into view are measured and the engine keeps the top row's
+        // top still, which is wrong when the top row is new (scrolling up): placing the
+        // reference where it belongs keeps everything the user saw moving by exactly dy.
+        let snap = try snapshot()
+        guard let reference = dy > 0 ? snap.items.last : snap.items.first else { return }
+        try place(item: reference.index, atScreenY: reference.y - snap.offset - dy)
     }
 
     public func scroll(to offset: Double) { engine.scroll(to: offset) }

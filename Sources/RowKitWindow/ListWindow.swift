@@ -358,6 +358,7 @@ public final class ListWindow {
     /// arrive (every 0.2 s) and is exact when done. Results come back through the main loop.
     private func startBackgroundMeasurement() {
         guard model.list.unmeasuredCount > 0, let seam = model.list as? EngineSeam<CellMeasurer> else { backgroundDone = true; return }
+        backgroundDone = false
         let me = MainLoopOnly(value: self)
         seam.engine.startBackgroundMeasurement { error in
             MainLoop.post {
@@ -377,6 +378,12 @@ public final class ListWindow {
         }
     }
 
+    /// Inserts new rows above everything and measures them in the background.
+    private func insertRows(_ count: Int) {
+        perform { try model.insertAtTop(options.makeRows(count)) }
+        if backgroundDone { startBackgroundMeasurement() }
+    }
+
     private func startTimers() {
         if let seconds = options.quitAfter { MainLoop.after(seconds) { [weak self] in self?.quit() } }
         if let interval = options.liveInterval { scheduleLive(interval) }
@@ -386,7 +393,7 @@ public final class ListWindow {
     private func scheduleLive(_ interval: Double) {
         MainLoop.after(interval) { [weak self] in
             guard let self, running else { return }
-            perform { try model.insertAtTop(options.makeRows(1)) }
+            insertRows(1)
             scheduleLive(interval)
         }
     }
@@ -425,7 +432,7 @@ public final class ListWindow {
         case .key(let key): _ = rk_emit_key_pressed(keyController, Self.keyval(key), 0, GdkModifierType(rawValue: 0))
         case .resize(let width, let height):
             gtk_window_set_default_size(gcast(window), Int32(width.rounded()) + scrollbarWidth, Int32(height.rounded()))
-        case .insert(let count): perform { try model.insertAtTop(options.makeRows(count)) }
+        case .insert(let count): insertRows(count)
         case .quit: quit()
         }
     }
