@@ -47,10 +47,11 @@ fidelity: release
 	@mkdir -p out
 	ROWKIT=$(RELEASE_BIN)/rowkit python3 Fidelity/compare.py --report out/fidelity-report.md
 
-## bench: RowKit vs Pango on one generated corpus, the cells, and a 1,000,000-row list (release build).
+## bench: RowKit vs Pango on the real corpora (../shared/corpora or $$ROWKIT_CORPORA) and a generated
+## one, the cells, and a 1,000,000-row list (release build); figures go to Benchmarks/results/*.json.
 bench: setup
 	$(SWIFT) build -c release --product rowkit-bench
-	$(RELEASE_BIN)/rowkit-bench
+	$(RELEASE_BIN)/rowkit-bench --results Benchmarks/results
 	$(RELEASE_BIN)/rowkit-bench --list-only 1000000
 
 clean:
