@@ -424,7 +424,8 @@ public final class ListViewModel {
             + "\"paintMs\": \(jsonNumber((paintMilliseconds * 1000).rounded() / 1000)), "
             + "\"width\": \(jsonNumber(frame.width)), \"height\": \(jsonNumber(frame.height)), "
             + "\"contentHeight\": \(jsonNumber(frame.contentHeight)), \"unmeasured\": \(list.unmeasuredCount), "
-            + "\"sticky\": \(frame.sticky.map { String($0.section) } ?? "null"), \"selected\": \(selectedText)}"
+            + "\"sticky\": \(frame.sticky.map { "{\"section\": \($0.section), \"y\": \(jsonNumber($0.screenY)), \"height\": \(jsonNumber($0.height))}" } ?? "null"), "
+            + "\"selected\": \(selectedText)}"
     }
 }
 

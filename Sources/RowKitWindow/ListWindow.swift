@@ -204,11 +204,13 @@ public final class ListWindow {
             window.perform { try window.model.release(x: x, y: y) }
         }
         connect(clickGesture, "released", released, me)
-        let stopped: @convention(c) (OpaquePointer?, gpointer?) -> Void = { _, data in
+        // Not "stopped": GtkGestureClick emits it when the double-click time runs out, while a
+        // long press is still held. "cancel" is the press being taken away (a grab, a drag).
+        let cancel: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, data in
             let window = Unmanaged<ListWindow>.fromOpaque(data!).takeUnretainedValue()
             window.perform { try window.model.cancelPress() }
         }
-        connect(clickGesture, "stopped", stopped, me)
+        connect(clickGesture, "cancel", cancel, me)
         gtk_widget_add_controller(area, clickGesture)
     }
 
