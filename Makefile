@@ -68,6 +68,12 @@ bench: setup
 	$(SWIFT) build -c release --product rowkit-bench
 	$(RELEASE_BIN)/rowkit-bench --results Benchmarks/results
 	$(RELEASE_BIN)/rowkit-bench --list-only 1000000
+	$(MAKE) view-bench
+
+## view-bench: a scripted fling through `rowkit view --sample 1000000` under Xvfb (cairo renderer):
+## paint times, long frames, first frame, idle CPU → Benchmarks/results/view-bench.json.
+view-bench: release
+	$(GUI_ENV) xvfb-run -a -s "-screen 0 1280x1024x24" python3 Benchmarks/view/view_bench.py
 
 clean:
 	rm -rf .build out

@@ -1,5 +1,9 @@
 #include "rowkit_gtk.h"
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 gulong rk_signal_connect(gpointer instance, const char *signal, GCallback handler, gpointer data) {
     return g_signal_connect_data(instance, signal, handler, data, NULL, (GConnectFlags)0);
 }
@@ -22,4 +26,8 @@ gboolean rk_emit_key_pressed(GtkEventController *controller, guint keyval, guint
     gboolean handled = FALSE;
     g_signal_emit_by_name(controller, "key-pressed", keyval, keycode, state, &handled);
     return handled;
+}
+
+int rk_set_thread_niceness(int niceness) {
+    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), niceness);
 }

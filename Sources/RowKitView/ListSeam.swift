@@ -57,6 +57,10 @@ public protocol ListSeam: AnyObject {
     func highlight(_ path: RowPath?) throws
     func state(ofItem index: Int) -> CellState
 
+    /// Measures every unmeasured row on background threads; `completion` runs on one of them
+    /// when all are measured (nil) or measuring failed.
+    func measureInBackground(completion: @escaping @Sendable (Error?) -> Void)
+
     /// Inserts rows at the top of section 0. With `stayAtTop`, a viewport at offset 0 stays at
     /// offset 0 (the new rows show); otherwise the content on screen does not move.
     func insertAtTop(_ rows: [ListRow], stayAtTop: Bool) throws
@@ -206,6 +210,11 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
 
     public func highlight(_ path: RowPath?) throws { try engine.highlight(path) }
     public func state(ofItem index: Int) -> CellState { engine.state(ofItem: index) }
+
+    public func measureInBackground(completion: @escaping @Sendable (Error?) -> Void) {
+        // Small chunks: applying a chunk holds the engine's lock, which a frame may wait for.
+        engine.startBackgroundMeasurement(chunkSize: 256, completion: completion)
+    }
 
     public func insertAtTop(_ rows: [ListRow], stayAtTop: Bool) throws {
         guard !rows.isEmpty, engine.numberOfSections > 0 else { return }

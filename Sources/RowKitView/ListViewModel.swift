@@ -409,8 +409,11 @@ public final class ListViewModel {
 
     // MARK: frame log
 
-    /// One `--frame-log` line (JSON) for a painted frame.
-    public func frameLogLine(_ frame: ViewFrame, number: Int, time: Double, paintMilliseconds: Double) -> String {
+    /// One `--frame-log` line (JSON) for a painted frame: its number, time (s), offset, first
+    /// item, paint time (the whole frame's work) and the part of it spent in ``makeFrame()``
+    /// (measuring rows that came into view, waiting for the engine).
+    public func frameLogLine(_ frame: ViewFrame, number: Int, time: Double, paintMilliseconds: Double,
+                             modelMilliseconds: Double? = nil) -> String {
         var first = "null", firstID = "null", firstY = "null"
         if let item = frame.first {
             let kind = item.kind == .row ? "row" : item.kind == .header ? "header" : "footer"
@@ -422,6 +425,7 @@ public final class ListViewModel {
         return "{\"frame\": \(number), \"t\": \(jsonNumber((time * 1e6).rounded() / 1e6)), \"offset\": \(jsonNumber(frame.offset)), "
             + "\"first\": \(first), \"firstId\": \(firstID), \"firstY\": \(firstY), "
             + "\"paintMs\": \(jsonNumber((paintMilliseconds * 1000).rounded() / 1000)), "
+            + (modelMilliseconds.map { "\"modelMs\": \(jsonNumber(($0 * 1000).rounded() / 1000)), " } ?? "")
             + "\"width\": \(jsonNumber(frame.width)), \"height\": \(jsonNumber(frame.height)), "
             + "\"contentHeight\": \(jsonNumber(frame.contentHeight)), \"unmeasured\": \(list.unmeasuredCount), "
             + "\"sticky\": \(frame.sticky.map { "{\"section\": \($0.section), \"y\": \(jsonNumber($0.screenY)), \"height\": \(jsonNumber($0.height))}" } ?? "null"), "

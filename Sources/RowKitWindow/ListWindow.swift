@@ -107,7 +107,6 @@ public final class ListWindow {
             if !drawing { gtk_widget_queue_draw(area) }
             if model.isAnimating { startTicking() }
         }
-        startBackgroundMeasurement()
         gtk_window_present(gcast(window))
         while running { g_main_context_iteration(nil, 1) }
         try? frameLog?.close()
@@ -296,6 +295,7 @@ public final class ListWindow {
         do {
             model.resize(width: Double(width), height: Double(height))
             let frame = try model.makeFrame()
+            let framed = monotonicSeconds()
             let scale = Double(gtk_widget_get_scale_factor(area))
             if canvas == nil || canvas!.width != frame.width || canvas!.height != frame.height || canvas!.scale != scale {
                 canvas = try Canvas(offscreenWidth: frame.width, height: frame.height, scale: scale)
@@ -312,7 +312,8 @@ public final class ListWindow {
             model.recordFrame(paintMilliseconds: paintMs, at: end)
             frameNumber += 1
             if let frameLog {
-                let line = model.frameLogLine(frame, number: frameNumber, time: end - options.startTime, paintMilliseconds: paintMs) + "\n"
+                let line = model.frameLogLine(frame, number: frameNumber, time: end - options.startTime, paintMilliseconds: paintMs,
+                                              modelMilliseconds: (framed - start) * 1000) + "\n"
                 try frameLog.write(contentsOf: Data(line.utf8))
             }
             // Not during the snapshot: reconfiguring the scroll bar reallocates it.
@@ -359,10 +360,10 @@ public final class ListWindow {
     /// Measures every row in the background; the scroll bar follows the exact heights as they
     /// arrive (every 0.2 s) and is exact when done. Results come back through the main loop.
     private func startBackgroundMeasurement() {
-        guard model.list.unmeasuredCount > 0, let seam = model.list as? EngineSeam<CellMeasurer> else { backgroundDone = true; return }
+        guard model.list.unmeasuredCount > 0 else { backgroundDone = true; return }
         backgroundDone = false
         let me = MainLoopOnly(value: self)
-        seam.engine.startBackgroundMeasurement { error in
+        model.list.measureInBackground { error in
             MainLoop.post {
                 let window = me.value
                 window.backgroundDone = true
@@ -386,7 +387,9 @@ public final class ListWindow {
         if backgroundDone { startBackgroundMeasurement() }
     }
 
+    /// After the first frame: the rows on screen come first, then the rest of the list.
     private func startTimers() {
+        startBackgroundMeasurement()
         if let seconds = options.quitAfter { MainLoop.after(seconds) { [weak self] in self?.quit() } }
         if let interval = options.liveInterval { scheduleLive(interval) }
         scheduleNextStep()

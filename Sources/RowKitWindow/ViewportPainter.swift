@@ -11,24 +11,27 @@ import RowKitView
 /// row's last pixel line — so a window and the command draw identical pixels. Then the pinned
 /// section header and, when shown, the frame-rate readout.
 public final class ViewportPainter {
-    /// The list engine whose prepared cells are drawn.
-    public let engine: ListEngine<CellMeasurer>
     /// Named images for cells.
     public let images: ImageStore
     private static let separator = Color(hex: "#c8c7cc")!
+    /// Item `index` arranged at the list's width, from the prepared form it was measured from.
+    private let arrange: (Int) throws -> CellArrangement
+    private let listWidth: () -> Double
 
-    public init(engine: ListEngine<CellMeasurer>, images: ImageStore) {
-        self.engine = engine
+    /// A painter of `engine`'s cells (any measurer that prepares rows into bound cells).
+    public init<Measurer: RowMeasurer>(engine: ListEngine<Measurer>, images: ImageStore) where Measurer.Prepared == BoundCell {
         self.images = images
+        self.arrange = { [unowned engine] index in try engine.preparedItem(at: index).arrange(width: engine.width) }
+        self.listWidth = { [unowned engine] in engine.width }
     }
 
     /// Paints `frame` into `canvas` (whose size is the viewport's), with `readout` drawn in the
     /// top-right corner when given.
     public func paint(_ frame: ViewFrame, into canvas: Canvas, readout: String? = nil) throws {
         canvas.fill(.white)
-        let width = engine.width
+        let width = listWidth()
         for (k, item) in frame.items.enumerated() {
-            let arrangement = try engine.preparedItem(at: item.index).arrange(width: width)
+            let arrangement = try arrange(item.index)
             let y = item.y - frame.offset
             CellPainter.draw(arrangement, in: canvas, x: 0, y: y, state: frame.states[k], images: images)
             if item.kind == .row {
@@ -38,7 +41,7 @@ public final class ViewportPainter {
             }
         }
         if let sticky = frame.sticky {
-            let arrangement = try engine.preparedItem(at: sticky.index).arrange(width: width)
+            let arrangement = try arrange(sticky.index)
             CellPainter.draw(arrangement, in: canvas, x: 0, y: sticky.screenY, state: .normal, images: images)
         }
         if let readout { try drawReadout(readout, in: canvas, width: frame.width) }

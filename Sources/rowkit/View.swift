@@ -111,9 +111,16 @@ struct View: ParsableCommand {
         let steps: [ScriptStep]
         do { steps = try script.map { path throws(ScriptError) in try Script.load(path) } ?? [] } catch { throw CommandError(error.description) }
 
+        // Building a long list's engine and opening the display overlap (GTK wants the main thread).
+        let measurer = BackgroundPriorityMeasurer(CellMeasurer([template, ClassicCells.sectionHeader]))
+        let built = EngineBuild()
+        let listWidth = width
+        DispatchQueue.global(qos: .userInitiated).async(group: built.group) {
+            built.result = Result { try ListEngine(sections: sections, measurer: measurer, width: listWidth) }
+        }
         do { try ListWindow.openDisplay() } catch { throw CommandError(error.description) }
-
-        let engine = try ListEngine(sections: sections, measurer: CellMeasurer([template, ClassicCells.sectionHeader]), width: width)
+        built.group.wait()
+        let engine = try built.result!.get()
         let configuration = ViewConfiguration(stickyHeaders: !noStickyHeaders, stayAtTopOnInsert: atTop == .showNew)
         let model = ListViewModel(list: EngineSeam(engine), width: width, height: height, configuration: configuration)
         model.showsFrameRate = showFPS
@@ -135,6 +142,13 @@ struct View: ParsableCommand {
         let window = ListWindow(model: model, painter: ViewportPainter(engine: engine, images: ImageStore(folder: images)), options: options)
         do { try window.run() } catch { throw CommandError("\(error)") }
     }
+}
+
+/// An engine built on another thread while the main thread opens the display.
+private final class EngineBuild: @unchecked Sendable {
+    let group = DispatchGroup()
+    /// Written by the building thread before `group` is left, read after waiting on it.
+    var result: Result<ListEngine<BackgroundPriorityMeasurer<CellMeasurer>>, Error>?
 }
 
 /// Generated rows for `--sample` and `--live`: the template's sample rows with every text field

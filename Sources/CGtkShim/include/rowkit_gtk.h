@@ -21,4 +21,8 @@ void rk_emit_click(GtkGesture *gesture, gboolean released, int n_press, double x
 /// Emits GtkEventControllerKey::key-pressed and returns whether it was handled.
 gboolean rk_emit_key_pressed(GtkEventController *controller, guint keyval, guint keycode, GdkModifierType state);
 
+/// Sets the calling thread's nice value (Linux: per thread, through its thread id, which only
+/// the variadic `syscall` gives). Returns 0 or -1 (errno set).
+int rk_set_thread_niceness(int niceness);
+
 #endif
