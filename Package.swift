@@ -58,6 +58,7 @@ let package = Package(
         .testTarget(name: "RowKitCellsTests", dependencies: ["RowKitCells", "RowKitText"]),
         .testTarget(name: "RowKitListTests", dependencies: ["RowKitList", "RowKitCells", "RowKitText"]),
         .testTarget(name: "RowKitViewTests", dependencies: ["RowKitView", "RowKitList", "RowKitCells"]),
+        .testTarget(name: "RowKitWindowTests", dependencies: ["RowKitWindow", "RowKitView", "RowKitList", "RowKitCells", "RowKitDraw", "RowKitText", "CCairo"]),
         .testTarget(name: "RowKitDrawTests", dependencies: ["RowKitText", "RowKitCells", "RowKitDraw", "CCairo"]),
     ]
 )

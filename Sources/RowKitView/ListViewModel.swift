@@ -218,7 +218,9 @@ public final class ListViewModel {
     @discardableResult
     public func advance(to time: Double) throws -> Bool {
         guard let fling = kinetic else { return false }
-        let distance = fling.distance(at: time)
+        // Whole pixels: the content moves by whole pixels from frame to frame, which lets the
+        // window reuse the pixels that stay on screen.
+        let distance = fling.distance(at: time).rounded()
         let step = distance - kineticTravelled
         kineticTravelled = distance
         if step != 0 {
