@@ -320,7 +320,11 @@ def test_sticky_headers(data_sections):
             run(["convert", path, "-crop", below, "+repage", path + ".below.png"])
         count = differing_pixels(shot + ".below.png", reference + ".below.png")
         check(count == 0, f"below the pinned header {count} pixels differ from render")
-        return shot
+        # The picture for the docs: a pinned header and a selected row (out/gui/view.png).
+        viewer.xdotool("mousemove", "150", "330", "click", "1")
+        viewer.wait_for(lambda f: f[-1]["selected"] is not None, "a click selecting a row")
+        viewer.settle()
+        return viewer.screenshot(390, 600, "view")
     finally:
         viewer.close()
 
