@@ -349,6 +349,7 @@ public final class ListWindow {
     }
 
     private func updateScrollBar() {
+        guard running else { return }   // the widgets go when the loop ends
         let bar = model.scrollBar
         updatingAdjustment = true
         gtk_adjustment_configure(adjustment, bar.value, 0, bar.upper, bar.stepIncrement, bar.pageIncrement, bar.pageSize)
