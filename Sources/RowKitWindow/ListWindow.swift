@@ -75,7 +75,6 @@ public final class ListWindow {
     private var frameLog: FileHandle?
     private var failure: Error?
     private var backgroundDone = false
-    private var liveCount = 0
 
     /// Seconds on the monotonic clock GTK's frame clock uses.
     public static func monotonicNow() -> Double { monotonicSeconds() }
