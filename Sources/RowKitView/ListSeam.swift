@@ -66,16 +66,38 @@ public protocol ListSeam: AnyObject {
     func insertAtTop(_ rows: [ListRow], stayAtTop: Bool) throws
 }
 
+/// An item on screen: its place in the flattened list (headers, rows and footers of all
+/// sections in order), what it is, its row's id, and its frame in list coordinates.
+public struct ViewItem: Sendable, Hashable {
+    public var index: Int
+    public var kind: ListItemKind
+    /// The section, and for rows the row within it.
+    public var indexPath: RowPath
+    /// The row's stable id.
+    public var id: String
+    /// Top of the item in list coordinates, and its height (exact: visible items are measured).
+    public var y: Double, height: Double
+
+    public init(index: Int, kind: ListItemKind, indexPath: RowPath, id: String, y: Double, height: Double) {
+        self.index = index
+        self.kind = kind
+        self.indexPath = indexPath
+        self.id = id
+        self.y = y
+        self.height = height
+    }
+}
+
 /// The items the viewport shows at one offset, taken together.
 public struct ListSnapshot: Sendable {
     /// The viewport's top in list coordinates.
     public var offset: Double
     /// The visible items, measured, in list coordinates.
-    public var items: [VisibleItem]
+    public var items: [ViewItem]
     /// The list's total height at that moment.
     public var contentHeight: Double
 
-    public init(offset: Double, items: [VisibleItem], contentHeight: Double) {
+    public init(offset: Double, items: [ViewItem], contentHeight: Double) {
         self.offset = offset
         self.items = items
         self.contentHeight = contentHeight
@@ -124,8 +146,7 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
         for _ in 0..<8 {
             // A round that measured visible rows itself is repeated too; the next one reads them.
             let snap = try quietly {
-                let items = try engine.visibleItems()
-                return ListSnapshot(offset: engine.contentOffset, items: items, contentHeight: engine.contentHeight)
+                ListSnapshot(offset: engine.contentOffset, items: try visibleItems(), contentHeight: engine.contentHeight)
             }
             // Rows measured shorter than estimated can leave the offset past the end (a blank
             // band at the bottom): pull the viewport back to the end of the content.
@@ -133,7 +154,13 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
             engine.scroll(to: .greatestFiniteMagnitude)
         }
         return try quietly {
-            ListSnapshot(offset: engine.contentOffset, items: try engine.visibleItems(), contentHeight: engine.contentHeight)
+            ListSnapshot(offset: engine.contentOffset, items: try visibleItems(), contentHeight: engine.contentHeight)
+        }
+    }
+
+    private func visibleItems() throws -> [ViewItem] {
+        try engine.visibleItems().map {
+            ViewItem(index: $0.index, kind: $0.kind, indexPath: $0.indexPath, id: $0.row.id, y: $0.y, height: $0.height)
         }
     }
 

@@ -36,7 +36,7 @@ public struct ViewFrame: Sendable {
     public var width: Double, height: Double
     public var offset: Double
     /// Visible items in list coordinates, with the state each draws in.
-    public var items: [VisibleItem]
+    public var items: [ViewItem]
     public var states: [CellState]
     /// The pinned section header, if any.
     public var sticky: StickyHeader?
@@ -44,9 +44,9 @@ public struct ViewFrame: Sendable {
     public var contentHeight: Double
 
     /// Where item `item` starts on screen.
-    public func screenY(of item: VisibleItem) -> Double { item.y - offset }
+    public func screenY(of item: ViewItem) -> Double { item.y - offset }
     /// The item at the top of the viewport.
-    public var first: VisibleItem? { items.first }
+    public var first: ViewItem? { items.first }
 }
 
 /// The logic of a scrolling list on screen, without a window: scroll position, wheel steps,

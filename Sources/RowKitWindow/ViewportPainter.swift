@@ -86,7 +86,7 @@ public final class ViewportPainter {
         }
 
         let now = Painted(canvas: ObjectIdentifier(canvas), offset: frame.offset, width: frame.width, height: frame.height,
-                          listWidth: width, items: Dictionary(frame.items.enumerated().map { ($1.row.id, ($1.y, $1.height, frame.states[$0])) },
+                          listWidth: width, items: Dictionary(frame.items.enumerated().map { ($1.id, ($1.y, $1.height, frame.states[$0])) },
                                                               uniquingKeysWith: { a, _ in a }),
                           overlayBottom: overlayBottom)
         defer { painted = now }
@@ -112,8 +112,8 @@ public final class ViewportPainter {
         for item in frame.items {
             let y = item.y - frame.offset
             guard y < keep.1 && y + item.height > keep.0 else { continue }
-            guard let old = last.items[item.row.id], old.y == item.y, old.height == item.height,
-                  old.state == now.items[item.row.id]?.state else { return nil }
+            guard let old = last.items[item.id], old.y == item.y, old.height == item.height,
+                  old.state == now.items[item.id]?.state else { return nil }
         }
         return dy
     }

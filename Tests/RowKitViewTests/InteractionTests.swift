@@ -86,8 +86,8 @@ import RowKitList
             #expect(model.pendingWidth == width)
             frame = try model.makeFrame()
             #expect(model.pendingWidth == nil && engine.width == width)
-            #expect(frame.first?.row.id == top.row.id)
-            #expect(frame.screenY(ofID: top.row.id, in: engine) == y)
+            #expect(frame.first?.id == top.id)
+            #expect(frame.screenY(ofID: top.id, in: engine) == y)
         }
     }
 
@@ -154,8 +154,8 @@ import RowKitList
         for n in 1...5 {
             try model.insertAtTop(rows(heights(n, seed: UInt64(n)), prefix: "new\(n)-"))
             frame = try model.makeFrame()
-            #expect(frame.first?.row.id == top.row.id)
-            #expect(frame.screenY(ofID: top.row.id, in: engine) == y)
+            #expect(frame.first?.id == top.id)
+            #expect(frame.screenY(ofID: top.id, in: engine) == y)
         }
     }
 
@@ -167,9 +167,9 @@ import RowKitList
             try model.insertAtTop(rows([50, 60], prefix: "new"))
             let frame = try model.makeFrame()
             if stay {
-                #expect(frame.offset == 0 && frame.first?.row.id == "new0")
+                #expect(frame.offset == 0 && frame.first?.id == "new0")
             } else {
-                #expect(frame.first?.row.id == "r0" && frame.screenY(of: frame.first!) == 0)
+                #expect(frame.first?.id == "r0" && frame.screenY(of: frame.first!) == 0)
             }
             #expect(model.selected == RowPath(section: 0, row: 2), "the selection follows its row")
         }

@@ -13,7 +13,7 @@ import RowKitList
             let before = frame.screenY(of: reference)
             try model.scroll(by: dy)
             frame = try model.makeFrame()
-            let after = try #require(frame.screenY(ofID: reference.row.id, in: engine))
+            let after = try #require(frame.screenY(ofID: reference.id, in: engine))
             #expect(after == before - dy)
         }
     }
@@ -87,8 +87,8 @@ import RowKitList
             // Everything that was on screen and still is moved by exactly dy.
             var common = 0
             for item in before.items {
-                guard let after = frame.screenY(ofID: item.row.id, in: engine) else { continue }
-                #expect(after == before.screenY(of: item) - dy, "step \(steps), row \(item.row.id)")
+                guard let after = frame.screenY(ofID: item.id, in: engine) else { continue }
+                #expect(after == before.screenY(of: item) - dy, "step \(steps), row \(item.id)")
                 common += 1
             }
             #expect(common > 0)

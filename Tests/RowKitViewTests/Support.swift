@@ -47,6 +47,6 @@ func makeModel(count: Int = 500, sections: Int = 1, width: Double = 400, height:
 extension ViewFrame {
     /// Screen y of the item with row id `id`, if visible.
     func screenY(ofID id: String, in engine: ListEngine<FieldHeightMeasurer>) -> Double? {
-        items.first { $0.row.id == id }.map { $0.y - offset }
+        items.first { $0.id == id }.map { $0.y - offset }
     }
 }
