@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RowKitCells
 import RowKitList
+import RowKitListCells
 
 struct Heights: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -40,8 +41,8 @@ struct Heights: ParsableCommand {
         var output = OutputBuffer()
         var y = 0.0
         for index in 0..<total {
-            let item = engine.item(at: index)
-            let height = engine.height(ofItem: index)
+            let item = try engine.item(at: index)
+            let height = try engine.height(ofItem: index)
             let what = item.kind == .row ? "\"row\": \(item.indexPath.row), \"section\": \(item.indexPath.section)"
                 : item.kind == .header ? "\"header\": \(item.indexPath.section)" : "\"footer\": \(item.indexPath.section)"
             output.append("{\(what), \"y\": \(jsonNumber(y)), \"height\": \(jsonNumber(height))}")

@@ -3,6 +3,7 @@ import Foundation
 import RowKitCells
 import RowKitDraw
 import RowKitList
+import RowKitListCells
 import RowKitText
 
 struct Render: ParsableCommand {
@@ -65,7 +66,7 @@ struct Render: ParsableCommand {
     func run() throws {
         let template = try loadTemplate(cell, stylesheet: stylesheet)
         let sections = try data.map { try loadSections($0, template: template.name) }
-            ?? [ListSection(id: "samples", rows: template.samples.enumerated().map { ListRow(id: "sample-\($0.offset)", template: template.name, data: $0.element) })]
+            ?? [ListSection(rows: template.samples.enumerated().map { ListRow(id: "sample-\($0.offset)", template: template.name, data: $0.element) })]
         let rowCount = sections.reduce(0) { $0 + $1.rows.count }
         guard rowCount > 0 else { throw CommandError("no rows: give --data (the template has no samples)") }
         let measurer = CellMeasurer([template, ClassicCells.sectionHeader])
@@ -86,12 +87,12 @@ struct Render: ParsableCommand {
         canvas.fill(.white)
         let store = ImageStore(folder: images)
         for item in visible {
-            let arrangement = try engine.preparedItem(at: item.index).arrange(width: width)
+            let arrangement = try engine.drawingForm(for: item).arrange(width: width)
             if !quiet {
                 let what = item.kind == .row ? "\"row\": \(item.indexPath.row), \"section\": \(item.indexPath.section)" : "\"header\": \(item.indexPath.section)"
-                print("{\(what), \"cell\": \(jsonString(item.row.template)), \"y\": \(jsonNumber(item.y)), \"height\": \(jsonNumber(item.height))}")
+                print("{\(what), \"cell\": \(jsonString(item.kind == .header ? ClassicCells.sectionHeader.name : template.name)), \"y\": \(jsonNumber(item.y)), \"height\": \(jsonNumber(item.height))}")
             }
-            CellPainter.draw(arrangement, in: canvas, x: 0, y: item.y - top, state: engine.state(ofItem: item.index), images: store, debugFrames: debugFrames)
+            CellPainter.draw(arrangement, in: canvas, x: 0, y: item.y - top, state: CellState(item.state), images: store, debugFrames: debugFrames)
             if item.kind == .row {
                 // A separator on the row's last pixel line, as table views draw one.
                 canvas.setColor(Color(hex: "#c8c7cc")!)
@@ -105,10 +106,10 @@ struct Render: ParsableCommand {
     }
 
     /// The index path of the `n`-th row counting across sections.
-    func indexPath(ofRow n: Int, in sections: [ListSection]) -> RowKitList.IndexPath? {
+    func indexPath(ofRow n: Int, in sections: [ListSection<ListRow>]) -> ListIndexPath? {
         var remaining = n
         for (s, section) in sections.enumerated() {
-            if remaining >= 0 && remaining < section.rows.count { return RowKitList.IndexPath(section: s, row: remaining) }
+            if remaining >= 0 && remaining < section.rows.count { return ListIndexPath(section: s, row: remaining) }
             remaining -= section.rows.count
         }
         return nil
@@ -130,7 +131,7 @@ func loadTemplate(_ name: String, stylesheet: String?) throws -> CellTemplate {
 /// Sections of rows from a data file: a .json array of row objects, a .json object
 /// `{"sections": [{"title": …, "rows": [...]}, …]}`, or .jsonl with one row object per line.
 /// Rows get ids `s<section>-r<row>` unless they have an `"id"` field; errors name file and line.
-func loadSections(_ path: String, template: String) throws -> [ListSection] {
+func loadSections(_ path: String, template: String) throws -> [ListSection<ListRow>] {
     guard let handle = FileHandle(forReadingAtPath: path) else { throw CommandError("cannot open data file '\(path)'") }
     let bytes = handle.readDataToEndOfFile()
     try? handle.close()
@@ -144,10 +145,10 @@ func loadSections(_ path: String, template: String) throws -> [ListSection] {
             guard let items = section["rows"] as? [Any] else { throw CommandError("\(path): section \(s) needs \"rows\": [...]") }
             let data = try items.enumerated().map { try rowData($0.element, "\(path): section \(s) row \($0.offset)") }
             let header = (section["title"] as? String).map { ListRow(id: "s\(s)-header", template: "section-header", data: ["title": $0]) }
-            return ListSection(id: "s\(s)", header: header, rows: rows(data, section: s))
+            return ListSection(header: header, rows: rows(data, section: s))
         }
     }
-    return [ListSection(id: "s0", rows: rows(try loadRows(bytes, path), section: 0))]
+    return [ListSection(rows: rows(try loadRows(bytes, path), section: 0))]
 }
 
 /// A row object's fields (strings and numbers; null fields are left out).
