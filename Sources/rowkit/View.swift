@@ -113,26 +113,36 @@ struct View: ParsableCommand {
         do { steps = try script.map { path throws(ScriptError) in try Script.load(path) } ?? [] } catch { throw CommandError(error.description) }
 
         // Building a long list's engine and opening the display overlap (GTK wants the main thread).
-        let measurer = BackgroundPriorityMeasurer(CellMeasurer([template, ClassicCells.sectionHeader]))
-        let built = EngineBuild()
+        let cells = CellMeasurer([template, ClassicCells.sectionHeader])
+        let built = BuiltList()
         let listWidth = width, count = sample ?? 0, sectionSize = sectionSize
         DispatchQueue.global(qos: .userInitiated).async(group: built.group) {
             built.result = Result {
-                if let rows { return try ListEngine(sections: rows, measurer: measurer, width: listWidth) }
-                // Generated rows are pulled by id when measured or drawn: nothing per row but its id.
-                return try ListEngine(sections: generator.idSections(count: count, sectionSize: sectionSize),
-                                      dataSource: generator, measurer: measurer, width: listWidth)
+                if let rows {
+                    let engine = try ListEngine(sections: rows, measurer: BackgroundPriorityMeasurer(cells), width: listWidth)
+                    let live = Counter()
+                    return (EngineSeam(engine) { n in
+                        (0..<n).map { _ in let k = live.next(); return generator.row(id: "live-\(k)", index: k, seed: 0x11fe) }
+                    }, { ViewportPainter(engine: engine, images: $0) })
+                }
+                // Generated rows are pulled by id (their number) when measured or drawn: nothing
+                // per row but its id and height, and integer ids hash fast.
+                let engine = try ListEngine(sections: generator.idSections(count: count, sectionSize: sectionSize),
+                                            dataSource: generator, measurer: BackgroundPriorityMeasurer(SampleMeasurer(cells: cells)),
+                                            width: listWidth)
+                let live = Counter()
+                return (EngineSeam(engine) { n in
+                    (0..<n).map { _ in
+                        let k = live.next()
+                        return SampleRow(id: SampleRows.liveIDs + k, row: generator.row(id: "live-\(k)", index: k, seed: 0x11fe))
+                    }
+                }, { ViewportPainter(engine: engine, images: $0) })
             }
         }
         do { try ListWindow.openDisplay() } catch { throw CommandError(error.description) }
         built.group.wait()
-        let engine = try built.result!.get()
+        let (seam, makePainter) = try built.result!.get()
         let configuration = ViewConfiguration(stickyHeaders: !noStickyHeaders, stayAtTopOnInsert: atTop == .showNew)
-        var liveCount = 0
-        let seam = EngineSeam(engine) { n in
-            defer { liveCount += n }
-            return (0..<n).map { generator.row(id: "live-\(liveCount + $0)", index: liveCount + $0, seed: 0x11fe) }
-        }
         let model = ListViewModel(list: seam, width: width, height: height, configuration: configuration)
         model.showsFrameRate = showFPS
         var options = WindowOptions()
@@ -145,27 +155,51 @@ struct View: ParsableCommand {
         options.quitAfter = quitAfter
         options.liveInterval = live.map { $0 / 1000 }
         options.startTime = start
-        let window = ListWindow(model: model, painter: ViewportPainter(engine: engine, images: ImageStore(folder: images)), options: options)
+        let window = ListWindow(model: model, painter: makePainter(ImageStore(folder: images)), options: options)
         do { try window.run() } catch { throw CommandError("\(error)") }
     }
 }
 
-/// An engine built on another thread while the main thread opens the display.
-private final class EngineBuild: @unchecked Sendable {
+/// A list built on another thread while the main thread opens the display: its seam, and how
+/// to make its painter.
+private final class BuiltList: @unchecked Sendable {
     let group = DispatchGroup()
     /// Written by the building thread before `group` is left, read after waiting on it.
-    var result: Result<ListEngine<BackgroundPriorityMeasurer<CellMeasurer>>, Error>?
+    var result: Result<(ListSeam, (ImageStore) -> ViewportPainter), Error>?
+}
+
+/// Numbers for new rows (used on the main loop only).
+private final class Counter: @unchecked Sendable {
+    private var value = 0
+    func next() -> Int { defer { value += 1 }; return value }
+}
+
+/// A generated row; its id is its number (negative for section headers).
+struct SampleRow: Identifiable, Sendable {
+    let id: Int
+    let row: ListRow
+}
+
+/// Measures generated rows with the cells of their ``ListRow``.
+struct SampleMeasurer: RowMeasurer {
+    let cells: CellMeasurer
+    func measuringForm(of row: SampleRow) throws -> BoundCell { try cells.measuringForm(of: row.row) }
+    func height(of form: BoundCell, width: Double) -> Double { cells.height(of: form, width: width) }
+    func drawingForm(of row: SampleRow, measuring: BoundCell?) throws -> BoundCell { try cells.drawingForm(of: row.row, measuring: measuring) }
+    func byteCount(of form: BoundCell) -> Int { cells.byteCount(of: form) }
 }
 
 /// Generated rows for `--sample` and `--live`: the template's sample rows with every text field
 /// of three words or more replaced by text of a realistic length mix (2 to 45 words), different
 /// for every row.
 ///
-/// For `--sample` the engine gets only ids (`r<n>`, and `s<k>-header` for section headers) and
+/// For `--sample` the engine gets only ids (row numbers; −1 − k for section k's header) and
 /// pulls a row's data from here when it measures or draws it (a data source), so a million rows
 /// cost their ids, not a million row values built before the first frame.
 struct SampleRows: ListDataSource {
     let template: CellTemplate
+    /// Ids of rows inserted live start here (above any generated row's).
+    static let liveIDs = 1 << 40
     static let words = ("list row height text measure layout width cell table scroll anchor section header reuse "
         + "update insert delete move reload exact prepare shape glyph line break font fallback emoji "
         + "bidi arabic hebrew thai korean japanese chinese browser chromium pango cairo harfbuzz").split(separator: " ").map(String.init)
@@ -186,29 +220,28 @@ struct SampleRows: ListDataSource {
     }
 
     /// The ids of `count` rows, in one section or in sections of `sectionSize` rows with headers.
-    func idSections(count: Int, sectionSize: Int?) -> [ListSection<String>] {
-        let ids = (0..<count).map { "r" + String($0) }
-        guard let size = sectionSize else { return [ListSection(rows: ids)] }
+    func idSections(count: Int, sectionSize: Int?) -> [ListSection<Int>] {
+        guard let size = sectionSize else { return [ListSection(rows: Array(0..<count))] }
         return stride(from: 0, to: count, by: size).enumerated().map { s, start in
-            ListSection(header: "s\(s)-header", rows: Array(ids[start..<min(count, start + size)]))
+            ListSection(header: -1 - s, rows: Array(start..<min(count, start + size)))
         }
     }
 
     /// The row with `id` (the engine asks from any thread).
-    func row(for id: String, kind: ListItemKind, at indexPath: ListIndexPath) throws -> ListRow {
-        if kind == .header, id.hasSuffix("-header"), let section = Int(id.dropFirst().dropLast("-header".count)) {
-            return ListRow(id: id, template: "section-header", data: ["title": "Section \(section + 1)"])
+    func row(for id: Int, kind: ListItemKind, at indexPath: ListIndexPath) throws -> SampleRow {
+        if id < 0 {
+            return SampleRow(id: id, row: ListRow(id: "s\(-1 - id)-header", template: "section-header", data: ["title": "Section \(-id)"]))
         }
-        guard id.first == "r", let index = Int(id.dropFirst()) else { throw SampleRowError.unknownID(id) }
-        return row(id: id, index: index, seed: 7)
+        guard id < Self.liveIDs else { throw SampleRowError.unknownID(id) }
+        return SampleRow(id: id, row: row(id: "r\(id)", index: id, seed: 7))
     }
 }
 
-/// An id the sample generator did not make.
+/// An id the sample generator did not make (live rows are kept by the engine, never asked for).
 enum SampleRowError: Error, CustomStringConvertible {
-    case unknownID(String)
+    case unknownID(Int)
     var description: String {
-        switch self { case .unknownID(let id): return "no generated row has the id '\(id)'" }
+        switch self { case .unknownID(let id): return "no generated row has the id \(id)" }
     }
 }
 
