@@ -102,7 +102,7 @@ public final class ListWindow {
         let me = MainLoopOnly(value: self)
         model.list.deliverBackgroundResults(through: { job in MainLoop.post(job) },
                                             layoutChanged: { unmeasured in
-                                                me.value.scheduleScrollBarUpdate()
+                                                me.value.scheduleScrollBarUpdate(within: 0.1)
                                                 me.value.model.layoutChanged(unmeasured: unmeasured)
                                             })
         model.onNeedsDisplay = { [unowned self] in
@@ -340,13 +340,25 @@ public final class ListWindow {
         if model.showsFrameRate && running { gtk_widget_queue_draw(area) }
     }
 
-    private var scrollBarUpdatePending = false
-    private func scheduleScrollBarUpdate() {
-        guard !scrollBarUpdatePending else { return }
-        scrollBarUpdatePending = true
-        MainLoop.idle { [weak self] in
-            self?.scrollBarUpdatePending = false
-            self?.updateScrollBar()
+    private var scrollBarUpdatePending = false, slowScrollBarUpdatePending = false
+    /// Updates the scroll bar at the next idle moment (after a frame), or within `delay` seconds
+    /// (background results arrive in bursts: a few updates a second are enough, and each costs
+    /// the scroll bar a layout).
+    private func scheduleScrollBarUpdate(within delay: Double = 0) {
+        if delay > 0 {
+            guard !slowScrollBarUpdatePending else { return }
+            slowScrollBarUpdatePending = true
+            MainLoop.after(delay) { [weak self] in
+                self?.slowScrollBarUpdatePending = false
+                self?.updateScrollBar()
+            }
+        } else {
+            guard !scrollBarUpdatePending else { return }
+            scrollBarUpdatePending = true
+            MainLoop.idle { [weak self] in
+                self?.scrollBarUpdatePending = false
+                self?.updateScrollBar()
+            }
         }
     }
 
