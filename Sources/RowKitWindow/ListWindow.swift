@@ -362,9 +362,12 @@ public final class ListWindow {
         }
     }
 
+    private var shownScrollBar: ScrollBarGeometry?
     private func updateScrollBar() {
         guard running else { return }   // the widgets go when the loop ends
         let bar = model.scrollBar
+        guard bar != shownScrollBar else { return }
+        shownScrollBar = bar
         updatingAdjustment = true
         gtk_adjustment_configure(adjustment, bar.value, 0, bar.upper, bar.stepIncrement, bar.pageIncrement, bar.pageSize)
         updatingAdjustment = false
