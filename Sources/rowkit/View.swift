@@ -1,0 +1,259 @@
+import ArgumentParser
+import Foundation
+import RowKitCells
+import RowKitDraw
+import RowKitList
+import RowKitListCells
+import RowKitView
+import RowKitWindow
+
+struct View: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a list of rows in a GTK4 window that scrolls smoothly and never jumps.",
+        discussion: """
+        Rows come from --data (JSON array, JSON Lines or {"sections": [...]}, as for render) or \
+        --sample N generated rows (up to 1,000,000); the rows on screen are measured first, the rest \
+        in the background. Wheel and touchpad scroll (with kinetic flings); a press highlights a row \
+        and the release selects it. Keys: Up/Down move the selection, Page Up/Down, Home/End, \
+        Escape clears the selection, F toggles the frame-rate readout. With --script, --frame-log or \
+        --undecorated the list's drawing area is the window's top-left --width × --height pixels.
+        """
+    )
+
+    @Option(help: "Built-in cell name or template YAML file.")
+    var cell: String = "caption-text"
+
+    @Option(help: "Stylesheet YAML for a template file.")
+    var stylesheet: String?
+
+    @Option(help: "Rows: .json (array of objects or {\"sections\": [...]}) or .jsonl (one object per line).")
+    var data: String?
+
+    @Option(help: "Show N generated rows of the cell (1...1000000) instead of --data.")
+    var sample: Int?
+
+    @Option(name: .customLong("section-size"), help: "With --sample: group rows into sections of this many rows with headers.")
+    var sectionSize: Int?
+
+    @Option(help: "Folder of NAME.png images (built-in icons are used otherwise).")
+    var images: String?
+
+    @Option(help: "Width of the list's drawing area in pixels.")
+    var width: Double = 390
+
+    @Option(help: "Height of the list's drawing area in pixels.")
+    var height: Double = 844
+
+    @Flag(help: "No title bar or frame (implied by --script and --frame-log).")
+    var undecorated = false
+
+    @Option(help: "Insert a new row above the viewport every MS milliseconds (a chat or feed).")
+    var live: Double?
+
+    @Option(name: .customLong("at-top"), help: """
+        What rows inserted above a list scrolled to the very top do: keep-still (what is on screen \
+        does not move; the new rows are above it) or show-new (stay at the top and show them, as feeds do).
+        """)
+    var atTop: TopInsertPolicy = .keepStill
+
+    @Flag(name: .customLong("no-sticky-headers"), help: "Section headers scroll away with their rows.")
+    var noStickyHeaders = false
+
+    @Flag(name: .customLong("show-fps"), help: "Start with the frame-rate readout shown (F toggles it).")
+    var showFPS = false
+
+    @Option(name: .customLong("frame-log"), help: "Write one JSON line per painted frame to FILE.")
+    var frameLog: String?
+
+    @Option(help: "Replay timed actions from FILE, one per line: '<seconds> <action> [args]'.")
+    var script: String?
+
+    @Option(name: .customLong("quit-after"), help: "Close the window SECONDS after the first frame.")
+    var quitAfter: Double?
+
+    enum TopInsertPolicy: String, ExpressibleByArgument, CaseIterable {
+        case keepStill = "keep-still", showNew = "show-new"
+    }
+
+    static let maximumSample = 1_000_000
+
+    func validate() throws {
+        guard width.isFinite, width >= 1, width <= 30_000 else { throw ValidationError("--width must be in [1, 30000], not \(width)") }
+        guard height.isFinite, height >= 1, height <= 30_000 else { throw ValidationError("--height must be in [1, 30000], not \(height)") }
+        if let sample, !(1...Self.maximumSample).contains(sample) {
+            throw ValidationError("--sample must be in 1...\(Self.maximumSample), not \(sample)")
+        }
+        if sample != nil && data != nil { throw ValidationError("give --data or --sample, not both") }
+        if let sectionSize, sectionSize < 1 { throw ValidationError("--section-size must be at least 1") }
+        if sectionSize != nil && sample == nil { throw ValidationError("--section-size applies to --sample") }
+        if let live, !(live.isFinite && live >= 1 && live <= 86_400_000) { throw ValidationError("--live must be in [1, 86400000] milliseconds") }
+        if let quitAfter, !(quitAfter.isFinite && quitAfter >= 0 && quitAfter <= 86_400) {
+            throw ValidationError("--quit-after must be in [0, 86400] seconds")
+        }
+    }
+
+    func run() throws {
+        let start = ListWindow.monotonicNow()
+        let template = try loadTemplate(cell, stylesheet: stylesheet)
+        let generator = SampleRows(template: template)
+        let rows: [ListSection<ListRow>]?
+        if let data {
+            rows = try loadSections(data, template: template.name)
+        } else if sample != nil {
+            rows = nil
+        } else {
+            rows = [ListSection(rows: template.samples.enumerated().map {
+                ListRow(id: "sample-\($0.offset)", template: template.name, data: $0.element)
+            })]
+        }
+        if let rows, !rows.contains(where: { !$0.rows.isEmpty }) {
+            throw CommandError("no rows: give --data or --sample (the template has no samples)")
+        }
+        let steps: [ScriptStep]
+        do { steps = try script.map { path throws(ScriptError) in try Script.load(path) } ?? [] } catch { throw CommandError(error.description) }
+
+        // Building a long list's engine and opening the display overlap (GTK wants the main thread).
+        let cells = CellMeasurer([template, ClassicCells.sectionHeader])
+        let built = BuiltList()
+        let listWidth = width, count = sample ?? 0, sectionSize = sectionSize
+        DispatchQueue.global(qos: .userInitiated).async(group: built.group) {
+            built.result = Result {
+                if let rows {
+                    let engine = try ListEngine(sections: rows, measurer: BackgroundPriorityMeasurer(cells), width: listWidth)
+                    let live = Counter()
+                    return (EngineSeam(engine) { n in
+                        (0..<n).map { _ in let k = live.next(); return generator.row(id: "live-\(k)", index: k, seed: 0x11fe) }
+                    }, { ViewportPainter(engine: engine, images: $0) })
+                }
+                // Generated rows are pulled by id (their number) when measured or drawn: nothing
+                // per row but its id and height, and integer ids hash fast.
+                let engine = try ListEngine(sections: generator.idSections(count: count, sectionSize: sectionSize),
+                                            dataSource: generator, measurer: BackgroundPriorityMeasurer(SampleMeasurer(cells: cells)),
+                                            width: listWidth)
+                let live = Counter()
+                return (EngineSeam(engine) { n in
+                    (0..<n).map { _ in
+                        let k = live.next()
+                        return SampleRow(id: SampleRows.liveIDs + k, row: generator.row(id: "live-\(k)", index: k, seed: 0x11fe))
+                    }
+                }, { ViewportPainter(engine: engine, images: $0) })
+            }
+        }
+        do { try ListWindow.openDisplay() } catch { throw CommandError(error.description) }
+        built.group.wait()
+        let (seam, makePainter) = try built.result!.get()
+        let configuration = ViewConfiguration(stickyHeaders: !noStickyHeaders, stayAtTopOnInsert: atTop == .showNew)
+        let model = ListViewModel(list: seam, width: width, height: height, configuration: configuration)
+        model.showsFrameRate = showFPS
+        var options = WindowOptions()
+        options.width = width
+        options.height = height
+        options.undecorated = undecorated || script != nil || frameLog != nil
+        options.title = "RowKit — \(template.name)"
+        options.frameLog = frameLog
+        options.script = steps
+        options.quitAfter = quitAfter
+        options.liveInterval = live.map { $0 / 1000 }
+        options.startTime = start
+        let window = ListWindow(model: model, painter: makePainter(ImageStore(folder: images)), options: options)
+        do { try window.run() } catch { throw CommandError("\(error)") }
+    }
+}
+
+/// A list built on another thread while the main thread opens the display: its seam, and how
+/// to make its painter.
+private final class BuiltList: @unchecked Sendable {
+    let group = DispatchGroup()
+    /// Written by the building thread before `group` is left, read after waiting on it.
+    var result: Result<(ListSeam, (ImageStore) -> ViewportPainter), Error>?
+}
+
+/// Numbers for new rows (used on the main loop only).
+private final class Counter: @unchecked Sendable {
+    private var value = 0
+    func next() -> Int { defer { value += 1 }; return value }
+}
+
+/// A generated row; its id is its number (negative for section headers).
+struct SampleRow: Identifiable, Sendable {
+    let id: Int
+    let row: ListRow
+}
+
+/// Measures generated rows with the cells of their ``ListRow``.
+struct SampleMeasurer: RowMeasurer {
+    let cells: CellMeasurer
+    func measuringForm(of row: SampleRow) throws -> BoundCell { try cells.measuringForm(of: row.row) }
+    func height(of form: BoundCell, width: Double) -> Double { cells.height(of: form, width: width) }
+    func drawingForm(of row: SampleRow, measuring: BoundCell?) throws -> BoundCell { try cells.drawingForm(of: row.row, measuring: measuring) }
+    func byteCount(of form: BoundCell) -> Int { cells.byteCount(of: form) }
+}
+
+/// Generated rows for `--sample` and `--live`: the template's sample rows with every text field
+/// of three words or more replaced by text of a realistic length mix (2 to 45 words), different
+/// for every row.
+///
+/// For `--sample` the engine gets only ids (row numbers; −1 − k for section k's header) and
+/// pulls a row's data from here when it measures or draws it (a data source), so a million rows
+/// cost their ids, not a million row values built before the first frame.
+struct SampleRows: ListDataSource {
+    let template: CellTemplate
+    /// Ids of rows inserted live start here (above any generated row's).
+    static let liveIDs = 1 << 40
+    static let words = ("list row height text measure layout width cell table scroll anchor section header reuse "
+        + "update insert delete move reload exact prepare shape glyph line break font fallback emoji "
+        + "bidi arabic hebrew thai korean japanese chinese browser chromium pango cairo harfbuzz").split(separator: " ").map(String.init)
+    static let lengths = [2, 4, 6, 10, 18, 30, 45]
+
+    /// Row `index` of a generated set (`seed` picks the set).
+    func row(id: String, index: Int, seed: UInt64) -> ListRow {
+        let samples = template.samples.isEmpty ? [RowData()] : template.samples
+        var random = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+        var fields = samples[index % samples.count].fields
+        for key in fields.keys.sorted() {
+            guard case .string(let text)? = fields[key], text.split(whereSeparator: \.isWhitespace).count >= 3 else { continue }
+            let count = Self.lengths[Int(random.next() % UInt64(Self.lengths.count))]
+            let sentence = (0..<count).map { _ in Self.words[Int(random.next() % UInt64(Self.words.count))] }.joined(separator: " ")
+            fields[key] = .string(sentence.prefix(1).uppercased() + sentence.dropFirst() + ".")
+        }
+        return ListRow(id: id, template: template.name, data: RowData(fields))
+    }
+
+    /// The ids of `count` rows, in one section or in sections of `sectionSize` rows with headers.
+    func idSections(count: Int, sectionSize: Int?) -> [ListSection<Int>] {
+        guard let size = sectionSize else { return [ListSection(rows: Array(0..<count))] }
+        return stride(from: 0, to: count, by: size).enumerated().map { s, start in
+            ListSection(header: -1 - s, rows: Array(start..<min(count, start + size)))
+        }
+    }
+
+    /// The row with `id` (the engine asks from any thread).
+    func row(for id: Int, kind: ListItemKind, at indexPath: ListIndexPath) throws -> SampleRow {
+        if id < 0 {
+            return SampleRow(id: id, row: ListRow(id: "s\(-1 - id)-header", template: "section-header", data: ["title": "Section \(-id)"]))
+        }
+        guard id < Self.liveIDs else { throw SampleRowError.unknownID(id) }
+        return SampleRow(id: id, row: row(id: "r\(id)", index: id, seed: 7))
+    }
+}
+
+/// An id the sample generator did not make (live rows are kept by the engine, never asked for).
+enum SampleRowError: Error, CustomStringConvertible {
+    case unknownID(Int)
+    var description: String {
+        switch self { case .unknownID(let id): return "no generated row has the id \(id)" }
+    }
+}
+
+/// A small, fast, deterministic random generator (SplitMix64).
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
