@@ -232,13 +232,7 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
     public func height(ofItem index: Int) -> Double { (try? engine.height(ofItem: index)) ?? 0 }
 
     public func exactHeight(ofItem index: Int) throws -> Double {
-        if try engine.isMeasured(index) { return try engine.height(ofItem: index) }
-        // A measurer whose drawing form is its measuring form (cells) can measure it here;
-        // others count with the estimate until the item is measured.
-        if let form = try engine.drawingForm(atItem: index) as? Measurer.Measuring {
-            return engine.measurer.height(of: form, width: engine.width)
-        }
-        return try engine.height(ofItem: index)
+        try engine.exactHeight(ofItem: index)
     }
 
     public func headerIndex(ofSection section: Int) -> Int? {

@@ -7,14 +7,16 @@ import RowKitListCells
 /// A measurer whose rows say their height: field `h` (px at width 400), scaled by 400/width so
 /// that width changes move rows; `slow` makes preparing take time (background races).
 struct FieldHeightMeasurer: RowMeasurer {
+    /// The list engine keeps measuring forms by reference.
+    final class Height: Sendable { let value: Double; init(_ value: Double) { self.value = value } }
     var slowMicroseconds: UInt32 = 0
-    func measuringForm(of row: ListRow) throws -> Double {
+    func measuringForm(of row: ListRow) throws -> Height {
         if slowMicroseconds > 0 { usleep(slowMicroseconds) }
-        if case .number(let h)? = row.data["h"] { return h }
-        return 44
+        if case .number(let h)? = row.data["h"] { return Height(h) }
+        return Height(44)
     }
-    func height(of form: Double, width: Double) -> Double { (form * 400 / width).rounded() }
-    func drawingForm(of row: ListRow, measuring: Double?) throws -> Double { try measuring ?? measuringForm(of: row) }
+    func height(of form: Height, width: Double) -> Double { (form.value * 400 / width).rounded() }
+    func drawingForm(of row: ListRow, measuring: Height?) throws -> Double { try (measuring ?? measuringForm(of: row)).value }
 }
 
 /// Deterministic row heights between 20 and 200 px.

@@ -75,7 +75,7 @@ extension ListEngine {
         }
         guard let token else { return }
         let weak = WeakEngine(self)
-        DispatchQueue.global(qos: .utility).async {
+        DispatchQueue.global(qos: .userInitiated).async {
             Self.runBackground(weak, token: token)
         }
     }

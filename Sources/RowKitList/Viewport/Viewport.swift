@@ -83,6 +83,21 @@ extension ListEngine {
     /// list gives the first, below it the last), or nil for an empty list.
     public func item(atY y: Double) -> Int? { state.withLock { $0.heights.row(at: y) } }
 
+    /// The exact height of item `index` at the current width, measuring it now (on this
+    /// thread, outside the lock) if it is not measured yet; the viewport stays anchored.
+    /// - Throws: ``ListError/indexOutOfRange(_:)`` and the data errors of the item.
+    public func exactHeight(ofItem index: Int) throws(ListError) -> Double {
+        for _ in 0..<1_000 {
+            let measured = try state.withLock { s throws(ListError) -> Double? in
+                let i = try s.checkedItem(index)
+                return s.isMeasured(s.items[i]) ? s.heights.height(at: i) : nil
+            }
+            if let measured { return measured }
+            _ = try measureOnce { s in s.takeChunk(covering: index..<(index + 1)) }
+        }
+        return try height(ofItem: index)
+    }
+
     /// Scrolls to `offset`, clamped to 0…(content height − viewport height).
     public func scroll(to offset: Double) {
         state.withLock { s in s.contentOffset = s.clampOffset(offset) }
