@@ -195,14 +195,14 @@ final class ReferenceModel {
         let i = flatIndex(p)
         while true {
             if !items[i].measured { measure([i]); continue }
-            let y = screenY(i, position)
             let t = top(i), h = height(i)
+            let y = t - clamp(t - screenY(i, position))
             let first = y > 0 ? (rowAt(max(0, t - y)) ?? i) : i
             let below = viewport - y - h
             let last = below > 0 ? (rowAt(t + h + below - 1.0 / 64) ?? i) : i
             let window = Array(min(first, i)...max(last, i))
             if window.contains(where: { !items[$0].measured }) { measure(window); continue }
-            offset = clamp(t - y)
+            offset = t - y
             return
         }
     }

@@ -243,6 +243,17 @@ final class Gate: @unchecked Sendable {
     }
 }
 
+/// A gate a measurer consults once the test installs it (so measuring before that is free).
+final class GateSlot: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _gate: Gate?
+    var gate: Gate? {
+        get { lock.lock(); defer { lock.unlock() }; return _gate }
+        set { lock.lock(); _gate = newValue; lock.unlock() }
+    }
+    func pass() { gate?.pass() }
+}
+
 /// An executor that queues jobs until the test runs them (as a GLib main loop would).
 final class ManualExecutor: @unchecked Sendable {
     private let lock = NSLock()

@@ -140,7 +140,12 @@ public final class ListEngine<Measurer: RowMeasurer>: Sendable {
     /// one delivery is pending at a time, and it reports the layout when it runs.
     public var layoutObserver: (@Sendable (ListLayoutChange) -> Void)? {
         get { state.withLock { $0.observer } }
-        set { state.withLock { $0.observer = newValue } }
+        set {
+            state.withLock { s in
+                s.observer = newValue
+                s.pendingAdjustment = 0   // adjustments count from now on
+            }
+        }
     }
 
     /// What the viewport does when items change above it (default ``ScrollAnchoring/stayAtTop``).

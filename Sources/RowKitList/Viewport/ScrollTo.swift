@@ -48,9 +48,12 @@ extension ListEngine {
             let step = try state.withLock { s throws(ListError) -> ForegroundStep<Void, Measurer> in
                 let index = try s.rowIndex(path)
                 if let chunk = s.takeChunk(covering: index..<(index + 1)) { return .measure(chunk) }
-                let y = s.screenY(ofItem: index, for: position)
-                if let chunk = s.takeChunk(covering: s.scrollWindow(ofItem: index, at: y), failed: failed) { return .measure(chunk) }
-                s.contentOffset = s.clampOffset(s.heights.offset(of: index) - y)
+                // Where it can be: near the ends the offset is clamped, and the rows then between
+                // the viewport's edges and the row are those that decide.
+                let top = s.heights.offset(of: index)
+                let offset = s.clampOffset(top - s.screenY(ofItem: index, for: position))
+                if let chunk = s.takeChunk(covering: s.scrollWindow(ofItem: index, at: top - offset), failed: failed) { return .measure(chunk) }
+                s.contentOffset = offset
                 return .done(())
             }
             switch step {
