@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "RowKitCells", targets: ["RowKitCells"]),
         .library(name: "RowKitList", targets: ["RowKitList"]),
         .library(name: "RowKitDraw", targets: ["RowKitDraw"]),
+        .library(name: "RowKitIO", targets: ["RowKitIO"]),
         .executable(name: "rowkit", targets: ["rowkit"]),
     ],
     dependencies: [
@@ -26,17 +27,21 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
 
+        // Reading inputs and writing outputs safely: files and standard streams, size limits,
+        // streaming JSON with exact numbers and line:column errors, atomic file replacement.
+        .target(name: "RowKitIO"),
+
         // Text engine: prepare once (ICU, fontconfig, HarfBuzz), layout at any width.
         .target(name: "RowKitText", dependencies: ["CICU", "CHarfBuzz", "CFontconfig"]),
         // Cells: declarative layouts bound to row data, stylesheets, the classic cells.
-        .target(name: "RowKitCells", dependencies: ["RowKitText", .product(name: "Yams", package: "Yams")]),
+        .target(name: "RowKitCells", dependencies: ["RowKitText", "RowKitIO", .product(name: "Yams", package: "Yams")]),
         // List engine: exact heights and offsets for any number of rows, reuse, updates.
         .target(name: "RowKitList", dependencies: ["RowKitCells"]),
         // Drawing: cairo renders the glyph runs of a measured layout, and whole cells.
-        .target(name: "RowKitDraw", dependencies: ["RowKitText", "RowKitCells", "CCairo", "CFreeType"]),
+        .target(name: "RowKitDraw", dependencies: ["RowKitText", "RowKitCells", "RowKitIO", "CCairo", "CFreeType"]),
 
         .executableTarget(name: "rowkit", dependencies: [
-            "RowKitText", "RowKitCells", "RowKitList", "RowKitDraw",
+            "RowKitText", "RowKitCells", "RowKitList", "RowKitDraw", "RowKitIO",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "rowkit-bench", dependencies: ["RowKitText", "RowKitCells", "RowKitList", "CPango"], path: "Benchmarks/rowkit-bench"),
@@ -48,5 +53,8 @@ let package = Package(
         .testTarget(name: "RowKitCellsTests", dependencies: ["RowKitCells", "RowKitText"]),
         .testTarget(name: "RowKitListTests", dependencies: ["RowKitList", "RowKitCells", "RowKitText"]),
         .testTarget(name: "RowKitDrawTests", dependencies: ["RowKitText", "RowKitCells", "RowKitDraw", "CCairo"]),
+        .testTarget(name: "RowKitIOTests", dependencies: ["RowKitIO"]),
+        // Runs the built `rowkit` binary: exit status, messages, and files left intact.
+        .testTarget(name: "rowkitTests", dependencies: ["rowkit", "RowKitIO"]),
     ]
 )
