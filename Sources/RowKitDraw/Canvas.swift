@@ -67,7 +67,8 @@ public final class Canvas {
     /// The cairo context to draw with (CSS pixel coordinates, origin top left).
     public let context: OpaquePointer
     private let surface: OpaquePointer
-    private let file: AtomicFile
+    /// The output file (nil for an offscreen canvas).
+    private let file: AtomicFile?
     private var finished = false
 
     /// The PNG's size in device pixels (`ceil(width × scale)` × `ceil(height × scale)`); for
@@ -90,11 +91,13 @@ public final class Canvas {
         if format == .png, device.0 * device.1 > Self.maximumPixels {
             throw .tooManyPixels(width: device.0, height: device.1)
         }
+        let file: AtomicFile
         do throws(OutputError) {
             file = try AtomicFile(path: path)
         } catch {
             throw .write(error)
         }
+        self.file = file
         self.width = width
         self.height = height
         self.scale = scale
@@ -119,11 +122,33 @@ public final class Canvas {
         if format == .png { cairo_scale(context, scale, scale) }
     }
 
+    /// An in-memory canvas (an ARGB image of width·scale × height·scale device pixels, no
+    /// file): a window's back buffer. It is drawn like any canvas; ``finish()`` only flushes it.
+    public init(offscreenWidth width: Double, height: Double, scale: Double = 1) throws(DrawError) {
+        guard width.isFinite, height.isFinite, scale.isFinite, scale > 0, scale <= 8,
+              width >= 1, height >= 1, width * scale <= 32767, height * scale <= 32767 else {
+            throw .invalidSize(width: width, height: height)
+        }
+        self.width = width
+        self.height = height
+        self.scale = scale
+        self.format = .png
+        self.path = ""
+        self.file = nil
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32((width * scale).rounded(.up)), Int32((height * scale).rounded(.up)))
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            throw .cairo("cannot create a \(width)×\(height) image")
+        }
+        context = cairo_create(surface)
+        cairo_scale(context, scale, scale)
+    }
+
     deinit {
         cairo_destroy(context)
         if !finished { cairo_surface_finish(surface) }
         cairo_surface_destroy(surface)
-        file.discard()
+        file?.discard()
     }
 
     /// Fills the whole canvas with a color.
@@ -152,9 +177,10 @@ public final class Canvas {
     /// Writes the file: encodes the PNG or finishes the PDF or SVG document, flushes it to disk
     /// and renames it over `path`. On failure `path` is untouched and the error says why.
     public func finish() throws(DrawError) {
+        cairo_surface_flush(surface)
+        guard let file else { return }   // an offscreen canvas
         guard !finished else { throw .cairo("'\(path)' was already written") }
         finished = true
-        cairo_surface_flush(surface)
         let status: cairo_status_t
         if format == .png {
             status = cairo_surface_write_to_png_stream(surface, writeToAtomicFile, Unmanaged.passUnretained(file).toOpaque())

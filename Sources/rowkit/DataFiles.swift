@@ -42,7 +42,7 @@ func loadTemplates(_ names: [String], stylesheet: String?) throws -> [CellTempla
     }
     var templates: [CellTemplate] = []
     for name in names {
-        let template = try loadTemplate(name, stylesheet: stylesheet)
+        let template = try loadTemplate(name, stylesheet: ClassicCells.named(name) == nil ? stylesheet : nil)
         if let earlier = templates.first(where: { $0.name == template.name }) {
             throw CommandError("two templates are named '\(earlier.name)' (--cell \(name))")
         }
@@ -53,7 +53,10 @@ func loadTemplates(_ names: [String], stylesheet: String?) throws -> [CellTempla
 
 /// A built-in cell by name, or a template file.
 func loadTemplate(_ name: String, stylesheet: String?) throws -> CellTemplate {
-    if let builtin = ClassicCells.named(name) { return builtin }
+    if let builtin = ClassicCells.named(name) {
+        guard stylesheet == nil else { throw CommandError("--stylesheet applies to template files, not the built-in cell '\(name)'") }
+        return builtin
+    }
     guard name.hasSuffix(".yaml") || name.hasSuffix(".yml") else {
         let names = (ClassicCells.all + [ClassicCells.sectionHeader]).map(\.name)
         let hint = didYouMean(name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
@@ -79,4 +82,11 @@ func loadListSections(_ path: String, options: RowFileOptions) throws -> [ListSe
         return ListSection(id: loaded.section.id, header: header,
                            rows: loaded.rows.map { ListRow(id: $0.id, template: $0.template, data: $0.data) })
     }
+}
+
+/// The sections of a row file whose rows all use `template` (section titles use
+/// `section-header`); see `loadListSections(_:options:)`.
+func loadSections(_ path: String, template: CellTemplate) throws -> [ListSection] {
+    let templates = template.name == ClassicCells.sectionHeader.name ? [template] : [template, ClassicCells.sectionHeader]
+    return try loadListSections(path, options: RowFileOptions(templates: templates, defaultTemplate: template.name))
 }
