@@ -31,17 +31,27 @@ struct Heights: ParsableCommand {
     }
 
     /// One thing to measure: a row, or a section's title in the `section-header` cell.
-    enum Job {
+    enum Job: Sendable {
         case row(RowFileRow)
         case header(section: Int, title: String)
     }
 
     /// What the reader yielded, in order, with the measuring jobs referred to by index.
-    enum Event {
+    enum Event: @unchecked Sendable {
         case measured(Int)
         case error(InputError)
         case sectionStart(RowFileSection)
         case sectionEnd(RowFileSection)
+    }
+
+    /// A batch of rows read ahead of measuring: the jobs, the events in file order, and how
+    /// far into the input the reader was (for progress); `failure` ends reading.
+    struct Batch: @unchecked Sendable {
+        var jobs: [Job] = []
+        var events: [Event] = []
+        var bytesRead = 0
+        var failure: InputError?
+        var isLast = false
     }
 
     func run() throws {
@@ -50,52 +60,114 @@ struct Heights: ParsableCommand {
         let reader = try RowFileReader(path: source.data!, options: source.rowFileOptions(templates))
         let emitter = Emitter(output: OutputWriter(), byName: byName, width: width, source: reader.name)
         let progress = ProgressBar(label: "heights", unit: "rows")
+        let total = reader.byteCount
         let width = self.width
-        var jobs: [Job] = []
-        var events: [Event] = []
-        var rows = 0
-        var done = false
-        while !done {
-            // Read up to 4,096 rows (bounded memory), then measure them on all cores.
-            while jobs.count < 4096 {
-                guard let item = try reader.next() else { done = true; break }
-                switch item {
-                case .row(let row):
-                    jobs.append(.row(row))
-                    events.append(.measured(jobs.count - 1))
-                case .error(let error):
-                    events.append(.error(error))
-                case .sectionStart(let section):
-                    events.append(.sectionStart(section))
-                    if section.titleIsFinal, let title = section.title {
-                        jobs.append(.header(section: section.index, title: title))
-                        events.append(.measured(jobs.count - 1))
+        // Reading (one thread) overlaps measuring (all cores); at most two batches of 4,096
+        // rows wait, so memory stays bounded whatever the input's size.
+        let batches = BatchQueue(capacity: 2)
+        let readerBox = UncheckedBox(reader)
+        let readerThread = Thread {
+            let reader = readerBox.value
+            while true {
+                var batch = Batch()
+                do throws(InputError) {
+                    while batch.jobs.count < 4096 {
+                        guard let item = try reader.next() else { batch.isLast = true; break }
+                        switch item {
+                        case .row(let row):
+                            batch.jobs.append(.row(row))
+                            batch.events.append(.measured(batch.jobs.count - 1))
+                        case .error(let error):
+                            batch.events.append(.error(error))
+                        case .sectionStart(let section):
+                            batch.events.append(.sectionStart(section))
+                            if section.titleIsFinal, let title = section.title {
+                                batch.jobs.append(.header(section: section.index, title: title))
+                                batch.events.append(.measured(batch.jobs.count - 1))
+                            }
+                        case .sectionEnd(let section):
+                            batch.events.append(.sectionEnd(section))
+                        }
                     }
-                case .sectionEnd(let section):
-                    events.append(.sectionEnd(section))
+                } catch {
+                    batch.failure = error
+                    batch.isLast = true
                 }
+                batch.bytesRead = reader.bytesRead
+                let last = batch.isLast
+                guard batches.push(batch), !last else { return }
             }
-            let results = ResultSlots<Result<Double, CommandError>>(count: jobs.count)
-            let batch = jobs
-            DispatchQueue.concurrentPerform(iterations: batch.count) { i in
-                results[i] = Self.measure(batch[i], byName: byName, width: width)
+        }
+        readerThread.stackSize = 8 << 20
+        readerThread.start()
+        defer { batches.close() }
+        var rows = 0
+        while let batch = batches.pop() {
+            let results = ResultSlots<Result<Double, CommandError>>(count: batch.jobs.count)
+            let jobs = batch.jobs
+            DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
+                results[i] = Self.measure(jobs[i], byName: byName, width: width)
             }
-            for event in events {
+            for event in batch.events {
                 switch event {
-                case .measured(let i): try emitter.measured(batch[i], results[i]!)
+                case .measured(let i): try emitter.measured(jobs[i], results[i]!)
                 case .error(let error): try emitter.error(error.description)
                 case .sectionStart(let section): emitter.start(section)
                 case .sectionEnd(let section): try emitter.end(section)
                 }
             }
-            rows += batch.count
-            jobs.removeAll(keepingCapacity: true)
-            events.removeAll(keepingCapacity: true)
-            progress.update(rows, fraction: reader.byteCount.map { Double(reader.bytesRead) / Double(max(1, $0)) })
+            rows += jobs.count
+            progress.update(rows, fraction: total.map { Double(batch.bytesRead) / Double(max(1, $0)) })
+            if let failure = batch.failure {
+                try emitter.output.flush()
+                progress.finish()
+                throw failure
+            }
+            if batch.isLast { break }
         }
         try emitter.output.flush()
         progress.finish()
         if emitter.failed { throw ExitCode(1) }
+    }
+
+    /// A bounded queue of batches between the reading thread and the measuring one.
+    final class BatchQueue: @unchecked Sendable {
+        private let lock = NSCondition()
+        private var items: [Batch] = []
+        private var closed = false
+        private let capacity: Int
+
+        init(capacity: Int) { self.capacity = capacity }
+
+        /// Adds a batch, waiting while the queue is full; false once the consumer has closed it.
+        func push(_ batch: Batch) -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            while items.count >= capacity && !closed { lock.wait() }
+            guard !closed else { return false }
+            items.append(batch)
+            lock.broadcast()
+            return true
+        }
+
+        /// The next batch, waiting for one; nil once closed and empty.
+        func pop() -> Batch? {
+            lock.lock()
+            defer { lock.unlock() }
+            while items.isEmpty && !closed { lock.wait() }
+            guard !items.isEmpty else { return nil }
+            let batch = items.removeFirst()
+            lock.broadcast()
+            return batch
+        }
+
+        /// Stops the producer (the consumer is done or failed).
+        func close() {
+            lock.lock()
+            closed = true
+            lock.broadcast()
+            lock.unlock()
+        }
     }
 
     /// The height of one job's cell at `width`.

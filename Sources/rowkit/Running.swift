@@ -85,3 +85,9 @@ final class ResultSlots<Value>: @unchecked Sendable {
         slots.deallocate()
     }
 }
+
+/// Hands a value that is used by one thread at a time to another thread.
+final class UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
