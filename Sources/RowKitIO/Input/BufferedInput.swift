@@ -140,6 +140,14 @@ public final class BufferedInput {
         public var bytes: [UInt8]
         /// Whether the line was longer than the record limit (its bytes were skipped).
         public var isTooLong: Bool
+
+        /// A line (tests and fuzzing make their own).
+        public init(number: Int, column: Int = 1, bytes: [UInt8], isTooLong: Bool = false) {
+            self.number = number
+            self.column = column
+            self.bytes = bytes
+            self.isTooLong = isTooLong
+        }
     }
 
     /// The next line, or nil at the end of the input. A last line without a line break counts.
