@@ -101,9 +101,12 @@ enum FuzzHarnesses {
         _ = try? sheet.merged(over: sheet)
     }
 
+    /// The `measure` command the line harness runs (parsed once).
+    nonisolated(unsafe) static let measureCommand = try? Measure.parse(["--width", "0,100,320"])
+
     /// One `measure` input line, parsed and measured as the command does.
     static func measureLine(_ bytes: [UInt8]) {
-        guard !bytes.contains(0x0A), let command = try? Measure.parse(["--width", "0,100,320"]) else { return }
+        guard !bytes.contains(0x0A), let command = measureCommand else { return }
         let line = BufferedInput.Line(number: 1, column: 1, bytes: bytes, isTooLong: false)
         if case .success(let results) = command.measureLine(line, index: 0, source: "fuzz", defaultWidths: [0, 100, 320]) {
             for result in results { _ = result.json }

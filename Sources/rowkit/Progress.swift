@@ -45,12 +45,11 @@ final class ProgressBar {
             let filled = Int((clamped * Double(width)).rounded(.down))
             line += " \(String(format: "%3d", Int(clamped * 100)))% [" + String(repeating: "#", count: filled)
                 + String(repeating: ".", count: width - filled) + "]"
-            line += " \(grouped(Int(rate)))/s"
+            line += " \(grouped(Int(rate))) \(unit)/s"
             if clamped > 0.001 { line += " ETA \(duration(elapsed * (1 - clamped) / clamped))" }
         } else {
-            line += " \(grouped(Int(rate)))/s"
+            line += " \(grouped(Int(rate))) \(unit)/s, \(duration(elapsed)) elapsed"
         }
-        line += " elapsed \(duration(elapsed))"
         Diagnostics.progress(String(line.prefix(max(20, terminalColumns() - 1))))
     }
 

@@ -74,3 +74,20 @@ import Testing
         expectRun(run, status: 1, stderr: ["rowkit render: unknown cell 'captiontext' (did you mean 'caption-text'?)"])
     }
 }
+
+/// The progress bar: shown on a terminal for jobs longer than a second, with rate and time left.
+@Suite struct CLIProgressTests {
+    @Test func aTerminalGetsAProgressBarWithRateAndETA() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        let scratch = Scratch()
+        var rows = ""
+        for i in 0..<30_000 { rows += "{\"caption\": \"row \(i)\", \"body\": \"some words to measure in row \(i)\"}\n" }
+        scratch.write("rows.jsonl", rows)
+        // `script` gives the command a terminal; its output (terminal included) goes to stdout.
+        let command = "\(shellQuoted(rowkitBinary)) heights --cell caption-text --width 320 --data rows.jsonl > heights.jsonl"
+        let run = scratch.rowkit("", setup: "TERM=xterm script -qec \(shellQuoted(command)) /dev/null < /dev/null; exit $?; ")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("rows/s") && run.stdout.contains("ETA") && run.stdout.contains("%"), "\(run)")
+        #expect(scratch.read("heights.jsonl").map { String(decoding: $0, as: UTF8.self).split(separator: "\n").count } == 30_000)
+    }
+}
