@@ -85,7 +85,9 @@ struct Render: ParsableCommand {
             throw CommandError("--selected \(selected) is out of range: there \(rowCount == 1 ? "is 1 row" : "are \(rowCount) rows")")
         }
         let engine = try ListEngine(sections: sections, measurer: CellMeasurer(templates.all), width: width)
-        try engine.measureAll()
+        let progress = ProgressBar(label: "render", unit: "rows", total: engine.itemCount)
+        try engine.measureAll { done, _ in progress.update(done) }
+        progress.finish()
         if let selected { try engine.select(indexPath(ofRow: selected, in: sections)) }
         let canvasHeight = height ?? max(1, engine.contentHeight)
         engine.viewportHeight = canvasHeight
