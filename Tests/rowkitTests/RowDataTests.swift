@@ -88,6 +88,18 @@ import Testing
         #expect(lines.count == 3 && lines[1].hasPrefix("{\"header\": 1,") && lines[2].hasPrefix("{\"row\": 0, \"section\": 1,"), "\(lines)")
     }
 
+    @Test func sectionIdsAreUniqueAndTitleRowsKeepTheirIds() {
+        let scratch = Scratch()
+        scratch.write("sections.json", #"{"sections": [{"id": "a", "rows": []}, {"rows": [], "id": "a"}, {"id": "s3", "rows": []}, {"rows": []}]}"#)
+        expectRun(scratch.rowkit("heights --cell caption-text --width 320 --data sections.json"), status: 1, stderr: [
+            "sections.json:1:53: duplicate section id 'a' (first used by the section at sections.json:1:16)",
+            "sections.json:1:91: duplicate section id 's3' (first used by the section at sections.json:1:66)",
+        ])
+        scratch.write("header.json", #"{"sections": [{"id": "a", "title": "T", "rows": [{"caption": "x", "id": "a-header"}]}]}"#)
+        expectRun(scratch.rowkit("render --cell caption-text --width 320 --data header.json --output o.png"), status: 1,
+                  stderr: ["header.json:1:50: row id 'a-header' is the id of the title row of section 'a'"])
+    }
+
     @Test func heightsAgreeWithRender() throws {
         let scratch = Scratch()
         let make = Process()

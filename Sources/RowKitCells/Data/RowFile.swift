@@ -99,6 +99,7 @@ public final class RowFileReader {
     private var pendingIndex = 0
     private var state = State.start
     private var explicitIDs: [String: TextPosition] = [:]
+    private var sectionIDs: [String: TextPosition] = [:]
     private var implicitRows: [[UInt64]] = []
 
     private enum State {
@@ -165,8 +166,8 @@ public final class RowFileReader {
     private func advance() throws(InputError) {
         switch state {
         case .start:
-            let position = reader.position
             let first = try reader.peek()
+            let position = reader.position
             if first == UInt8(ascii: "[") {
                 format = .array
                 _ = try reader.consume(UInt8(ascii: "["))
@@ -248,9 +249,10 @@ public final class RowFileReader {
                 return
             }
             if !first { try reader.expect(UInt8(ascii: ","), "',' or ']' after a section") }
+            let next = try reader.peek()
             let position = reader.position
             let section = newSection(count, final: false, at: position)
-            if try reader.peek() != UInt8(ascii: "{") {
+            if next != UInt8(ascii: "{") {
                 let (value, _) = try reader.readValue()
                 emit(.sectionStart(RowFileSection(index: count, id: section.id, title: nil, titleIsFinal: true, position: position)))
                 emit(.error(error(position, "section \(count) must be an object {\"title\": …, \"rows\": […]}, not \(value.kindDescription)")))
@@ -269,6 +271,12 @@ public final class RowFileReader {
                     emit(.error(error(section.position, "section \(section.index) has no \"rows\": […]")))
                 }
                 section.titleIsFinal = true
+                let idPosition = keys.id ?? section.position
+                if let first = sectionIDs[section.id] {
+                    emit(.error(error(idPosition, "duplicate section id '\(section.id)' (first used by the section at \(name):\(first))")))
+                } else {
+                    sectionIDs[section.id] = idPosition
+                }
                 emit(.sectionEnd(section))
                 state = .sectionList(first: false, count: section.index + 1)
                 return

@@ -53,12 +53,11 @@ public enum CellState: String, Sendable, Hashable, CaseIterable {
 /// row meant for another template, and an image field must hold a name (a string).
 public struct BoundFields: Sendable, Hashable {
     /// Fields shown as text.
-    public var text: Set<String> = []
+    public private(set) var text: Set<String> = []
     /// Fields holding an image name.
-    public var images: Set<String> = []
-
+    public private(set) var images: Set<String> = []
     /// Every field the layout reads.
-    public var all: Set<String> { text.union(images) }
+    public private(set) var all: Set<String> = []
 
     /// No fields.
     public init() {}
@@ -66,6 +65,7 @@ public struct BoundFields: Sendable, Hashable {
     /// The fields `layout` reads.
     public init(_ layout: CellLayout) {
         collect(layout)
+        all = text.union(images)
     }
 
     private mutating func collect(_ layout: CellLayout) {

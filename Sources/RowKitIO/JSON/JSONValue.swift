@@ -57,6 +57,13 @@ public struct JSONObject: Sendable, Hashable {
     /// The first key given twice, with both members.
     public var firstDuplicateKey: (first: JSONMember, second: JSONMember)? {
         guard members.count > 1 else { return nil }
+        if members.count <= 16 {
+            // Rows have a handful of fields: comparing pairs beats hashing them.
+            for j in 1..<members.count {
+                for i in 0..<j where members[i].key == members[j].key { return (members[i], members[j]) }
+            }
+            return nil
+        }
         var seen: [String: Int] = [:]
         for (i, member) in members.enumerated() {
             if let earlier = seen[member.key] { return (members[earlier], member) }
