@@ -28,6 +28,10 @@ struct Measure: ParsableCommand {
     @Flag(help: "Also output each line's text, width and fonts (\"lines\": [{\"text\": …, \"width\": …, \"fonts\": […]}]).")
     var lines = false
 
+    func validate() throws {
+        _ = try width.map(parseWidths)
+    }
+
     func run() throws {
         let widths = try width.map(parseWidths) ?? []
         try FontPaths.check(text.font)

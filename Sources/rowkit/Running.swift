@@ -11,24 +11,31 @@ let rowkitVersion = "0.2.0"
 /// ends the program quietly with status 1, and usage mistakes get the argument parser's usage text.
 func runCommand(_ root: RowKitCommand.Type) -> Never {
     StandardStreams.reserve()
+    var command: ParsableCommand
+    do {
+        command = try root.parseAsRoot()
+    } catch {
+        root.exit(withError: error) // usage errors, --help, --version
+    }
+    if let known = RowKitCommand.configuration.subcommands.first(where: { $0 == type(of: command) }) {
+        Diagnostics.programName = "rowkit \(known._commandName)"
+    }
     var status: Int32 = 0
     do {
-        var command = try root.parseAsRoot()
-        if let known = RowKitCommand.configuration.subcommands.first(where: { $0 == type(of: command) }) {
-            Diagnostics.programName = "rowkit \(known._commandName)"
-        }
         try command.run()
-    } catch let error as CommandError {
-        Diagnostics.error(error.description)
-        status = 1
+    } catch let error as ExitCode {
+        status = error.rawValue
     } catch let error as OutputError {
         if !error.isBrokenPipe { Diagnostics.error(error.description) }
         status = 1
-    } catch let error as InputError {
+    } catch let error as CustomStringConvertible {
+        // CommandError, InputError, and the libraries' errors (ListError, CellError…) all
+        // describe themselves; one line each.
         Diagnostics.error(error.description)
         status = 1
     } catch {
-        root.exit(withError: error)
+        Diagnostics.error("\(error)")
+        status = 1
     }
     exit(status)
 }
