@@ -2,6 +2,7 @@ import ArgumentParser
 import RowKitCells
 import RowKitIO
 import RowKitList
+import RowKitListCells
 
 /// The options that choose cells and read rows, shared by `render`, `heights` (and `view`).
 struct DataOptions: ParsableArguments {
@@ -69,7 +70,7 @@ func loadTemplate(_ name: String, stylesheet: String?) throws -> CellTemplate {
 /// rows), for commands that need all rows at once (`render`, `view`). Every bad row is
 /// reported on standard error as `file:line:column: message`; if there was any, this throws
 /// after reading the whole file (so the user sees all problems in one run).
-func loadListSections(_ path: String, options: RowFileOptions) throws -> [ListSection] {
+func loadListSections(_ path: String, options: RowFileOptions) throws -> [ListSection<ListRow>] {
     let (sections, errors) = try RowFile.load(path, options: options)
     for error in errors { Diagnostics.error(error.description) }
     if !errors.isEmpty {
@@ -89,14 +90,13 @@ func loadListSections(_ path: String, options: RowFileOptions) throws -> [ListSe
         let header = loaded.section.title.map {
             ListRow(id: "\(loaded.section.id)-header", template: ClassicCells.sectionHeader.name, data: ["title": $0])
         }
-        return ListSection(id: loaded.section.id, header: header,
-                           rows: loaded.rows.map { ListRow(id: $0.id, template: $0.template, data: $0.data) })
+        return ListSection(header: header, rows: loaded.rows.map { ListRow(id: $0.id, template: $0.template, data: $0.data) })
     }
 }
 
 /// The sections of a row file whose rows all use `template` (section titles use
 /// `section-header`); see `loadListSections(_:options:)`.
-func loadSections(_ path: String, template: CellTemplate) throws -> [ListSection] {
+func loadSections(_ path: String, template: CellTemplate) throws -> [ListSection<ListRow>] {
     let templates = template.name == ClassicCells.sectionHeader.name ? [template] : [template, ClassicCells.sectionHeader]
     return try loadListSections(path, options: RowFileOptions(templates: templates, defaultTemplate: template.name))
 }

@@ -4,6 +4,7 @@ import RowKitCells
 import RowKitDraw
 import RowKitIO
 import RowKitList
+import RowKitListCells
 import RowKitText
 
 struct Render: ParsableCommand {
@@ -70,12 +71,12 @@ struct Render: ParsableCommand {
             do { try checkDirectory(images, what: "images folder") } catch { throw CommandError(error.description) }
         }
         let templates = try source.templates()
-        let sections: [ListSection]
+        let sections: [ListSection<ListRow>]
         if let data = source.data {
             sections = try loadListSections(data, options: source.rowFileOptions(templates))
         } else {
             let template = templates.all[0]
-            sections = [ListSection(id: "samples", rows: template.samples.enumerated().map {
+            sections = [ListSection(rows: template.samples.enumerated().map {
                 ListRow(id: "sample-\($0.offset)", template: template.name, data: $0.element)
             })]
         }
@@ -102,13 +103,19 @@ struct Render: ParsableCommand {
         let store = ImageStore(folder: images)
         let out = OutputWriter()
         for item in visible {
-            let arrangement = try engine.preparedItem(at: item.index).arrange(width: width)
+            let arrangement = try engine.drawingForm(for: item).arrange(width: width)
             if !quiet {
+                let section = sections[item.indexPath.section]
+                let row: ListRow? = switch item.kind {
+                case .row: section.rows[item.indexPath.row]
+                case .header: section.header
+                case .footer: section.footer
+                }
                 let what = item.kind == .row ? "\"row\": \(item.indexPath.row), \"section\": \(item.indexPath.section)"
                     : item.kind == .header ? "\"header\": \(item.indexPath.section)" : "\"footer\": \(item.indexPath.section)"
-                try out.writeLine("{\(what), \"cell\": \(jsonString(item.row.template)), \"y\": \(jsonNumber(item.y)), \"height\": \(jsonNumber(item.height))}")
+                try out.writeLine("{\(what), \"cell\": \(jsonString(row?.template ?? "")), \"y\": \(jsonNumber(item.y)), \"height\": \(jsonNumber(item.height))}")
             }
-            CellPainter.draw(arrangement, in: canvas, x: 0, y: item.y - top, state: engine.state(ofItem: item.index), images: store, debugFrames: debugFrames)
+            CellPainter.draw(arrangement, in: canvas, x: 0, y: item.y - top, state: CellState(item.state), images: store, debugFrames: debugFrames)
             if item.kind == .row {
                 // A separator on the row's last pixel line, as table views draw one.
                 canvas.setColor(Color(hex: "#c8c7cc")!)
@@ -124,13 +131,13 @@ struct Render: ParsableCommand {
     }
 
     /// The index path of the `n`-th row counting across sections (n is in range).
-    func indexPath(ofRow n: Int, in sections: [ListSection]) -> RowKitList.IndexPath {
+    func indexPath(ofRow n: Int, in sections: [ListSection<ListRow>]) -> ListIndexPath {
         var remaining = n
         for (s, section) in sections.enumerated() {
-            if remaining < section.rows.count { return RowKitList.IndexPath(section: s, row: remaining) }
+            if remaining < section.rows.count { return ListIndexPath(section: s, row: remaining) }
             remaining -= section.rows.count
         }
-        return RowKitList.IndexPath(section: sections.count - 1, row: max(0, sections[sections.count - 1].rows.count - 1))
+        return ListIndexPath(section: sections.count - 1, row: max(0, sections[sections.count - 1].rows.count - 1))
     }
 }
 

@@ -25,6 +25,8 @@ func runCommand(_ root: RowKitCommand.Type) -> Never {
         try command.run()
     } catch let error as ExitCode {
         status = error.rawValue
+    } catch where String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") {
+        root.exit(withError: error) // help requested while running, CleanExit, ValidationError
     } catch let error as OutputError {
         if !error.isBrokenPipe { Diagnostics.error(error.description) }
         status = 1

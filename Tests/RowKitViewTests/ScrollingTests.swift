@@ -78,6 +78,7 @@ import RowKitList
         frame = try model.makeFrame()
         let done = DoneFlag()
         engine.startBackgroundMeasurement(chunkSize: 256) { _ in done.set() }
+        #expect(engine.isMeasuringInBackground || done.isSet)
         var steps = 0
         while !done.isSet || steps < 50 {
             let dy = Double(steps % 7) * 13.5 - 30 + (steps % 11 == 0 ? 400 : 0)

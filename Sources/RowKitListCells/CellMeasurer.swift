@@ -1,0 +1,55 @@
+import RowKitCells
+import RowKitList
+
+/// What can go wrong turning a ``ListRow`` into a cell (the list engine reports it as
+/// `ListError.rowFailed` with the row's id).
+public enum CellRowError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The row names a template the measurer does not have.
+    case unknownTemplate(String, known: [String])
+    /// Binding the row's data to its template failed.
+    case cell(CellError)
+
+    public var description: String {
+        switch self {
+        case .unknownTemplate(let template, let known):
+            return "unknown cell template '\(template)' (known: \(known.joined(separator: ", ")))"
+        case .cell(let error): return "\(error)"
+        }
+    }
+}
+
+/// Measures list rows with cell templates, chosen by each row's template name: the list
+/// engine's adapter to RowKit's cells.
+///
+/// The measuring form is the bound cell (texts prepared once); the drawing form is the same
+/// bound cell, so what is drawn is exactly what was measured and drawing a measured row binds
+/// nothing again.
+public struct CellMeasurer: RowMeasurer {
+    /// The templates by name (the first of several with one name wins).
+    public let templates: [String: CellTemplate]
+
+    /// A measurer for rows of `templates`.
+    public init(_ templates: [CellTemplate]) {
+        self.templates = Dictionary(templates.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The row's template bound to its data.
+    public func measuringForm(of row: ListRow) throws(CellRowError) -> BoundCell {
+        guard let template = templates[row.template] else { throw .unknownTemplate(row.template, known: templates.keys.sorted()) }
+        do { return try template.bind(row.data) } catch { throw .cell(error) }
+    }
+
+    /// The bound cell's height at `width` (0 for a width cells refuse, which the list never uses).
+    public func height(of form: BoundCell, width: Double) -> Double {
+        (try? form.measure(width: width).height) ?? 0
+    }
+
+    /// The bound cell the row was measured with, or the row bound now.
+    public func drawingForm(of row: ListRow, measuring: BoundCell?) throws(CellRowError) -> BoundCell {
+        if let measuring { return measuring }
+        return try measuringForm(of: row)
+    }
+
+    /// Approximate bytes a bound cell holds.
+    public func byteCount(of form: BoundCell) -> Int { form.byteCount }
+}
