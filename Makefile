@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 DEBUG_BIN := .build/debug
 
-.PHONY: setup build release demo test gui-test view fidelity bench view-bench clean
+.PHONY: setup build release demo test gui-test view fidelity bench view-bench fuzz clean
 
 setup:
 	@bash scripts/setup.sh
@@ -75,5 +75,11 @@ bench: setup
 view-bench: release
 	$(GUI_ENV) xvfb-run -a -s "-screen 0 1280x1024x24" python3 Benchmarks/view/view_bench.py
 
+## fuzz: libFuzzer + AddressSanitizer on the YAML loaders, measure input lines, row files and
+## PreparedText/layout (build in .build-fuzz); FUZZ_SECONDS per harness (default 20) or FUZZ_RUNS
+## executions; prints executions per harness and appends them to Fuzz/RESULTS.md.
+fuzz: setup
+	bash scripts/fuzz.sh
+
 clean:
-	rm -rf .build out
+	rm -rf .build .build-fuzz out

@@ -98,7 +98,7 @@ struct View: ParsableCommand {
         let generator = SampleRows(template: template)
         let rows: [ListSection<ListRow>]?
         if let data {
-            rows = try loadSections(data, template: template.name)
+            rows = try loadSections(data, template: template)
         } else if sample != nil {
             rows = nil
         } else {
