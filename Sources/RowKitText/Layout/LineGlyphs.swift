@@ -30,7 +30,7 @@ extension TextLayout {
     /// Baseline of line `i`, measured from the top of the layout: the font's ascent plus half
     /// the leading (line height minus ascent and descent), as CSS places text in a line box.
     public func baseline(ofLine i: Int) -> Double {
-        if prepared.storage.hasTallerLines {
+        if prepared.hasTallerLines {
             // line-height: normal with taller fonts: the baseline sits below the most room any
             // font on the line needs above it.
             return top(ofLine: i) + prepared.lineBoxMetrics(lines[i].start, lines[i].end).above
@@ -134,7 +134,7 @@ extension PreparedText {
         var x: Int64 = 0
         let tabSize = Int64(spaceWidth) * 8
         for k in lineStart..<u {
-            if units[k] == 0x09 && tabSize > 0 { x = (x / tabSize + 1) * tabSize } else { x += Int64(unitAdvances[k]) }
+            if units[k] == 0x09 && tabSize > 0 { x = (x / tabSize + 1) * tabSize } else { x += unitAdvance(k) }
         }
         return Self.pixels(x)
     }

@@ -3,6 +3,7 @@ import CICU
 
 /// Builds the arrays of a ``PreparedText`` in one pass over the paragraph.
 struct Builder {
+    let resolved: ResolvedStyle
     let style: TextStyle
     let primary: Font
     let fonts: FontLibrary
@@ -25,16 +26,96 @@ struct Builder {
     /// Units shaped half-width (trimmed CJK punctuation).
     var trimmed: Set<Int> = []
 
-    init(style: TextStyle, primary: Font, fonts: FontLibrary, cache: ShapeCache) {
-        self.style = style
-        self.primary = primary
+    init(_ resolved: ResolvedStyle, fonts: FontLibrary, cache: ShapeCache) {
+        self.resolved = resolved
+        self.style = resolved.style
+        self.primary = resolved.primary
         self.fonts = fonts
         self.cache = cache
-        self.fallback = FontFallback(style: style, primary: primary, fonts: fonts)
+        self.fallback = FontFallback(style: resolved.style, primary: resolved.primary, fonts: fonts)
     }
 
-    func advance(of scalar: UInt32, in font: Font) -> Int32 {
-        clamp(font.fixedAdvance(font.nominalAdvance(scalar) ?? 0, scale: font.fixedScale(size: style.size), size: style.size))
+    /// The analysed paragraph as the measuring form's writer reads it.
+    func withInput<R>(_ units: UnsafeBufferPointer<UInt16>, _ body: (MetricsBlock.Input) -> R) -> R {
+        var singleLine: Int64 = 0
+        if flags.contains(where: { $0 & (MetricsBlock.Flag.mandatoryBreak | MetricsBlock.Flag.tab) != 0 }) {
+            singleLine = .max
+        } else if !widths.isEmpty {
+            for i in widths.indices { singleLine += Int64(widths[i]) + Int64(spaceWidths[i]) }
+            singleLine -= Int64(spaceWidths[widths.count - 1])
+        }
+        let (classMetrics, classRuns) = fontClasses(unitCount: units.count)
+        return unitAdvances.withUnsafeBufferPointer { unitAdvances in
+            graphemeStartBits.withUnsafeBufferPointer { graphemeStartBits in
+                segmentEnds.withUnsafeBufferPointer { segmentEnds in
+                    contentEnds.withUnsafeBufferPointer { contentEnds in
+                        widths.withUnsafeBufferPointer { widths in
+                            spaceWidths.withUnsafeBufferPointer { spaceWidths in
+                                flags.withUnsafeBufferPointer { flags in
+                                    endTrimSegments.withUnsafeBufferPointer { endTrimSegments in
+                                        endTrimAmounts.withUnsafeBufferPointer { endTrimAmounts in
+                                            body(MetricsBlock.Input(
+                                                units: units, unitAdvances: unitAdvances, graphemeStartBits: graphemeStartBits,
+                                                segmentEnds: segmentEnds, contentEnds: contentEnds, widths: widths,
+                                                spaceWidths: spaceWidths, flags: flags, endTrimSegments: endTrimSegments,
+                                                endTrimAmounts: endTrimAmounts, classMetrics: classMetrics, classRuns: classRuns,
+                                                lineHeight: resolved.lineHeight, hyphenWidth: resolved.hyphenWidth,
+                                                ellipsisWidth: resolved.ellipsisWidth, spaceWidth: resolved.spaceWidth,
+                                                singleLineWidth: singleLine))
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// With `line-height: normal` and a fallback font that needs more room than the primary
+    /// font: each such font's room (class 1…; class 0 is the primary font) and where along the
+    /// text the class changes. Empty otherwise: every line is then `lineHeight` tall.
+    func fontClasses(unitCount: Int) -> (metrics: [(above: Double, below: Double)], runs: [(start: Int32, cls: Int32)]) {
+        guard style.lineHeight == .normal else { return ([], []) }
+        let p = resolved.normalMetrics
+        var metrics: [(above: Double, below: Double)] = [p]
+        var fontsSeen: [(font: Font, cls: Int32)] = []
+        var classRuns: [(start: Int32, cls: Int32)] = []
+        func add(_ start: Int32, _ cls: Int32) {
+            if let last = classRuns.last {
+                if last.cls == cls { return }
+                if last.start == start { classRuns[classRuns.count - 1].cls = cls; return }
+            }
+            classRuns.append((start, cls))
+        }
+        var position: Int32 = 0
+        for run in runs {
+            var cls: Int32 = 0
+            if run.font !== primary {
+                if let seen = fontsSeen.first(where: { $0.font === run.font }) {
+                    cls = seen.cls
+                } else {
+                    let m = run.font.normalLineMetrics(size: style.size)
+                    if m.above > p.above || m.below > p.below {
+                        if let k = metrics.firstIndex(where: { $0.above == m.above && $0.below == m.below }) {
+                            cls = Int32(k)
+                        } else {
+                            cls = Int32(metrics.count)
+                            metrics.append(m)
+                        }
+                    }
+                    fontsSeen.append((run.font, cls))
+                }
+            }
+            if run.start > position { add(position, 0) }
+            add(run.start, cls)
+            position = run.end
+        }
+        if Int(position) < unitCount { add(position, 0) }
+        guard metrics.count > 1 else { return ([], []) }
+        if classRuns.first?.start != 0 { classRuns.insert((0, 0), at: 0) }
+        return (metrics, classRuns)
     }
 
     mutating func build(_ units: UnsafeBufferPointer<UInt16>) throws(TextError) {
@@ -100,7 +181,7 @@ struct Builder {
             let end = Int(endOffset)
             var contentEnd = end
             while contentEnd > start && isHangingSpace(units[contentEnd - 1]) { contentEnd -= 1 }
-            var flag: UInt8 = mandatory[k] != 0 ? PreparedText.Flag.mandatoryBreak : 0
+            var flag: UInt8 = mandatory[k] != 0 ? MetricsBlock.Flag.mandatoryBreak : 0
             var content: Int64 = 0, trailing: Int64 = 0
             var graphemeCount = 0
             for u in start..<end {
@@ -109,17 +190,17 @@ struct Builder {
                     if graphemeStartBits[u >> 6] & (1 << UInt64(u & 63)) != 0 { graphemeCount += 1 }
                 } else {
                     trailing += Int64(unitAdvances[u])
-                    if units[u] == 0x09 { flag |= PreparedText.Flag.tab }
+                    if units[u] == 0x09 { flag |= MetricsBlock.Flag.tab }
                 }
             }
-            if graphemeCount >= 2 { flag |= PreparedText.Flag.breakable }
-            if contentEnd == start { flag |= PreparedText.Flag.whitespaceOnly }
+            if graphemeCount >= 2 { flag |= MetricsBlock.Flag.breakable }
+            if contentEnd == start { flag |= MetricsBlock.Flag.whitespaceOnly }
             if contentEnd > start {
                 let last = contentEnd - 1
-                if units[last] == 0xAD { flag |= PreparedText.Flag.softHyphen }
+                if units[last] == 0xAD { flag |= MetricsBlock.Flag.softHyphen }
                 if CJKPunctuation.kind(units[last]) == .close && !trimmed.contains(last), unitAdvances[last] > 0,
                    let run = runs.last(where: { Int($0.start) <= last }), run.font.hasHalfWidthPunctuation {
-                    flag |= PreparedText.Flag.endTrim
+                    flag |= MetricsBlock.Flag.endTrim
                     endTrimSegments.append(Int32(k))
                     endTrimAmounts.append(unitAdvances[last] / 2)
                 }

@@ -6,15 +6,15 @@ import Synchronization
 /// Runs are immutable and shared between every prepared text that contains the same run,
 /// through ``ShapeCache``. Shaping happens at the font's units-per-em scale, so a run is valid
 /// for every font size: widths scale linearly (no hinting, as in Chromium on Linux).
-public final class ShapedRun: Sendable {
+package final class ShapedRun: Sendable {
     /// Glyph ids, in visual order (HarfBuzz output order).
-    public let glyphs: [UInt32]
+    package let glyphs: [UInt32]
     /// Horizontal advance of each glyph.
-    public let advances: [Int32]
+    package let advances: [Int32]
     /// Glyph offsets from the pen position.
-    public let offsetsX: [Int32], offsetsY: [Int32]
+    package let offsetsX: [Int32], offsetsY: [Int32]
     /// UTF-16 offset, within the run, of the cluster each glyph belongs to.
-    public let clusters: [Int32]
+    package let clusters: [Int32]
     /// Advance credited to each UTF-16 unit of the run (a cluster's advance goes to its first unit).
     let unitAdvances: [Int32]
 
