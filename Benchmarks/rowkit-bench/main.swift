@@ -97,16 +97,21 @@ func remeasureRounds(_ prepared: [PreparedText], rounds: Int) -> Int {
     return sum
 }
 if arguments.first == "--profile-cells" {
-    // Profiling aid: re-measuring bound caption-text cells, alternating two widths, for ~3 s.
+    // Profiling aid: re-measuring the compact forms of caption-text cells, alternating two
+    // widths, for ~3 s (or exactly PASSES passes, for callgrind: count `remeasureCompact`).
+    let fixedPasses = arguments.count > 1 ? Int(arguments[1]) : nil
     let corpus = Corpus.generate(count: 20_000)
-    let cells = corpus.paragraphs.prefix(5_000).enumerated().compactMap { k, text in
-        try? ClassicCells.captionText.bind(RowData(["caption": .string("Caption \(k)"), "body": .string(text)]))
+    let compiled = ClassicCells.captionText.compile()
+    let forms = corpus.paragraphs.prefix(5_000).enumerated().compactMap { k, text in
+        try? compiled.metrics(for: RowData(["caption": .string("Caption \(k)"), "body": .string(text)]))
     }
-    var sum = 0.0, calls = 0
+    var sum: UInt64 = 0
+    var calls = 0, passes = 0
     let start = ContinuousClock.now
-    while ContinuousClock.now - start < .seconds(3) {
-        for (k, cell) in cells.enumerated() { sum += (try? cell.measure(width: k & 1 == 0 ? 320 : 480).height) ?? 0 }
-        calls += cells.count
+    while fixedPasses.map({ passes < $0 }) ?? (ContinuousClock.now - start < .seconds(3)) {
+        sum &+= (try? remeasureCompact(forms, width: passes & 1 == 0 ? 320 : 480)) ?? 0
+        calls += forms.count
+        passes += 1
     }
     let elapsed = ContinuousClock.now - start
     let nanos = (Double(elapsed.components.seconds) * 1e18 + Double(elapsed.components.attoseconds)) / 1e9

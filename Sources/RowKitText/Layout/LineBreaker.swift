@@ -46,29 +46,32 @@ extension MetricsBlock.View {
             if lastFlags & specialFlags == 0 {
                 // Tight loop over plain segments (no soft hyphen, tab, forced break,
                 // white-space-only segment or trimmable bracket) that fit a line alone: the
-                // common case, kept small so its state stays in registers.
-                var px = x, pc = content, pn = placed, ps = lineStart, pf = lineFirst
+                // common case, kept small so its state stays in registers. Only whether a
+                // line holds segments matters to the general path, not how many.
+                var px = x, pc = content, ps = lineStart, pf = lineFirst
+                var pn = placed
+                if pn == 0 { px = 0; pf = i }
                 while i < n {
                     let w = Int64(widths[i])
                     let code = codes[i]
-                    if code & MetricsBlock.Code.special != 0 || w > limit { break }
-                    if pn > 0 {
-                        // Wrapping adds: widths are Int32 sums, far from overflowing Int64.
-                        if px &+ w <= limit {
-                            pc = px &+ w
-                            px = pc &+ Int64(trail[Int(code & MetricsBlock.Code.trailMask)])
-                            pn &+= 1
-                            i &+= 1
-                            continue
-                        }
-                        let e = end(i - 1)
-                        if !emit(ps, e, pc, false) { return }
-                        ps = e
+                    if code & MetricsBlock.Code.special != 0 { break }
+                    // Wrapping adds: widths are Int32 sums, far from overflowing Int64.
+                    let nx = px &+ w
+                    if nx <= limit {
+                        pc = nx
+                        px = nx &+ Int64(trail[Int(code & MetricsBlock.Code.trailMask)])
+                        pn = 1
+                        i &+= 1
+                        continue
                     }
+                    // Segment i starts a new line, when it fits one alone.
+                    if pn == 0 || w > limit { break }
+                    let e = end(i - 1)
+                    if !emit(ps, e, pc, false) { return }
+                    ps = e
                     pf = i
                     pc = w
                     px = w &+ Int64(trail[Int(code & MetricsBlock.Code.trailMask)])
-                    pn = 1
                     i &+= 1
                 }
                 x = px; content = pc; placed = pn; lineStart = ps; lineFirst = pf
@@ -275,6 +278,12 @@ extension MetricsBlock.View {
     /// Line count, height and widest line at `width`, without building lines.
     @inline(__always)
     func measure(width: Double) -> TextMeasure {
+        // The whole text on one line (any width at least its width, `.infinity` included).
+        let single = singleLineWidth
+        if single <= Self.fitLimit(width) {
+            guard segmentCount > 0 else { return TextMeasure(lineCount: 0, height: 0, maxLineWidth: 0) }
+            return TextMeasure(lineCount: 1, height: lineBoxHeight(0, unitCount), maxLineWidth: pixels(single))
+        }
         var count = 0
         var widest: Int64 = 0
         if hasTallerLines {

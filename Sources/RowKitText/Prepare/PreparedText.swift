@@ -93,6 +93,13 @@ public struct PreparedText: Sendable {
         return MemoryLayout<PreparedText>.size + heapBytes(storage) + units + runs
     }
 
+    /// As ``measure(width:)`` (`maxLines` 0) or as the layout with at most `maxLines` lines
+    /// measures, without building lines; `width` must be a number ≥ 0 (the caller checks).
+    @inline(__always)
+    package func measureUnchecked(width: Double, maxLines: Int) -> TextMeasure {
+        withView { maxLines > 0 ? $0.measure(width: width, maxLines: maxLines) : $0.measure(width: width) }
+    }
+
     /// Runs `body` on the measuring form, kept alive meanwhile.
     @inline(__always) func withView<R>(_ body: (MetricsBlock.View) -> R) -> R {
         let storage = self.storage
