@@ -69,6 +69,19 @@ import PropertyBased
         }
     }
 
+    /// Found by the property above: a line with right-to-left runs, a tab and a closing CJK
+    /// bracket trimmed at its end draws exactly its measured width.
+    @Test func trimmedBracketAfterATabInABidiLineDrawsItsMeasuredWidth() throws {
+        let text = String(repeating: "a", count: 19) + "مرحبا بالعالمa\t」"
+        let s = TextStyle(font: FontDescriptor(family: "Liberation Serif"), size: 19, lineHeight: .pixels(27),
+                          direction: .auto, whiteSpace: .preWrap)
+        let layout = try PreparedText(text, style: s).layout(width: 314)
+        for i in layout.lines.indices {
+            let drawn = try #require(drawnWidth(layout, line: i))
+            #expect(abs(drawn - layout.lines[i].width) < 0.001)
+        }
+    }
+
     /// `prepared.metrics` is a copy of the same form.
     @Test func metricsOfAPreparedTextMeasureTheSame() throws {
         let p = try prepare("The quick brown fox jumps over the lazy dog. 漢字かな交じり文 👍🏽", style(lineHeight: .normal))

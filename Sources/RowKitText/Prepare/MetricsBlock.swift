@@ -116,76 +116,86 @@ package enum MetricsBlock {
         var singleLineWidth: Int64
     }
 
-    /// A block being sized, then written.
-    struct Plan {
-        var offsets: Offsets
-        var trailTable: [Int32]
-        var specials: [Special]
-        var paletteAdvances: [Int32]
-        var paletteAttributes: [UInt8]
-        var unitCodes: [UInt32]
-        var unitWidth: Int
-        var wideEnds: Bool
-        var byteCount: Int { offsets.end }
-    }
-
-    static func plan(_ input: Input) -> Plan {
-        let n = input.widths.count, u = input.units.count
-        // Distinct hanging widths (entry 0 is 0), and the special segments.
-        var trail: [Int32] = [0]
+    /// Sizes a block, then writes it. Its arrays are kept from one text to the next (one
+    /// planner per thread, in ``PrepareScratch``), so planning allocates nothing once warm.
+    struct Planner {
+        var offsets = Offsets(segments: 0, trail: 0, wideEnds: false, specials: 0, boxes: 0, classRuns: 0, palette: 0, unitCount: 0, unitWidth: 1)
+        var trailTable: [Int32] = []
         var specials: [Special] = []
-        var trimIndex = 0
-        for i in 0..<n {
-            let f = input.flags[i]
-            let w = input.spaceWidths[i]
-            var inTable = true
-            if w != 0 && !trail.contains(w) {
-                if trail.count < Int(Code.trailOverflow) { trail.append(w) } else { inTable = false }
+        var paletteAdvances: [Int32] = []
+        var paletteAttributes: [UInt8] = []
+        var unitCodes: [UInt32] = []
+        var unitWidth = 1
+        var wideEnds = false
+        var map = PaletteMap()
+        var byteCount: Int { offsets.end }
+
+        /// Plans the block for `input`; ``byteCount`` is then its size.
+        mutating func plan(_ input: Input) {
+            let n = input.widths.count, u = input.units.count
+            // Distinct hanging widths (entry 0 is 0), and the special segments.
+            trailTable.removeAll(keepingCapacity: true)
+            trailTable.append(0)
+            specials.removeAll(keepingCapacity: true)
+            var trimIndex = 0
+            for i in 0..<n {
+                let f = input.flags[i]
+                let w = input.spaceWidths[i]
+                var inTable = true
+                if w != 0 && !trailTable.contains(w) {
+                    if trailTable.count < Int(Code.trailOverflow) { trailTable.append(w) } else { inTable = false }
+                }
+                if f & Flag.specialMask != 0 || !inTable {
+                    var amount: Int32 = 0
+                    if f & Flag.endTrim != 0 {
+                        while trimIndex < input.endTrimSegments.count && Int(input.endTrimSegments[trimIndex]) < i { trimIndex += 1 }
+                        if trimIndex < input.endTrimSegments.count && Int(input.endTrimSegments[trimIndex]) == i {
+                            amount = input.endTrimAmounts[trimIndex]
+                        }
+                    }
+                    specials.append(Special(segment: Int32(i), trailing: w, trimAmount: amount, flags: f & Flag.specialMask))
+                }
             }
-            if f & Flag.specialMask != 0 || !inTable {
-                var amount: Int32 = 0
-                if f & Flag.endTrim != 0 {
-                    while trimIndex < input.endTrimSegments.count && Int(input.endTrimSegments[trimIndex]) < i { trimIndex += 1 }
-                    if trimIndex < input.endTrimSegments.count && Int(input.endTrimSegments[trimIndex]) == i {
-                        amount = input.endTrimAmounts[trimIndex]
+            // The unit palette.
+            map.reset()
+            unitCodes.removeAll(keepingCapacity: true)
+            unitCodes.reserveCapacity(u)
+            paletteAdvances.removeAll(keepingCapacity: true)
+            paletteAttributes.removeAll(keepingCapacity: true)
+            let units = input.units, advances = input.unitAdvances, bits = input.graphemeStartBits
+            var lastKey = UInt64.max, lastIndex: UInt32 = 0
+            for k in 0..<u {
+                let unit = units[k]
+                var a: UInt8 = bits[k >> 6] & (1 << UInt64(k & 63)) != 0 ? Attribute.graphemeStart : 0
+                if unit <= 0x20 {
+                    switch unit {
+                    case 0x20: a |= Attribute.space
+                    case 0x09: a |= Attribute.tab
+                    case 0x0A: a |= Attribute.newline
+                    default: break
                     }
                 }
-                specials.append(Special(segment: Int32(i), trailing: w, trimAmount: amount, flags: f & Flag.specialMask))
+                let key = UInt64(UInt32(bitPattern: advances[k])) | UInt64(a) << 32
+                if key != lastKey {
+                    lastKey = key
+                    lastIndex = map.index(of: key, next: UInt32(paletteAdvances.count))
+                    if Int(lastIndex) == paletteAdvances.count {
+                        paletteAdvances.append(advances[k])
+                        paletteAttributes.append(a)
+                    }
+                }
+                unitCodes.append(lastIndex)
             }
-        }
-        // The unit palette.
-        var map = PaletteMap(expected: min(u, 256))
-        var codes = [UInt32](repeating: 0, count: u)
-        var advances: [Int32] = []
-        var attributes: [UInt8] = []
-        for k in 0..<u {
-            let unit = input.units[k]
-            var a: UInt8 = input.graphemeStartBits[k >> 6] & (1 << UInt64(k & 63)) != 0 ? Attribute.graphemeStart : 0
-            switch unit {
-            case 0x20: a |= Attribute.space
-            case 0x09: a |= Attribute.tab
-            case 0x0A: a |= Attribute.newline
-            default: break
-            }
-            let key = UInt64(UInt32(bitPattern: input.unitAdvances[k])) | UInt64(a) << 32
-            let index = map.index(of: key, next: UInt32(advances.count))
-            if Int(index) == advances.count {
-                advances.append(input.unitAdvances[k])
-                attributes.append(a)
-            }
-            codes[k] = index
-        }
-        let unitWidth = advances.count <= 256 ? 1 : advances.count <= 65536 ? 2 : 4
-        let wideEnds = u > Int(UInt16.max)
-        let offsets = Offsets(segments: n, trail: trail.count, wideEnds: wideEnds, specials: specials.count,
+            unitWidth = paletteAdvances.count <= 256 ? 1 : paletteAdvances.count <= 65536 ? 2 : 4
+            wideEnds = u > Int(UInt16.max)
+            offsets = Offsets(segments: n, trail: trailTable.count, wideEnds: wideEnds, specials: specials.count,
                               boxes: input.classMetrics.count, classRuns: input.classRuns.count,
-                              palette: advances.count, unitCount: u, unitWidth: unitWidth)
-        return Plan(offsets: offsets, trailTable: trail, specials: specials, paletteAdvances: advances,
-                    paletteAttributes: attributes, unitCodes: codes, unitWidth: unitWidth, wideEnds: wideEnds)
-    }
+                              palette: paletteAdvances.count, unitCount: u, unitWidth: unitWidth)
+        }
 
-    /// Writes the planned block at `base` (8-byte aligned, `plan.byteCount` bytes, zeroed).
-    static func write(_ input: Input, _ plan: Plan, to base: UnsafeMutableRawPointer) {
+        /// Writes the planned block at `base` (8-byte aligned, ``byteCount`` bytes, zeroed).
+        func write(_ input: Input, to base: UnsafeMutableRawPointer) {
+            let plan = self
         let n = input.widths.count, u = input.units.count
         let o = plan.offsets
         base.storeBytes(of: input.lineHeight, toByteOffset: 0, as: Double.self)
@@ -262,6 +272,7 @@ package enum MetricsBlock {
             let units = (base + o.units).assumingMemoryBound(to: UInt32.self)
             for k in 0..<u { units[k] = plan.unitCodes[k] }
         }
+    }
     }
 
     // MARK: - Reading
@@ -425,49 +436,56 @@ package enum MetricsBlock {
     }
 }
 
-/// A small open-addressing map from (advance, attributes) keys to palette indices.
+/// A small open-addressing map from (advance, attributes) keys to palette indices. A slot
+/// packs the key plus one (40 bits; 0 is empty) and the index (24 bits).
 struct PaletteMap {
-    private var keys: [UInt64]
-    private var values: [UInt32]
+    private var slots: [UInt64] = []
     private var count = 0
-    private var mask: Int
-    private static let empty = UInt64.max
+    private var mask = -1
 
-    init(expected: Int) {
-        var size = 16
-        while size < 2 * expected { size <<= 1 }
-        keys = [UInt64](repeating: Self.empty, count: size)
-        values = [UInt32](repeating: 0, count: size)
-        mask = size - 1
+    init() {}
+
+    /// Empties the map, keeping its table (shrunk back when a huge text grew it).
+    mutating func reset() {
+        if slots.count > 4096 { self = PaletteMap(); return }
+        if count > 0 {
+            slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            count = 0
+        }
     }
 
-    /// The index of `key`, inserting it with `next` when absent.
+    /// The index of `key` (< 2^40), inserting it with `next` when absent. Indices ≥ 2^24 (a
+    /// text with that many distinct advances) are not remembered: each such key gets `next`.
+    @inline(__always)
     mutating func index(of key: UInt64, next: UInt32) -> UInt32 {
-        var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
-        while true {
-            let k = keys[slot]
-            if k == key { return values[slot] }
-            if k == Self.empty {
-                keys[slot] = key
-                values[slot] = next
-                count += 1
-                if 2 * count > keys.count { grow() }
-                return next
+        if 2 * (count + 1) > slots.count { grow() }
+        let stored = key &+ 1
+        let m = mask
+        return slots.withUnsafeMutableBufferPointer { table in
+            var slot = Int(truncatingIfNeeded: (stored &* 0x9E37_79B9_7F4A_7C15) >> 40) & m
+            while true {
+                let s = table[slot]
+                if s == 0 {
+                    guard next < 1 << 24 else { return next }
+                    table[slot] = stored | UInt64(next) << 40
+                    count += 1
+                    return next
+                }
+                if s & 0xFF_FFFF_FFFF == stored { return UInt32(truncatingIfNeeded: s >> 40) }
+                slot = (slot + 1) & m
             }
-            slot = (slot + 1) & mask
         }
     }
 
     private mutating func grow() {
-        let oldKeys = keys, oldValues = values
-        keys = [UInt64](repeating: Self.empty, count: oldKeys.count * 2)
-        values = [UInt32](repeating: 0, count: oldKeys.count * 2)
-        mask = keys.count - 1
-        for (k, key) in oldKeys.enumerated() where key != Self.empty {
-            var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
-            while keys[slot] != Self.empty { slot = (slot + 1) & mask }
-            keys[slot] = key
-            values[slot] = oldValues[k]
+        let old = slots
+        let size = max(512, old.count * 2)
+        slots = [UInt64](repeating: 0, count: size)
+        mask = size - 1
+        for s in old where s != 0 {
+            var slot = Int(truncatingIfNeeded: ((s & 0xFF_FFFF_FFFF) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = s
         }
     }
 }

@@ -30,12 +30,12 @@ extension PreparedText {
         var paragraphLevel: UInt8 { h.pointee.paragraphLevel }
 
         /// A storage holding `header` and the planned block.
-        static func make(_ header: Header, input: MetricsBlock.Input, plan: MetricsBlock.Plan) -> Storage {
-            let words = max(1, plan.byteCount / 8)
+        static func make(_ header: Header, input: MetricsBlock.Input, planner: MetricsBlock.Planner) -> Storage {
+            let words = max(1, planner.byteCount / 8)
             let storage = Storage.create(minimumCapacity: words) { _ in header } as! Storage
             storage.withUnsafeMutablePointerToElements { base in
                 base.initialize(repeating: 0, count: words)
-                MetricsBlock.write(input, plan, to: UnsafeMutableRawPointer(base))
+                planner.write(input, to: UnsafeMutableRawPointer(base))
             }
             return storage
         }

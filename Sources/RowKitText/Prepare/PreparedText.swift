@@ -66,15 +66,18 @@ public struct PreparedText: Sendable {
     /// ``maximumLength``.
     public init(_ text: String, style: TextStyle = TextStyle(),
                 fonts: FontLibrary = .shared, cache: ShapeCache = .shared) throws(TextError) {
-        let resolved = try ResolvedStyle(style, fonts: fonts)
-        guard text.utf16.count <= Self.maximumLength else { throw .textTooLong(length: text.utf16.count) }
-        let units = style.whiteSpace.normalize(text)
-        var builder = Builder(resolved, fonts: fonts, cache: cache)
-        try units.withUnsafeBufferPointer { (buffer) throws(TextError) in try builder.build(buffer) }
-        let header = Header(style: style, primaryFont: resolved.primary, units: units, runs: builder.runs,
-                            ascent: resolved.ascent, descent: resolved.descent, paragraphLevel: builder.paragraphLevel)
-        self.storage = units.withUnsafeBufferPointer { buffer in
-            builder.withInput(buffer) { input in Storage.make(header, input: input, plan: MetricsBlock.plan(input)) }
+        try self.init(text, style: style, fonts: fonts, cache: cache, wholeParagraph: false)
+    }
+
+    /// Prepares as ``init(_:style:fonts:cache:)``; with `wholeParagraph`, without the word
+    /// cache (the reference analysis).
+    init(_ text: String, style: TextStyle, fonts: FontLibrary, cache: ShapeCache, wholeParagraph: Bool) throws(TextError) {
+        self.storage = try Preparation.prepare(text, style: style, fonts: fonts, cache: cache, keepRuns: true,
+                                               wholeParagraph: wholeParagraph) { analysed, input, planner in
+            let header = Header(style: style, primaryFont: analysed.resolved.primary, units: analysed.units, runs: analysed.runs,
+                                ascent: analysed.resolved.ascent, descent: analysed.resolved.descent, paragraphLevel: analysed.paragraphLevel)
+            planner.plan(input)
+            return Storage.make(header, input: input, planner: planner)
         }
     }
 

@@ -3,11 +3,11 @@ import CICU
 
 /// Builds the arrays of a ``PreparedText`` in one pass over the paragraph.
 struct Builder {
-    let resolved: ResolvedStyle
-    let style: TextStyle
-    let primary: Font
-    let fonts: FontLibrary
-    let cache: ShapeCache
+    private(set) var resolved: ResolvedStyle
+    private(set) var style: TextStyle
+    private(set) var primary: Font
+    private(set) var fonts: FontLibrary
+    private(set) var cache: ShapeCache
     /// Font choice per grapheme cluster.
     var fallback: FontFallback
     var primaryCoversASCII: Bool { fallback.primaryCoversASCII }
@@ -25,122 +25,107 @@ struct Builder {
     var endTrimAmounts: [Int32] = []
     /// Units shaped half-width (trimmed CJK punctuation).
     var trimmed: Set<Int> = []
+    /// Fonts chosen for clusters met before, and the style context they were chosen in (−1:
+    /// none; the memo then keys on nothing shared with other builders).
+    var fontMemo = FontChoiceMemo()
+    private(set) var contextID: Int32 = -1
 
     init(_ resolved: ResolvedStyle, fonts: FontLibrary, cache: ShapeCache) {
+        self.init(resolved, fonts: fonts, cache: cache, fallback: FontFallback(style: resolved.style, primary: resolved.primary, fonts: fonts))
+    }
+
+    /// A builder starting from `fallback` (its carried state included).
+    init(_ resolved: ResolvedStyle, fonts: FontLibrary, cache: ShapeCache, fallback: FontFallback) {
         self.resolved = resolved
         self.style = resolved.style
         self.primary = resolved.primary
         self.fonts = fonts
         self.cache = cache
-        self.fallback = FontFallback(style: resolved.style, primary: resolved.primary, fonts: fonts)
+        self.fallback = fallback
     }
 
-    /// The analysed paragraph as the measuring form's writer reads it.
-    func withInput<R>(_ units: UnsafeBufferPointer<UInt16>, _ body: (MetricsBlock.Input) -> R) -> R {
-        var singleLine: Int64 = 0
-        if flags.contains(where: { $0 & (MetricsBlock.Flag.mandatoryBreak | MetricsBlock.Flag.tab) != 0 }) {
-            singleLine = .max
-        } else if !widths.isEmpty {
-            for i in widths.indices { singleLine += Int64(widths[i]) + Int64(spaceWidths[i]) }
-            singleLine -= Int64(spaceWidths[widths.count - 1])
-        }
-        let (classMetrics, classRuns) = fontClasses(unitCount: units.count)
-        return unitAdvances.withUnsafeBufferPointer { unitAdvances in
-            graphemeStartBits.withUnsafeBufferPointer { graphemeStartBits in
-                segmentEnds.withUnsafeBufferPointer { segmentEnds in
-                    contentEnds.withUnsafeBufferPointer { contentEnds in
-                        widths.withUnsafeBufferPointer { widths in
-                            spaceWidths.withUnsafeBufferPointer { spaceWidths in
-                                flags.withUnsafeBufferPointer { flags in
-                                    endTrimSegments.withUnsafeBufferPointer { endTrimSegments in
-                                        endTrimAmounts.withUnsafeBufferPointer { endTrimAmounts in
-                                            body(MetricsBlock.Input(
-                                                units: units, unitAdvances: unitAdvances, graphemeStartBits: graphemeStartBits,
-                                                segmentEnds: segmentEnds, contentEnds: contentEnds, widths: widths,
-                                                spaceWidths: spaceWidths, flags: flags, endTrimSegments: endTrimSegments,
-                                                endTrimAmounts: endTrimAmounts, classMetrics: classMetrics, classRuns: classRuns,
-                                                lineHeight: resolved.lineHeight, hyphenWidth: resolved.hyphenWidth,
-                                                ellipsisWidth: resolved.ellipsisWidth, spaceWidth: resolved.spaceWidth,
-                                                singleLineWidth: singleLine))
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
+    /// This builder for `context`'s style, its arrays kept (emptied) for reuse.
+    func reset(_ context: PrepareScratch.Context) -> Builder {
+        var b = self
+        b.resolved = context.resolved
+        b.style = context.style
+        b.primary = context.resolved.primary
+        b.fonts = context.fonts
+        b.cache = context.cache
+        b.fallback = context.fallback
+        b.contextID = context.id
+        return b
     }
 
-    /// With `line-height: normal` and a fallback font that needs more room than the primary
-    /// font: each such font's room (class 1…; class 0 is the primary font) and where along the
-    /// text the class changes. Empty otherwise: every line is then `lineHeight` tall.
-    func fontClasses(unitCount: Int) -> (metrics: [(above: Double, below: Double)], runs: [(start: Int32, cls: Int32)]) {
-        guard style.lineHeight == .normal else { return ([], []) }
-        let p = resolved.normalMetrics
-        var metrics: [(above: Double, below: Double)] = [p]
-        var fontsSeen: [(font: Font, cls: Int32)] = []
-        var classRuns: [(start: Int32, cls: Int32)] = []
-        func add(_ start: Int32, _ cls: Int32) {
-            if let last = classRuns.last {
-                if last.cls == cls { return }
-                if last.start == start { classRuns[classRuns.count - 1].cls = cls; return }
-            }
-            classRuns.append((start, cls))
-        }
-        var position: Int32 = 0
-        for run in runs {
-            var cls: Int32 = 0
-            if run.font !== primary {
-                if let seen = fontsSeen.first(where: { $0.font === run.font }) {
-                    cls = seen.cls
-                } else {
-                    let m = run.font.normalLineMetrics(size: style.size)
-                    if m.above > p.above || m.below > p.below {
-                        if let k = metrics.firstIndex(where: { $0.above == m.above && $0.below == m.below }) {
-                            cls = Int32(k)
-                        } else {
-                            cls = Int32(metrics.count)
-                            metrics.append(m)
-                        }
-                    }
-                    fontsSeen.append((run.font, cls))
-                }
-            }
-            if run.start > position { add(position, 0) }
-            add(run.start, cls)
-            position = run.end
-        }
-        if Int(position) < unitCount { add(position, 0) }
-        guard metrics.count > 1 else { return ([], []) }
-        if classRuns.first?.start != 0 { classRuns.insert((0, 0), at: 0) }
-        return (metrics, classRuns)
-    }
-
+    /// Analyses a whole paragraph: bidi levels, then everything else (``analyse(_:levels:buffer:)``).
     mutating func build(_ units: UnsafeBufferPointer<UInt16>) throws(TextError) {
+        guard !units.isEmpty else { return }
+        let (levels, level) = try UnicodeAnalysis.bidiLevels(units, direction: style.direction)
+        paragraphLevel = level
+        let buffer = hb_buffer_create()!
+        defer { hb_buffer_destroy(buffer) }
+        if let levels {
+            try levels.withUnsafeBufferPointer { (levels) throws(TextError) in try analyse(units, levels: levels, buffer: buffer) }
+        } else {
+            try analyse(units, levels: nil, buffer: buffer)
+        }
+    }
+
+    /// Breaks, graphemes, fonts, shaping and segments of `units` — a paragraph, or a piece of
+    /// one whose edges are certain breaks (the word cache's chunks) — with the given bidi
+    /// levels (nil: all 0), starting from `fallback`'s carried state. `given` supplies the
+    /// break opportunities and grapheme ends (a chunk's share of its paragraph's) instead of
+    /// finding them.
+    mutating func analyse(_ units: UnsafeBufferPointer<UInt16>, levels: UnsafeBufferPointer<UInt8>?, buffer: OpaquePointer,
+                          given: (breaks: [Int32], mandatory: [UInt8], graphemes: [Int32])? = nil,
+                          forceUnicode: Bool = false) throws(TextError) {
+        // The arrays may hold a previous text's analysis (builders are reused).
+        runs.removeAll(keepingCapacity: true)
+        unitAdvances.removeAll(keepingCapacity: true)
+        unitAdvances.append(contentsOf: repeatElement(0, count: units.count))
+        graphemeStartBits.removeAll(keepingCapacity: true)
+        graphemeStartBits.append(contentsOf: repeatElement(0, count: (units.count + 63) / 64))
+        segmentEnds.removeAll(keepingCapacity: true)
+        contentEnds.removeAll(keepingCapacity: true)
+        widths.removeAll(keepingCapacity: true)
+        spaceWidths.removeAll(keepingCapacity: true)
+        flags.removeAll(keepingCapacity: true)
+        endTrimSegments.removeAll(keepingCapacity: true)
+        endTrimAmounts.removeAll(keepingCapacity: true)
+        if !trimmed.isEmpty { trimmed.removeAll() }
         guard !units.isEmpty else { return }
         // Printable ASCII (with spaces, and tabs and newlines) is common and simple: its grapheme
         // clusters are single units and the browser decides its breaks without ICU.
-        let ascii = !units.contains { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }
-        let (breaks, mandatory) = ascii ? asciiLineBreaks(units) : try lineBreaks(units)
-        let graphemes = ascii ? (1...units.count).map { Int32($0) } : try UnicodeAnalysis.graphemeEnds(units)
-        let (levels, level) = try UnicodeAnalysis.bidiLevels(units, direction: style.direction)
-        paragraphLevel = level
+        let ascii = given == nil && !forceUnicode && !units.contains { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }
+        let breaks: [Int32], mandatory: [UInt8]
+        // Grapheme ends (ASCII: every unit is one).
+        let graphemes: [Int32]?
+        if let given {
+            (breaks, mandatory, graphemes) = (given.breaks, given.mandatory, given.graphemes)
+        } else if ascii {
+            (breaks, mandatory) = asciiLineBreaks(units)
+            graphemes = nil
+        } else {
+            (breaks, mandatory) = try lineBreaks(units)
+            graphemes = try UnicodeAnalysis.graphemeEnds(units)
+        }
 
         // 1. Fonts per grapheme → runs → shaped glyphs → per-unit advances.
-        unitAdvances = [Int32](repeating: 0, count: units.count)
         runs.reserveCapacity(breaks.count)
-        graphemeStartBits = [UInt64](repeating: 0, count: (units.count + 63) / 64)
-        let buffer = hb_buffer_create()!
-        defer { hb_buffer_destroy(buffer) }
         var runStart = -1
         var runFont = primary
         var runLevel: UInt8 = 0
         var nextBreak = 0
         var g0 = 0
-        for end in graphemes {
-            let g1 = Int(end)
+        var graphemeIndex = 0
+        while g0 < units.count {
+            let g1: Int
+            if let graphemes {
+                g1 = Int(graphemes[graphemeIndex])
+                graphemeIndex += 1
+            } else {
+                g1 = g0 + 1
+            }
             defer { g0 = g1 }
             graphemeStartBits[g0 >> 6] |= 1 << UInt64(g0 & 63)
             while nextBreak < breaks.count && Int(breaks[nextBreak]) < g0 { nextBreak += 1 }
@@ -157,7 +142,7 @@ struct Builder {
                 runStart = -1
                 continue
             }
-            let font = fallback.font(for: units, g0, g1)
+            let font = fontMemo.font(&fallback, context: contextID, units, g0, g1)
             let lvl = levels?[g0] ?? 0
             // Runs split where the font or direction changes, and after a space for fonts that
             // do not kern across spaces (so words are shaped alone and shared through the cache).

@@ -31,16 +31,9 @@ public struct TextMetrics: Sendable {
     /// Throws as ``PreparedText/init(_:style:fonts:cache:)`` does.
     public init(_ text: String, style: TextStyle = TextStyle(),
                 fonts: FontLibrary = .shared, cache: ShapeCache = .shared) throws(TextError) {
-        let resolved = try ResolvedStyle(style, fonts: fonts)
-        guard text.utf16.count <= PreparedText.maximumLength else { throw .textTooLong(length: text.utf16.count) }
-        let units = style.whiteSpace.normalize(text)
-        var builder = Builder(resolved, fonts: fonts, cache: cache)
-        try units.withUnsafeBufferPointer { (buffer) throws(TextError) in try builder.build(buffer) }
-        self.storage = units.withUnsafeBufferPointer { buffer in
-            builder.withInput(buffer) { input in
-                let plan = MetricsBlock.plan(input)
-                return Storage.make(byteCount: plan.byteCount) { MetricsBlock.write(input, plan, to: $0) }
-            }
+        self.storage = try Preparation.prepare(text, style: style, fonts: fonts, cache: cache, keepRuns: false) { _, input, planner in
+            planner.plan(input)
+            return Storage.make(byteCount: planner.byteCount) { planner.write(input, to: $0) }
         }
     }
 
