@@ -27,6 +27,11 @@ struct CorpusTiming {
     var sameLines = 0
     /// Paragraphs measured (all of them, or an even sample with --quick).
     var measured = 0
+    /// Per file (same order as `corpus.files`): paragraphs measured and the best repetition's
+    /// total microseconds of each engine (for the per-language table).
+    var fileParagraphs: [Int] = []
+    var fileRowKit: [Double] = []
+    var filePango: [Double] = []
 
     static let coldTarget = 10.0
     static let remeasureTarget = 500.0
@@ -60,7 +65,22 @@ struct CorpusTiming {
             "    prepared form \(grouped(preparedBytes / max(1, paragraphs))) B per paragraph; shape cache after the cold pass "
                 + "\(grouped(cacheRuns)) runs, hit rate \(fixed(100 * hitRate, 1))%; same line count as Pango at "
                 + "\(fixed(width, 0)) px: \(fixed(100 * Double(sameLines) / Double(max(1, paragraphs)), 1))%",
-        ]
+        ] + perFileLines()
+    }
+
+    /// One line per file (cold µs per paragraph, both engines), when the corpus has several.
+    func perFileLines() -> [String] {
+        guard corpus.files.count > 1 else { return [] }
+        var out = ["    by file (cold µs per paragraph: RowKit, Pango, ratio; share of RowKit's total time):"]
+        let total = fileRowKit.reduce(0, +)
+        for (k, file) in corpus.files.enumerated() where fileParagraphs[k] > 0 {
+            let n = Double(fileParagraphs[k])
+            out.append("      " + pad(file, 58) + pad(grouped(fileParagraphs[k]), 7, right: true)
+                       + pad(micros(fileRowKit[k] / n), 10, right: true) + pad(micros(filePango[k] / n), 10, right: true)
+                       + pad(times(filePango[k] / max(1e-9, fileRowKit[k])), 9, right: true)
+                       + pad(fixed(100 * fileRowKit[k] / max(1e-9, total), 1) + "%", 8, right: true))
+        }
+        return out
     }
 
     func json() -> JSONObject {
@@ -88,6 +108,18 @@ struct CorpusTiming {
         j.add("shape_cache_runs", cacheRuns)
         j.add("shape_cache_hit_rate_pct", (10000 * hitRate).rounded() / 100)
         j.add("same_line_count_as_pango_pct", (10000 * Double(sameLines) / Double(max(1, paragraphs))).rounded() / 100)
+        if corpus.files.count > 1 {
+            var files = JSONObject()
+            for (k, file) in corpus.files.enumerated() where fileParagraphs[k] > 0 {
+                var f = JSONObject()
+                let n = Double(fileParagraphs[k])
+                f.add("paragraphs", fileParagraphs[k])
+                f.add("cold_rowkit_us", (fileRowKit[k] / n * 100).rounded() / 100)
+                f.add("cold_pango_us", (filePango[k] / n * 100).rounded() / 100)
+                files.add(file, f)
+            }
+            j.add("by_file", files)
+        }
         return j
     }
 }
@@ -96,9 +128,21 @@ struct CorpusTiming {
 func runCorpusBench(_ corpus: RealCorpus, quick: Bool, policy: TimingPolicy, checksum: inout Checksum) throws -> CorpusTiming {
     let family = "Noto Sans", size = 16.0, width = 320.0, second = 480.0
     var r = CorpusTiming(corpus: corpus, fontFamily: family, fontSize: size, width: width, secondWidth: second)
-    let texts = quick ? evenSample(count: 300, of: corpus.paragraphs.count).map { corpus.paragraphs[$0] } : corpus.paragraphs
+    let chosen = quick ? evenSample(count: 300, of: corpus.paragraphs.count) : Array(corpus.paragraphs.indices)
+    let texts = chosen.map { corpus.paragraphs[$0] }
+    let files = chosen.map { corpus.fileIndices[$0] }
     let n = texts.count
     r.measured = n
+    r.fileParagraphs = corpus.files.indices.map { k in files.filter { $0 == k }.count }
+    r.fileRowKit = [Double](repeating: .infinity, count: corpus.files.count)
+    r.filePango = r.fileRowKit
+    /// Adds the time since `start` to `sums[file]` and restarts the clock.
+    func lap(_ sums: inout [Double], _ file: Int, _ start: inout UInt64) {
+        let now = monotonicNanoseconds()
+        sums[file] += Double(now - start) / 1000
+        start = now
+    }
+    func keepBest(_ best: inout [Double], _ sums: [Double]) { for k in best.indices { best[k] = min(best[k], sums[k]) } }
     let style = TextStyle(font: FontDescriptor(family: family), size: size, lineHeight: .normal)
     let pango = PangoMeasurer(family: family, pixelSize: size)
     let layout = pango.makeLayout(width: width)
@@ -123,13 +167,17 @@ func runCorpusBench(_ corpus: RealCorpus, quick: Bool, policy: TimingPolicy, che
         (r.cacheRuns, r.cacheHits, r.cacheMisses) = (s.runs, s.hits, s.misses)
     }) { _ in
         var sum: UInt64 = 0
+        var sums = [Double](repeating: 0, count: corpus.files.count)
+        var start = monotonicNanoseconds()
         for i in 0..<n {
             let p = try PreparedText(texts[i], style: style)
             let m = try p.measure(width: width)
             rowkitLines[i] = m.lineCount
             sum &+= UInt64(m.lineCount) &+ m.maxLineWidth.bitPattern
             prepared.append(p)
+            if i + 1 == n || files[i + 1] != files[i] { lap(&sums, files[i], &start) }
         }
+        keepBest(&r.fileRowKit, sums)
         return sum
     }
 
@@ -137,13 +185,17 @@ func runCorpusBench(_ corpus: RealCorpus, quick: Bool, policy: TimingPolicy, che
     var pangoLines = [Int](repeating: 0, count: n)
     r.pangoCold = timeSlowLoop(items: n, policy: policy, checksum: &checksum) { _ in
         var sum: UInt64 = 0
+        var sums = [Double](repeating: 0, count: corpus.files.count)
+        var start = monotonicNanoseconds()
         for i in 0..<n {
             layout.setText(texts[i])
             layout.setWidth(width)
             let size = layout.pixelSize()
             pangoLines[i] = layout.lineCount
             sum &+= UInt64(size.width) &* 65_536 &+ UInt64(size.height)
+            if i + 1 == n || files[i + 1] != files[i] { lap(&sums, files[i], &start) }
         }
+        keepBest(&r.filePango, sums)
         return sum
     }
     r.sameLines = zip(rowkitLines, pangoLines).filter { $0 == $1 }.count

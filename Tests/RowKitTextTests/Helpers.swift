@@ -157,6 +157,9 @@ func drawnWidth(_ layout: TextLayout, line i: Int, sourceLocation: SourceLocatio
         total += piece.advances.reduce(0, +)
         if index >= pieces.count - marks { continue }
         var matched = false
+        var mismatch: String?
+        // Several runs may hold the same glyphs (a space, a soft hyphen drawn as nothing): the
+        // piece must come from one of them with the same advances.
         for (r, run) in p.runs.enumerated() where !used.contains(r) && run.font === piece.font
             && Int(run.end) > line.start && Int(run.start) < contentEnd {
             let s = run.shaped
@@ -165,16 +168,21 @@ func drawnWidth(_ layout: TextLayout, line i: Int, sourceLocation: SourceLocatio
                 return unit >= line.start && unit < contentEnd
             }
             guard indices.map({ s.glyphs[$0] }) == piece.glyphs else { continue }
-            for (k, g) in indices.enumerated() where abs(piece.advances[k] - px(run.font, s.advances[g])) > 1e-9 {
+            let differing = indices.enumerated().first { k, g in
                 let trimmedEnd = k == indices.count - 1 && CJKPunctuation.kind(p.units[contentEnd - 1]) == .close
-                if !trimmedEnd {
-                    Issue.record("line \(i): glyph \(k) advances \(piece.advances[k]), shaped \(px(run.font, s.advances[g]))", sourceLocation: sourceLocation)
-                    return nil
-                }
+                return abs(piece.advances[k] - px(run.font, s.advances[g])) > 1e-9 && !trimmedEnd
+            }
+            if let (k, g) = differing {
+                mismatch = mismatch ?? "line \(i): glyph \(k) advances \(piece.advances[k]), shaped \(px(run.font, s.advances[g]))"
+                continue
             }
             used.insert(r)
             matched = true
             break
+        }
+        if !matched, let mismatch {
+            Issue.record(Comment(rawValue: mismatch), sourceLocation: sourceLocation)
+            return nil
         }
         if !matched && !piece.glyphs.isEmpty {
             Issue.record("line \(i): placed glyphs \(piece.glyphs) match no run", sourceLocation: sourceLocation)

@@ -81,3 +81,21 @@ struct FontFallback {
         return true
     }
 }
+
+extension FontFallback {
+    /// What `font(for:_:_:)` carries from one cluster to the next: the script run and the
+    /// fallback font chosen in it. A caller that saw a run of clusters chosen from one carried
+    /// state may reuse those choices whenever it meets the same clusters in the same state
+    /// (PreparedTextBuilder's word cache does). Everything `font(for:)` remembers must be here.
+    struct CarriedState: Equatable {
+        var script: Int32
+        var fallback: Font?
+
+        static func == (a: CarriedState, b: CarriedState) -> Bool { a.script == b.script && a.fallback === b.fallback }
+    }
+
+    var carried: CarriedState {
+        get { CarriedState(script: runScript, fallback: runFallback) }
+        set { runScript = newValue.script; runFallback = newValue.fallback }
+    }
+}

@@ -30,7 +30,7 @@ extension TextLayout {
     /// Baseline of line `i`, measured from the top of the layout: the font's ascent plus half
     /// the leading (line height minus ascent and descent), as CSS places text in a line box.
     public func baseline(ofLine i: Int) -> Double {
-        if prepared.storage.hasTallerLines {
+        if prepared.hasTallerLines {
             // line-height: normal with taller fonts: the baseline sits below the most room any
             // font on the line needs above it.
             return top(ofLine: i) + prepared.lineBoxMetrics(lines[i].start, lines[i].end).above
@@ -54,7 +54,7 @@ extension TextLayout {
         var pieces: [Piece] = []
         var levels: [UInt8] = []
         for (r, run) in p.runs.enumerated() where Int(run.end) > line.start && Int(run.start) < contentEnd {
-            let clusters = run.shaped.clusters
+            let clusters = run.shaped.glyphClusters
             var first = Int.max, last = -1
             for g in clusters.indices {
                 let unit = Int(run.start) + Int(clusters[g])
@@ -100,20 +100,24 @@ extension TextLayout {
             let s = run.shaped
             if tabbed { pen = p.penPosition(of: max(line.start, Int(run.start)), lineStart: line.start) }
             var glyphs: [UInt32] = [], xs: [Double] = [], ys: [Double] = [], advances: [Double] = []
+            let clusters = s.glyphClusters, ids = s.glyphIDs, offsetsX = s.glyphOffsetsX, offsetsY = s.glyphOffsetsY, shapedAdvances = s.glyphAdvances
             for g in piece.first...piece.last {
-                let unit = Int(run.start) + Int(s.clusters[g])
+                let unit = Int(run.start) + Int(clusters[g])
                 guard unit >= line.start && unit < contentEnd else { continue }
-                glyphs.append(s.glyphs[g])
-                xs.append(pen + PreparedText.pixels(font.fixedAdvance(s.offsetsX[g], scale: fixedScale, size: p.fontSize)))
-                ys.append(-PreparedText.pixels(font.fixedAdvance(s.offsetsY[g], scale: fixedScale, size: p.fontSize)))
-                let advance = PreparedText.pixels(font.fixedAdvance(s.advances[g], scale: fixedScale, size: p.fontSize))
+                glyphs.append(ids[g])
+                xs.append(pen + PreparedText.pixels(font.fixedAdvance(offsetsX[g], scale: fixedScale, size: p.fontSize)))
+                ys.append(-PreparedText.pixels(font.fixedAdvance(offsetsY[g], scale: fixedScale, size: p.fontSize)))
+                let advance = PreparedText.pixels(font.fixedAdvance(shapedAdvances[g], scale: fixedScale, size: p.fontSize))
                 advances.append(advance)
                 pen += advance
             }
             placed.append(PlacedGlyphs(font: run.font, size: p.fontSize, glyphs: glyphs, x: xs, y: ys, advances: advances))
         }
-        // A closing CJK bracket trimmed to fit at the line end: its blank half is dropped.
-        let excess = pen - line.width
+        // A closing CJK bracket trimmed to fit at the line end: its blank half is dropped. (In
+        // a line with right-to-left runs the pen skips the tabs' stops; count them here.)
+        let skippedTabs = !tabbed && p.units[line.start..<contentEnd].contains(0x09)
+            ? p.penPosition(of: contentEnd, lineStart: line.start) - p.width(of: line.start..<contentEnd) : 0
+        let excess = pen + skippedTabs - line.width
         if !line.hyphenated && !line.ellipsized && excess > 1e-6, contentEnd > line.start,
            CJKPunctuation.kind(p.units[contentEnd - 1]) == .close, let last = placed.indices.last, !placed[last].advances.isEmpty {
             var advances = placed[last].advances
@@ -134,7 +138,7 @@ extension PreparedText {
         var x: Int64 = 0
         let tabSize = Int64(spaceWidth) * 8
         for k in lineStart..<u {
-            if units[k] == 0x09 && tabSize > 0 { x = (x / tabSize + 1) * tabSize } else { x += Int64(unitAdvances[k]) }
+            if units[k] == 0x09 && tabSize > 0 { x = (x / tabSize + 1) * tabSize } else { x += unitAdvance(k) }
         }
         return Self.pixels(x)
     }

@@ -3,10 +3,11 @@ import CICU
 
 /// Builds the arrays of a ``PreparedText`` in one pass over the paragraph.
 struct Builder {
-    let style: TextStyle
-    let primary: Font
-    let fonts: FontLibrary
-    let cache: ShapeCache
+    private(set) var resolved: ResolvedStyle
+    private(set) var style: TextStyle
+    private(set) var primary: Font
+    private(set) var fonts: FontLibrary
+    private(set) var cache: ShapeCache
     /// Font choice per grapheme cluster.
     var fallback: FontFallback
     var primaryCoversASCII: Bool { fallback.primaryCoversASCII }
@@ -24,42 +25,107 @@ struct Builder {
     var endTrimAmounts: [Int32] = []
     /// Units shaped half-width (trimmed CJK punctuation).
     var trimmed: Set<Int> = []
+    /// Fonts chosen for clusters met before, and the style context they were chosen in (−1:
+    /// none; the memo then keys on nothing shared with other builders).
+    var fontMemo = FontChoiceMemo()
+    private(set) var contextID: Int32 = -1
 
-    init(style: TextStyle, primary: Font, fonts: FontLibrary, cache: ShapeCache) {
-        self.style = style
-        self.primary = primary
+    init(_ resolved: ResolvedStyle, fonts: FontLibrary, cache: ShapeCache) {
+        self.init(resolved, fonts: fonts, cache: cache, fallback: FontFallback(style: resolved.style, primary: resolved.primary, fonts: fonts))
+    }
+
+    /// A builder starting from `fallback` (its carried state included).
+    init(_ resolved: ResolvedStyle, fonts: FontLibrary, cache: ShapeCache, fallback: FontFallback) {
+        self.resolved = resolved
+        self.style = resolved.style
+        self.primary = resolved.primary
         self.fonts = fonts
         self.cache = cache
-        self.fallback = FontFallback(style: style, primary: primary, fonts: fonts)
+        self.fallback = fallback
     }
 
-    func advance(of scalar: UInt32, in font: Font) -> Int32 {
-        clamp(font.fixedAdvance(font.nominalAdvance(scalar) ?? 0, scale: font.fixedScale(size: style.size), size: style.size))
+    /// This builder for `context`'s style, its arrays kept (emptied) for reuse.
+    func reset(_ context: PrepareScratch.Context) -> Builder {
+        var b = self
+        b.resolved = context.resolved
+        b.style = context.style
+        b.primary = context.resolved.primary
+        b.fonts = context.fonts
+        b.cache = context.cache
+        b.fallback = context.fallback
+        b.contextID = context.id
+        return b
     }
 
+    /// Analyses a whole paragraph: bidi levels, then everything else (``analyse(_:levels:buffer:)``).
     mutating func build(_ units: UnsafeBufferPointer<UInt16>) throws(TextError) {
+        guard !units.isEmpty else { return }
+        let (levels, level) = try UnicodeAnalysis.bidiLevels(units, direction: style.direction)
+        paragraphLevel = level
+        let buffer = hb_buffer_create()!
+        defer { hb_buffer_destroy(buffer) }
+        if let levels {
+            try levels.withUnsafeBufferPointer { (levels) throws(TextError) in try analyse(units, levels: levels, buffer: buffer) }
+        } else {
+            try analyse(units, levels: nil, buffer: buffer)
+        }
+    }
+
+    /// Breaks, graphemes, fonts, shaping and segments of `units` — a paragraph, or a piece of
+    /// one whose edges are certain breaks (the word cache's chunks) — with the given bidi
+    /// levels (nil: all 0), starting from `fallback`'s carried state. `given` supplies the
+    /// break opportunities and grapheme ends (a chunk's share of its paragraph's) instead of
+    /// finding them.
+    mutating func analyse(_ units: UnsafeBufferPointer<UInt16>, levels: UnsafeBufferPointer<UInt8>?, buffer: OpaquePointer,
+                          given: (breaks: [Int32], mandatory: [UInt8], graphemes: [Int32])? = nil,
+                          forceUnicode: Bool = false) throws(TextError) {
+        // The arrays may hold a previous text's analysis (builders are reused).
+        runs.removeAll(keepingCapacity: true)
+        unitAdvances.removeAll(keepingCapacity: true)
+        unitAdvances.append(contentsOf: repeatElement(0, count: units.count))
+        graphemeStartBits.removeAll(keepingCapacity: true)
+        graphemeStartBits.append(contentsOf: repeatElement(0, count: (units.count + 63) / 64))
+        segmentEnds.removeAll(keepingCapacity: true)
+        contentEnds.removeAll(keepingCapacity: true)
+        widths.removeAll(keepingCapacity: true)
+        spaceWidths.removeAll(keepingCapacity: true)
+        flags.removeAll(keepingCapacity: true)
+        endTrimSegments.removeAll(keepingCapacity: true)
+        endTrimAmounts.removeAll(keepingCapacity: true)
+        if !trimmed.isEmpty { trimmed.removeAll() }
         guard !units.isEmpty else { return }
         // Printable ASCII (with spaces, and tabs and newlines) is common and simple: its grapheme
         // clusters are single units and the browser decides its breaks without ICU.
-        let ascii = !units.contains { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }
-        let (breaks, mandatory) = ascii ? asciiLineBreaks(units) : try lineBreaks(units)
-        let graphemes = ascii ? (1...units.count).map { Int32($0) } : try UnicodeAnalysis.graphemeEnds(units)
-        let (levels, level) = try UnicodeAnalysis.bidiLevels(units, direction: style.direction)
-        paragraphLevel = level
+        let ascii = given == nil && !forceUnicode && !units.contains { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }
+        let breaks: [Int32], mandatory: [UInt8]
+        // Grapheme ends (ASCII: every unit is one).
+        let graphemes: [Int32]?
+        if let given {
+            (breaks, mandatory, graphemes) = (given.breaks, given.mandatory, given.graphemes)
+        } else if ascii {
+            (breaks, mandatory) = asciiLineBreaks(units)
+            graphemes = nil
+        } else {
+            (breaks, mandatory) = try lineBreaks(units)
+            graphemes = try UnicodeAnalysis.graphemeEnds(units)
+        }
 
         // 1. Fonts per grapheme → runs → shaped glyphs → per-unit advances.
-        unitAdvances = [Int32](repeating: 0, count: units.count)
         runs.reserveCapacity(breaks.count)
-        graphemeStartBits = [UInt64](repeating: 0, count: (units.count + 63) / 64)
-        let buffer = hb_buffer_create()!
-        defer { hb_buffer_destroy(buffer) }
         var runStart = -1
         var runFont = primary
         var runLevel: UInt8 = 0
         var nextBreak = 0
         var g0 = 0
-        for end in graphemes {
-            let g1 = Int(end)
+        var graphemeIndex = 0
+        while g0 < units.count {
+            let g1: Int
+            if let graphemes {
+                g1 = Int(graphemes[graphemeIndex])
+                graphemeIndex += 1
+            } else {
+                g1 = g0 + 1
+            }
             defer { g0 = g1 }
             graphemeStartBits[g0 >> 6] |= 1 << UInt64(g0 & 63)
             while nextBreak < breaks.count && Int(breaks[nextBreak]) < g0 { nextBreak += 1 }
@@ -76,7 +142,7 @@ struct Builder {
                 runStart = -1
                 continue
             }
-            let font = fallback.font(for: units, g0, g1)
+            let font = fontMemo.font(&fallback, context: contextID, units, g0, g1)
             let lvl = levels?[g0] ?? 0
             // Runs split where the font or direction changes, and after a space for fonts that
             // do not kern across spaces (so words are shaped alone and shared through the cache).
@@ -100,7 +166,7 @@ struct Builder {
             let end = Int(endOffset)
             var contentEnd = end
             while contentEnd > start && isHangingSpace(units[contentEnd - 1]) { contentEnd -= 1 }
-            var flag: UInt8 = mandatory[k] != 0 ? PreparedText.Flag.mandatoryBreak : 0
+            var flag: UInt8 = mandatory[k] != 0 ? MetricsBlock.Flag.mandatoryBreak : 0
             var content: Int64 = 0, trailing: Int64 = 0
             var graphemeCount = 0
             for u in start..<end {
@@ -109,17 +175,17 @@ struct Builder {
                     if graphemeStartBits[u >> 6] & (1 << UInt64(u & 63)) != 0 { graphemeCount += 1 }
                 } else {
                     trailing += Int64(unitAdvances[u])
-                    if units[u] == 0x09 { flag |= PreparedText.Flag.tab }
+                    if units[u] == 0x09 { flag |= MetricsBlock.Flag.tab }
                 }
             }
-            if graphemeCount >= 2 { flag |= PreparedText.Flag.breakable }
-            if contentEnd == start { flag |= PreparedText.Flag.whitespaceOnly }
+            if graphemeCount >= 2 { flag |= MetricsBlock.Flag.breakable }
+            if contentEnd == start { flag |= MetricsBlock.Flag.whitespaceOnly }
             if contentEnd > start {
                 let last = contentEnd - 1
-                if units[last] == 0xAD { flag |= PreparedText.Flag.softHyphen }
+                if units[last] == 0xAD { flag |= MetricsBlock.Flag.softHyphen }
                 if CJKPunctuation.kind(units[last]) == .close && !trimmed.contains(last), unitAdvances[last] > 0,
                    let run = runs.last(where: { Int($0.start) <= last }), run.font.hasHalfWidthPunctuation {
-                    flag |= PreparedText.Flag.endTrim
+                    flag |= MetricsBlock.Flag.endTrim
                     endTrimSegments.append(Int32(k))
                     endTrimAmounts.append(unitAdvances[last] / 2)
                 }
