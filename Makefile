@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 DEBUG_BIN := .build/debug
 
-.PHONY: setup build release demo test gui-test view fidelity bench view-bench fuzz clean
+.PHONY: setup build release demo test gui-test tsan view fidelity bench view-bench fuzz clean
 
 setup:
 	@bash scripts/setup.sh
@@ -52,6 +52,14 @@ gui-test:
 	else \
 	  $(GUI_ENV) ROWKIT=$(DEBUG_BIN)/rowkit python3 Tests/GUI/view_tests.py; \
 	fi
+
+## tsan: the list-engine tests, with an 8-thread stress test of the public API, under ThreadSanitizer
+## (a separate build in .build-tsan; any report fails it). ROWKIT_STRESS_STEPS: the stress test's
+## steps per thread. scripts/tsan-suppressions.txt explains its two lines.
+tsan: setup
+	ROWKIT_STRESS_STEPS=$${ROWKIT_STRESS_STEPS:-300} \
+	TSAN_OPTIONS="suppressions=$(CURDIR)/scripts/tsan-suppressions.txt" \
+	  $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter RowKitListTests
 
 ## view: a million generated rows in a window (needs a display).
 view: release

@@ -9,6 +9,8 @@ public enum CellRowError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Binding the row's data to its template failed.
     case cell(CellError)
 
+    /// A one-line message naming what went wrong.
+
     public var description: String {
         switch self {
         case .unknownTemplate(let template, let known):

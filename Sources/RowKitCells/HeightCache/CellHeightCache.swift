@@ -108,6 +108,8 @@ public enum CellHeightError: Error, Sendable, Equatable, CustomStringConvertible
     /// Binding or measuring the cell failed (bad width, a text that cannot be prepared).
     case cell(CellError)
 
+    /// A one-line message naming what went wrong.
+
     public var description: String {
         switch self {
         case .unknownTemplate(let name, let known): return "unknown cell template '\(name)' (known: \(known.joined(separator: ", ")))"

@@ -21,6 +21,7 @@ public struct ListArrayDataSource<Row: Identifiable & Sendable>: ListDataSource 
     public struct RowNotFound: Error, CustomStringConvertible {
         /// The id asked for, and where.
         public let id: String, indexPath: ListIndexPath
+        /// A one-line message naming what went wrong.
         public var description: String { "no row '\(id)' at \(indexPath) (an array data source does not follow updates)" }
     }
 

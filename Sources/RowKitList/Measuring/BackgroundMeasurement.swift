@@ -14,8 +14,8 @@ extension ListEngine {
         // The item at the viewport's top now stays put through all chunks (while nothing moves).
         let (anchor, anchorVersion) = state.withLock { s in (s.captureAnchor(), s.changes.version) }
         while true {
-            guard var chunk = state.withLock({ s in s.takeChunk(formsOnly: false, limit: chunkSize) }) else { return }
-            let results = context.measure(&chunk)
+            guard let chunk = state.withLock({ s in s.takeChunk(formsOnly: false, limit: chunkSize) }) else { return }
+            let results = context.measure(chunk)
             let (measured, total) = state.withLock { s in
                 s.apply(chunk, results, anchor: anchor, anchorVersion: anchorVersion)
                 return (s.items.measuredCount, s.items.count)
@@ -84,8 +84,8 @@ extension ListEngine {
     /// results (with the lock), never while measuring.
     static func runBackground(_ weak: WeakEngine<ListEngine>, token: CancellationToken) {
         while true {
-            guard let context = weak.engine?.context, var chunk = weak.engine?.nextBackgroundChunk(token) else { return }
-            let results = context.measure(&chunk, token: token)
+            guard let context = weak.engine?.context, let chunk = weak.engine?.nextBackgroundChunk(token) else { return }
+            let results = context.measure(chunk, token: token)
             guard let engine = weak.engine else { return }
             engine.applyBackground(chunk, results, token: token)
         }

@@ -19,8 +19,9 @@ struct MeasureChunk<Measurer: RowMeasurer>: Sendable {
     var start: Int
     /// Items to measure: `start..<start + count`.
     var count: Int
-    /// The blocks holding them; the first item of `blocks[0]` is at `start - skip`.
-    var blocks: [[Element]]
+    /// The blocks holding them (shared with the list); the first item of the first block is at
+    /// `start - skip`.
+    let snapshot: BlockSnapshot
     var skip: Int
     var version: Int
     var generation: UInt32
@@ -29,6 +30,16 @@ struct MeasureChunk<Measurer: RowMeasurer>: Sendable {
     var formsOnly: Bool
     /// Per item (empty when `formsOnly`): how to get the data of an item without a form.
     var pulls: [Pull?]
+}
+
+/// The item blocks a chunk measures, shared with the list (no copying). Read outside the lock
+/// while measuring; let go of with the lock held when the results are applied, so that writes
+/// made after it (in place, since nothing else shares the blocks any more) are ordered after
+/// every read by the lock.
+final class BlockSnapshot: @unchecked Sendable {   // `blocks` is read by the measuring threads, written only by `release` under the lock.
+    private(set) var blocks: [[ItemRecord]]
+    init(_ blocks: [[ItemRecord]]) { self.blocks = blocks }
+    func release() { blocks = [] }
 }
 
 /// What measuring a chunk produced, per item of the chunk.
@@ -118,7 +129,7 @@ extension ListState {
                 }
             }
         }
-        return MeasureChunk(start: range.lowerBound, count: range.count, blocks: blocks, skip: range.lowerBound - blockStart,
+        return MeasureChunk(start: range.lowerBound, count: range.count, snapshot: BlockSnapshot(blocks), skip: range.lowerBound - blockStart,
                             version: changes.openSnapshot(), generation: generation, width: width, formsOnly: formsOnly, pulls: pulls)
     }
 
@@ -130,6 +141,10 @@ extension ListState {
     /// caller's operation began (default: now).
     mutating func apply(_ chunk: MeasureChunk<Measurer>, _ results: MeasureResults, anchor: Anchor? = nil, anchorVersion: Int = -1,
                         pinnedToBottom: Bool? = nil) {
+        // Let go of the shared blocks first, with the lock held: items change in place below
+        // (without copying whole blocks), and every read of them outside the lock happened
+        // before this.
+        chunk.snapshot.release()
         defer { changes.closeSnapshot(chunk.version) }
         let anchorIndex = heights.row(at: contentOffset) ?? 0
         let wasAtBottom = pinnedToBottom ?? isAtBottom
@@ -236,14 +251,13 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
 
     /// Measures a chunk outside the lock: items with a form are measured from it; items without
     /// one (unless forms-only) have their data fetched and a form made. Uses every core for
-    /// large chunks; stops early when `token` is cancelled. Releases the chunk's blocks when done.
-    func measure(_ chunk: inout MeasureChunk<Measurer>, token: CancellationToken? = nil) -> MeasureResults {
-        let results = measuring(chunk, token: token)
-        chunk.blocks = []
-        return results
+    /// large chunks; stops early when `token` is cancelled. (The chunk's blocks are let go of
+    /// when its results are applied, with the lock held.)
+    func measure(_ chunk: MeasureChunk<Measurer>, token: CancellationToken? = nil) -> MeasureResults {
+        measuring(chunk, blocks: chunk.snapshot.blocks, token: token)
     }
 
-    private func measuring(_ chunk: MeasureChunk<Measurer>, token: CancellationToken?) -> MeasureResults {
+    private func measuring(_ chunk: MeasureChunk<Measurer>, blocks: [[ItemRecord]], token: CancellationToken?) -> MeasureResults {
         let count = chunk.count
         let parallel = count >= 256 ? Self.cores : 1
         let workers = min(parallel, max(1, count))
@@ -254,10 +268,10 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
             guard first < last else { return }
             // Find the block and index of item `first`.
             var b = 0, i = chunk.skip + first
-            while i >= chunk.blocks[b].count { i -= chunk.blocks[b].count; b += 1 }
+            while i >= blocks[b].count { i -= blocks[b].count; b += 1 }
             var k = first
             while k < last {
-                let stop = chunk.blocks[b].withUnsafeBufferPointer { block -> Bool in
+                let stop = blocks[b].withUnsafeBufferPointer { block -> Bool in
                     while i < block.count && k < last {
                         defer { i += 1; k += 1 }
                         if let token, token.isCancelled { return true }
@@ -288,7 +302,7 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
         var serials: [UInt32] = []
         serials.reserveCapacity(count)
         var i = chunk.skip
-        for block in chunk.blocks {
+        for block in blocks {
             block.withUnsafeBufferPointer { block in
                 while i < block.count && serials.count < count {
                     serials.append(block[i].serial)
@@ -314,8 +328,8 @@ extension ListEngine {
     /// false when `take` found nothing to measure. Throws the first failure after applying
     /// what was measured.
     func measureOnce(_ take: (inout ListState<Measurer>) -> MeasureChunk<Measurer>?) throws(ListError) -> Bool {
-        guard var chunk = state.withLock({ s in take(&s) }) else { return false }
-        let results = context.measure(&chunk)
+        guard let chunk = state.withLock({ s in take(&s) }) else { return false }
+        let results = context.measure(chunk)
         state.withLock { s in s.apply(chunk, results) }
         if let failure = results.failure { throw failure }
         return true

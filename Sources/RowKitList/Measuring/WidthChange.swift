@@ -74,8 +74,8 @@ extension ListEngine {
         }
         guard let start else { return }
         deliver(start.superseded, .superseded, executor: start.executor)
-        while var chunk = state.withLock({ s in s.generation == start.generation ? s.takeChunk(formsOnly: true, limit: 16_384) : nil }) {
-            let results = context.measure(&chunk)
+        while let chunk = state.withLock({ s in s.generation == start.generation ? s.takeChunk(formsOnly: true, limit: 16_384) : nil }) {
+            let results = context.measure(chunk)
             state.withLock { s in s.apply(chunk, results, anchor: start.anchor, anchorVersion: start.version) }
         }
         let waiting = takeFinishedWidthWaiters()

@@ -59,8 +59,8 @@ extension ListEngine {
             switch step {
             case .done:
                 return
-            case .measure(var chunk):
-                let results = context.measure(&chunk)
+            case .measure(let chunk):
+                let results = context.measure(chunk)
                 let targetMeasured = state.withLock { s in
                     s.apply(chunk, results)
                     return (try? s.rowIndex(path)).map { s.isMeasured(s.items[$0]) } ?? false

@@ -130,8 +130,8 @@ extension ListEngine {
             switch step {
             case .done(let visible):
                 return visible
-            case .measure(var chunk):
-                let results = context.measure(&chunk)
+            case .measure(let chunk):
+                let results = context.measure(chunk)
                 state.withLock { s in s.apply(chunk, results, pinnedToBottom: pinned) }
                 if let failure = results.failure { throw failure }
             }
