@@ -16,14 +16,19 @@ struct CorpusTiming {
     let fontFamily: String
     let fontSize: Double
     let width: Double, secondWidth: Double
+    /// PreparedText (measuring form and glyphs) + measure.
     var rowkitCold: Timing?
+    /// TextMetrics (measuring form only, what a list keeps) + measure.
+    var rowkitColdMetrics: Timing?
     var pangoCold: Timing?
     var rowkitRemeasure: Timing?
     var rowkitRemeasureSample: Timing?
     var pangoRemeasure: Timing?
     var pangoSample = 0
-    var preparedBytes = 0
+    var preparedBytes = 0, metricsBytes = 0
     var cacheRuns = 0, cacheHits = 0, cacheMisses = 0
+    /// This thread's word cache over the cold pass: chunks found, chunks analysed.
+    var wordHits = 0, wordMisses = 0
     var sameLines = 0
     /// Paragraphs measured (all of them, or an even sample with --quick).
     var measured = 0
@@ -38,6 +43,9 @@ struct CorpusTiming {
 
     var paragraphs: Int { measured }
     var coldRatio: Double? { ratio(pangoCold, rowkitCold) }
+    var coldMetricsRatio: Double? { ratio(pangoCold, rowkitColdMetrics) }
+    var coldMetricsMet: Bool { (coldMetricsRatio ?? 0) >= Self.coldTarget }
+    var wordHitRate: Double { Double(wordHits) / Double(max(1, wordHits + wordMisses)) }
     var remeasureRatio: Double? { ratio(pangoRemeasure, rowkitRemeasureSample) }
     var coldMet: Bool { (coldRatio ?? 0) >= Self.coldTarget }
     var remeasureMet: Bool { (remeasureRatio ?? 0) >= Self.remeasureTarget }
@@ -57,13 +65,16 @@ struct CorpusTiming {
         return [
             "\(corpus.name): \(grouped(paragraphs)) of \(grouped(corpus.paragraphs.count)) paragraphs, \(grouped(corpus.totalUTF16)) UTF-16 units "
                 + "(mean \(fixed(Double(corpus.totalUTF16) / Double(max(1, corpus.paragraphs.count)), 1))) from \(corpus.files.count) file(s)",
-            row("cold: prepare + measure at \(fixed(width, 0)) px (cache empty at start)", rowkitCold, pangoCold, coldRatio,
+            row("cold, measuring form: TextMetrics + measure at \(fixed(width, 0)) px", rowkitColdMetrics, pangoCold, coldMetricsRatio,
+                "≥ \(fixed(Self.coldTarget, 0))×: \(verdict(coldMetricsMet))"),
+            row("cold, with glyphs: PreparedText + measure", rowkitCold, pangoCold, coldRatio,
                 "≥ \(fixed(Self.coldTarget, 0))×: \(verdict(coldMet))"),
             row("re-measure at \(fixed(secondWidth, 0))/\(fixed(width, 0)) px, sample of \(grouped(pangoSample))",
                 rowkitRemeasureSample, pangoRemeasure, remeasureRatio, "≥ \(fixed(Self.remeasureTarget, 0))×: \(verdict(remeasureMet))"),
             row("re-measure, all paragraphs (RowKit)", rowkitRemeasure, nil, nil, ""),
-            "    prepared form \(grouped(preparedBytes / max(1, paragraphs))) B per paragraph; shape cache after the cold pass "
-                + "\(grouped(cacheRuns)) runs, hit rate \(fixed(100 * hitRate, 1))%; same line count as Pango at "
+            "    measuring form \(grouped(metricsBytes / max(1, paragraphs))) B per paragraph, with glyphs \(grouped(preparedBytes / max(1, paragraphs))) B; "
+                + "word cache hit rate \(fixed(100 * wordHitRate, 1))% (chunks), shape cache after the cold pass "
+                + "\(grouped(cacheRuns)) runs; same line count as Pango at "
                 + "\(fixed(width, 0)) px: \(fixed(100 * Double(sameLines) / Double(max(1, paragraphs)), 1))%",
         ] + perFileLines()
     }
@@ -92,11 +103,16 @@ struct CorpusTiming {
         j.add("utf16_units", corpus.totalUTF16)
         j.add("font", "\(fontFamily) \(fixed(fontSize, 0)) px, line-height normal")
         j.add("width", width)
-        j.add("cold_rowkit_us", us(rowkitCold))
+        j.add("cold_metrics_rowkit_us", us(rowkitColdMetrics))
+        j.add("cold_prepared_rowkit_us", us(rowkitCold))
         j.add("cold_pango_us", us(pangoCold))
-        j.add("cold_ratio", rounded(coldRatio))
+        j.add("cold_metrics_ratio", rounded(coldMetricsRatio))
+        j.add("cold_prepared_ratio", rounded(coldRatio))
         j.add("cold_ratio_target_min", Self.coldTarget)
-        j.add("cold_ratio_met", coldMet)
+        j.add("cold_metrics_ratio_met", coldMetricsMet)
+        j.add("cold_prepared_ratio_met", coldMet)
+        j.add("word_cache_hit_rate_pct", (10000 * wordHitRate).rounded() / 100)
+        j.add("metrics_bytes_per_paragraph", Double(metricsBytes) / Double(max(1, paragraphs)))
         j.add("remeasure_rowkit_us", us(rowkitRemeasureSample))
         j.add("remeasure_pango_us", us(pangoRemeasure))
         j.add("remeasure_ratio", rounded(remeasureRatio))
@@ -155,7 +171,27 @@ func runCorpusBench(_ corpus: RealCorpus, quick: Bool, policy: TimingPolicy, che
         checksum.add(UInt64(layout.pixelSize().height))
     }
 
+    progress("\(corpus.name): RowKit measuring form (TextMetrics) + measure, cache empty at start…")
+    var metrics: [TextMetrics] = []
+    r.rowkitColdMetrics = try timeSlowLoop(items: n, policy: policy, checksum: &checksum, setup: {
+        metrics = []
+        metrics.reserveCapacity(n)
+        ShapeCache.shared.removeAll()
+    }) { _ in
+        var sum: UInt64 = 0
+        for i in 0..<n {
+            let m = try TextMetrics(texts[i], style: style)
+            let size = try m.measure(width: width)
+            sum &+= UInt64(size.lineCount) &+ size.maxLineWidth.bitPattern
+            metrics.append(m)
+        }
+        return sum
+    }
+    r.metricsBytes = metrics.reduce(0) { $0 + $1.byteCount }
+    metrics = []
+
     progress("\(corpus.name): RowKit prepare + measure, cache empty at start…")
+    var wordsBefore = PrepareScratch.wordCacheStatistics
     var prepared: [PreparedText] = []
     var rowkitLines = [Int](repeating: 0, count: n)
     r.rowkitCold = try timeSlowLoop(items: n, policy: policy, checksum: &checksum, setup: {
@@ -165,6 +201,9 @@ func runCorpusBench(_ corpus: RealCorpus, quick: Bool, policy: TimingPolicy, che
     }, after: { _ in
         let s = ShapeCache.shared.statistics
         (r.cacheRuns, r.cacheHits, r.cacheMisses) = (s.runs, s.hits, s.misses)
+        let words = PrepareScratch.wordCacheStatistics
+        (r.wordHits, r.wordMisses) = (words.hits - wordsBefore.hits, words.misses - wordsBefore.misses)
+        wordsBefore = words
     }) { _ in
         var sum: UInt64 = 0
         var sums = [Double](repeating: 0, count: corpus.files.count)

@@ -18,12 +18,12 @@ struct Arranger<Texts: TextSizing> {
         self.row = row
     }
 
-    func measure(_ i: Int, _ width: Double, _ steps: UnsafeBufferPointer<Step>) -> Size {
+    func measure(_ i: Int, _ width: Double, _ steps: UnsafePointer<Step>) -> Size {
         CompiledLayout.measure(i, width: width, steps: steps, texts: sizes)
     }
 
     /// Appends step `i`'s elements, placed in `rect` (its width is the available width).
-    mutating func arrange(_ i: Int, in rect: Rect, clip: Rect?, steps: UnsafeBufferPointer<Step>) {
+    mutating func arrange(_ i: Int, in rect: Rect, clip: Rect?, steps: UnsafePointer<Step>) {
         let step = steps[i]
         switch step.kind {
         case .text:
@@ -116,7 +116,7 @@ struct Arranger<Texts: TextSizing> {
     }
 
     /// Child sizes of stack step `i` along its axis, and the stack's size.
-    func measureStack(_ i: Int, width: Double, steps: UnsafeBufferPointer<Step>) -> (size: Size, sizes: [Size]) {
+    func measureStack(_ i: Int, width: Double, steps: UnsafePointer<Step>) -> (size: Size, sizes: [Size]) {
         let step = steps[i]
         var children: [Int] = []
         var c = i + 1

@@ -80,8 +80,8 @@ public struct BoundCell: Sendable {
         // Nothing a cell holds draws outside it: fixed frames and columns wider than a narrow
         // cell are clipped at its edges.
         let bounds = Rect(x: 0, y: 0, width: width, height: height)
-        compiled.steps.withUnsafeBufferPointer { steps in
-            arranger.arrange(0, in: bounds, clip: bounds, steps: steps)
+        withExtendedLifetime(compiled) {
+            arranger.arrange(0, in: bounds, clip: bounds, steps: UnsafePointer(compiled.stepBuffer.baseAddress!))
         }
         return CellArrangement(size: Size(width: width, height: height), elements: arranger.elements)
     }

@@ -12,7 +12,7 @@ public struct CellMetrics: Sendable {
         /// Keeps the compiled layout, and so `steps`, alive.
         let compiled: CompiledLayout
         /// The compiled steps, read without reference counting.
-        let steps: UnsafeBufferPointer<CompiledLayout.Step>
+        let steps: UnsafePointer<CompiledLayout.Step>
     }
 
     /// The header, then one Int32 offset per text slot (−1 for an empty text), then the texts'
@@ -36,7 +36,7 @@ public struct CellMetrics: Sendable {
         }
         let words = max(1, size / 8)
         storage = Storage.create(minimumCapacity: words) { _ in
-            Header(compiled: compiled, steps: UnsafeBufferPointer(compiled.stepBuffer))
+            Header(compiled: compiled, steps: UnsafePointer(compiled.stepBuffer.baseAddress!))
         } as! Storage
         storage.withUnsafeMutablePointerToElements { base in
             base.initialize(repeating: 0, count: words)

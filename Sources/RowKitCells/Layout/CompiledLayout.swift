@@ -134,14 +134,14 @@ extension CompiledLayout {
     /// The row's size at `width` (the root's natural width; the cell takes the given width).
     @inline(__always)
     func measure<Texts: TextSizing>(width: Double, texts: Texts) -> Size {
-        Self.measure(0, width: width, steps: UnsafeBufferPointer(stepBuffer), texts: texts)
+        Self.measure(0, width: width, steps: UnsafePointer(stepBuffer.baseAddress!), texts: texts)
     }
 
     /// Size of step `i`'s subtree at an available `width`: widths are natural (what the content
     /// uses), heights exact. No allocation: this runs for every row on every width change.
-    static func measure<Texts: TextSizing>(_ i: Int, width: Double, steps: UnsafeBufferPointer<Step>, texts: Texts) -> Size {
+    static func measure<Texts: TextSizing>(_ i: Int, width: Double, steps: UnsafePointer<Step>, texts: Texts) -> Size {
         // Fields are read in place (copying a whole step costs more than the few it needs).
-        let step = UnsafePointer(steps.baseAddress!) + i
+        let step = steps + i
         switch step.pointee.kind {
         case .text:
             return texts.size(ofText: Int(step.pointee.payload), maxLines: Int(step.pointee.v0), width: width)
@@ -222,7 +222,7 @@ extension CompiledLayout {
 
     /// Natural single-line sizes of both children of side-by-side step `i` when they fit side
     /// by side in `width`.
-    static func sideBySideSizes<Texts: TextSizing>(_ i: Int, width: Double, steps: UnsafeBufferPointer<Step>, texts: Texts) -> (Size, Size)? {
+    static func sideBySideSizes<Texts: TextSizing>(_ i: Int, width: Double, steps: UnsafePointer<Step>, texts: Texts) -> (Size, Size)? {
         let a = measure(i + 1, width: .infinity, steps: steps, texts: texts)
         let b = measure(Int(steps[i + 1].end), width: .infinity, steps: steps, texts: texts)
         return a.width + steps[i].v0 + b.width <= width ? (a, b) : nil

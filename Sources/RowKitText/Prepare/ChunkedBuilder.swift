@@ -99,6 +99,7 @@ struct ChunkedBuilder {
             }
             let hash = cacheable ? WordCache.hash(context: context.id, state: state, levels: key, units: chunk) : 0
             if cacheable, let index = words.find(hash, context: context.id, state: state, levels: key, units: chunk) {
+                words.hits += 1
                 let e = words.young.entries[index]
                 if e.flags & WordCache.Flag.joinsNeighbours != 0 { return false }
                 if afterSpace && words.young.graphemeStarts[Int(e.unitStart)] & 2 != 0 { return false }
@@ -106,6 +107,7 @@ struct ChunkedBuilder {
                 state = FontFallback.CarriedState(script: e.outScript, fallback: e.outFont?.takeUnretainedValue())
             } else {
                 // Analyse the chunk with the code that analyses whole paragraphs.
+                words.misses += 1
                 builder.fallback.carried = state
                 let levelSlice = levels.map { UnsafeBufferPointer(rebasing: $0[p..<q]) }
                 if shareParagraphAnalysis && chunk.contains(where: { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }) {

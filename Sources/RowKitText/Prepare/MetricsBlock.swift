@@ -18,12 +18,13 @@
 ///     boxes   [b] 2×Float64  above/below room of each font class (class 0: the primary font)
 ///     classes [r] 2×Int32  (first unit, class) where the font class changes
 ///     palette [p] Int32 advances, then [p] UInt8 attributes (grapheme start, kind)
-///     units   [u] UInt8 / UInt16 / UInt32  palette index of each UTF-16 unit
+///     units   [u] palette index of each UTF-16 unit, packed in as few bits as the palette
+///                        needs (5 for a paragraph of English), then 8 bytes of padding
 ///
 /// The per-unit part is what overflow-wrap, ellipses, tabs and soft hyphens need; the common
 /// case (a width at which every word fits) reads only the header, `widths`, `codes` and `trail`.
 /// A text's distinct (advance, attribute) pairs are few (a few dozen for a paragraph), so a unit
-/// costs one byte instead of the five a plain advance and bit would.
+/// costs five or six bits instead of the five bytes a plain advance and bit would.
 package enum MetricsBlock {
     static let headerSize = 48
 
@@ -68,7 +69,7 @@ package enum MetricsBlock {
         var codes = 0, trail = 0, ends = 0, specials = 0, boxes = 0, classes = 0, palette = 0, attributes = 0, units = 0, end = 0
 
         init(segments n: Int, trail t: Int, wideEnds: Bool, specials s: Int, boxes b: Int, classRuns r: Int, palette p: Int,
-             unitCount u: Int, unitWidth w: Int) {
+             unitCount u: Int, unitBits w: Int) {
             codes = headerSize + 4 * n
             trail = Self.align(codes + n, 4)
             ends = trail + 4 * t
@@ -78,8 +79,8 @@ package enum MetricsBlock {
             classes = boxes + 16 * b
             palette = classes + 8 * r
             attributes = palette + 4 * p
-            units = Self.align(attributes + p, w)
-            end = Self.align(units + w * u, 8)
+            units = attributes + p
+            end = Self.align(units + (u * w + 7) / 8 + 8, 8)
         }
 
         @inline(__always) static func align(_ x: Int, _ a: Int) -> Int { (x + a - 1) & ~(a - 1) }
@@ -119,13 +120,13 @@ package enum MetricsBlock {
     /// Sizes a block, then writes it. Its arrays are kept from one text to the next (one
     /// planner per thread, in ``PrepareScratch``), so planning allocates nothing once warm.
     struct Planner {
-        var offsets = Offsets(segments: 0, trail: 0, wideEnds: false, specials: 0, boxes: 0, classRuns: 0, palette: 0, unitCount: 0, unitWidth: 1)
+        var offsets = Offsets(segments: 0, trail: 0, wideEnds: false, specials: 0, boxes: 0, classRuns: 0, palette: 0, unitCount: 0, unitBits: 1)
         var trailTable: [Int32] = []
         var specials: [Special] = []
         var paletteAdvances: [Int32] = []
         var paletteAttributes: [UInt8] = []
         var unitCodes: [UInt32] = []
-        var unitWidth = 1
+        var unitBits = 1
         var wideEnds = false
         var map = PaletteMap()
         var byteCount: Int { offsets.end }
@@ -186,11 +187,11 @@ package enum MetricsBlock {
                 }
                 unitCodes.append(lastIndex)
             }
-            unitWidth = paletteAdvances.count <= 256 ? 1 : paletteAdvances.count <= 65536 ? 2 : 4
+            unitBits = paletteAdvances.count <= 1 ? 1 : Int.bitWidth - (paletteAdvances.count - 1).leadingZeroBitCount
             wideEnds = u > Int(UInt16.max)
             offsets = Offsets(segments: n, trail: trailTable.count, wideEnds: wideEnds, specials: specials.count,
                               boxes: input.classMetrics.count, classRuns: input.classRuns.count,
-                              palette: paletteAdvances.count, unitCount: u, unitWidth: unitWidth)
+                              palette: paletteAdvances.count, unitCount: u, unitBits: unitBits)
         }
 
         /// Writes the planned block at `base` (8-byte aligned, ``byteCount`` bytes, zeroed).
@@ -208,7 +209,7 @@ package enum MetricsBlock {
         base.storeBytes(of: Int32(plan.specials.count), toByteOffset: 36, as: Int32.self)
         base.storeBytes(of: Int32(plan.paletteAdvances.count), toByteOffset: 40, as: Int32.self)
         base.storeBytes(of: UInt8(plan.trailTable.count), toByteOffset: 44, as: UInt8.self)
-        base.storeBytes(of: UInt8(plan.unitWidth), toByteOffset: 45, as: UInt8.self)
+        base.storeBytes(of: UInt8(plan.unitBits), toByteOffset: 45, as: UInt8.self)
         if !input.classMetrics.isEmpty {
             base.storeBytes(of: Int32(input.classRuns.count), toByteOffset: o.boxes - 8, as: Int32.self)
             base.storeBytes(of: Int32(input.classMetrics.count), toByteOffset: o.boxes - 4, as: Int32.self)
@@ -261,18 +262,21 @@ package enum MetricsBlock {
         let attributes = (base + o.attributes).assumingMemoryBound(to: UInt8.self)
         for (k, a) in plan.paletteAdvances.enumerated() { palette[k] = a }
         for (k, a) in plan.paletteAttributes.enumerated() { attributes[k] = a }
-        switch plan.unitWidth {
-        case 1:
-            let units = (base + o.units).assumingMemoryBound(to: UInt8.self)
-            for k in 0..<u { units[k] = UInt8(plan.unitCodes[k]) }
-        case 2:
-            let units = (base + o.units).assumingMemoryBound(to: UInt16.self)
-            for k in 0..<u { units[k] = UInt16(plan.unitCodes[k]) }
-        default:
-            let units = (base + o.units).assumingMemoryBound(to: UInt32.self)
-            for k in 0..<u { units[k] = plan.unitCodes[k] }
+        // Codes, packed LSB first.
+        let packed = (base + o.units).assumingMemoryBound(to: UInt8.self)
+        var acc: UInt64 = 0, filled = 0, byte = 0
+        for k in 0..<u {
+            acc |= UInt64(plan.unitCodes[k]) << UInt64(filled)
+            filled += plan.unitBits
+            while filled >= 8 {
+                packed[byte] = UInt8(truncatingIfNeeded: acc)
+                acc >>= 8
+                filled -= 8
+                byte += 1
+            }
         }
-    }
+        if filled > 0 { packed[byte] = UInt8(truncatingIfNeeded: acc) }
+        }
     }
 
     // MARK: - Reading
@@ -299,7 +303,7 @@ package enum MetricsBlock {
         }
 
         var trailCount: Int { Int(base.load(fromByteOffset: 44, as: UInt8.self)) }
-        var unitWidth: Int { Int(base.load(fromByteOffset: 45, as: UInt8.self)) }
+        var unitBits: Int { Int(base.load(fromByteOffset: 45, as: UInt8.self)) }
         var paletteCount: Int { Int(base.load(fromByteOffset: 40, as: Int32.self)) }
         var endsOffset: Int { trailOffset + 4 * trailCount }
         var wideEnds: Bool { headerFlags & HeaderFlag.wideEnds != 0 }
@@ -315,7 +319,7 @@ package enum MetricsBlock {
                 b = Int(base.load(fromByteOffset: section + 4, as: Int32.self))
             }
             return Offsets(segments: n, trail: trailCount, wideEnds: wideEnds, specials: s, boxes: b,
-                           classRuns: r, palette: paletteCount, unitCount: unitCount, unitWidth: unitWidth)
+                           classRuns: r, palette: paletteCount, unitCount: unitCount, unitBits: unitBits)
         }
 
         /// Bytes of the block.
@@ -370,7 +374,9 @@ package enum MetricsBlock {
         /// Reads the per-unit part (offsets computed once: for loops over units).
         var units: UnitReader {
             let o = offsets
-            return UnitReader(base: base, palette: o.palette, attributes: o.attributes, codes: o.units, width: unitWidth)
+            let bits = unitBits
+            return UnitReader(base: base, palette: o.palette, attributes: o.attributes, codes: o.units, bits: bits,
+                              mask: bits >= 64 ? ~0 : (1 << UInt64(bits)) - 1)
         }
 
         @inline(__always) func advance(_ u: Int) -> Int64 { units.advance(u) }
@@ -397,15 +403,16 @@ package enum MetricsBlock {
     /// The per-unit part of a block: palette advances and attributes by unit.
     struct UnitReader {
         let base: UnsafeRawPointer
-        let palette: Int, attributes: Int, codes: Int, width: Int
+        let palette: Int, attributes: Int, codes: Int, bits: Int
+        let mask: UInt64
 
         /// Palette index of unit `u`.
         @inline(__always) func code(_ u: Int) -> Int {
-            switch width {
-            case 1: return Int(base.load(fromByteOffset: codes + u, as: UInt8.self))
-            case 2: return Int(base.load(fromByteOffset: codes + 2 * u, as: UInt16.self))
-            default: return Int(base.load(fromByteOffset: codes + 4 * u, as: UInt32.self))
-            }
+            // A 64-bit load at the code's first byte holds all of it (codes are ≤ 32 bits, the
+            // shift ≤ 7; the block has 8 bytes of padding after the codes).
+            let bit = u &* bits
+            let word = base.loadUnaligned(fromByteOffset: codes &+ (bit >> 3), as: UInt64.self)
+            return Int(truncatingIfNeeded: (word >> UInt64(bit & 7)) & mask)
         }
         /// Advance credited to unit `u` (16.16 px).
         @inline(__always) func advance(_ u: Int) -> Int64 {

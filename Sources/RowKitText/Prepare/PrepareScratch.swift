@@ -6,7 +6,7 @@ import Glibc
 /// Everything preparing keeps per thread: the styles met so far (resolved once: primary font,
 /// line metrics, a fallback chooser ready to copy), the word cache, a HarfBuzz buffer and
 /// arrays reused from one paragraph to the next. Per thread, so none of it takes a lock.
-final class PrepareScratch {
+package final class PrepareScratch {
     /// A style as met through one font library and shape cache.
     struct Context {
         let id: Int32
@@ -65,6 +65,12 @@ final class PrepareScratch {
     private func forget(_ cache: ShapeCache, generation: UInt64) {
         words.removeAll()
         for k in contexts.indices where contexts[k].cache === cache { contexts[k].generation = generation }
+    }
+
+    /// This thread's word cache: entries held, and lookups that found their chunk or not.
+    package static var wordCacheStatistics: (entries: Int, hits: Int, misses: Int) {
+        let words = current.words
+        return (words.count, words.hits, words.misses)
     }
 
     /// This thread's scratch space.

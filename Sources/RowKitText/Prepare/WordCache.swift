@@ -128,6 +128,8 @@ struct WordCache {
 
     var young = Generation()
     private(set) var old: Generation?
+    /// Lookups that found their chunk, and chunks analysed (since the thread started).
+    var hits = 0, misses = 0
 
     /// A tiny cache, holding the place of the thread's real one while that one is in use.
     static var empty: WordCache { WordCache(young: Generation(slots: 16), old: nil) }
@@ -137,6 +139,9 @@ struct WordCache {
         young = Generation()
         old = nil
     }
+
+    /// Entries held, over both generations.
+    var count: Int { young.entries.count + (old?.entries.count ?? 0) }
 
     /// The entry for the key (promoted to the young generation if found in the old one).
     @inline(__always)
