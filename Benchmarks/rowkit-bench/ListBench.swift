@@ -30,6 +30,8 @@ struct ListBenchResults {
     var appDataBytesPerRow: Double?
     var emptyEngineBytesPerRow: Double?
     var rssGrowthBytesPerRow: Double?
+    var initStringIDsMilliseconds = 0.0
+    var initIntIDsMilliseconds = 0.0
     var bookkeepingBytesPerRow = 0.0
     var measuringFormBytesPerRow = 0.0
     var heightIndexBytesPerRow = 0.0
@@ -51,6 +53,8 @@ struct ListBenchResults {
                          "< 150 ms" + (newWidthAllExact ? ", all exact" : ", NOT ALL EXACT")))
         lines.append(row("  non-blocking width change: returns (visible rows measured)", String(format: "%.2f ms", nonBlockingReturnMilliseconds), ""))
         lines.append(row("  non-blocking width change: every row exact (background)", String(format: "%.0f ms", nonBlockingDoneMilliseconds), ""))
+        lines.append(row("engine from \(grouped(rows)) ids: string ids", String(format: "%.0f ms", initStringIDsMilliseconds), ""))
+        lines.append(row("engine from \(grouped(rows)) ids: integer ids (the window's)", String(format: "%.0f ms", initIntIDsMilliseconds), ""))
         lines.append(row("y → row lookup", String(format: "%.0f ns", lookupNanoseconds), "< 1 µs"))
         lines.append(row("random single-row insert or delete (batch update)", String(format: "%.2f µs", updateMicroseconds), "< 20 µs"))
         for (position, error) in scrollToErrorPixels.sorted(by: { $0.key < $1.key }) {
@@ -78,6 +82,7 @@ struct ListBenchResults {
         return "{\"list\":{\"rows\":\(rows),\"cores\":\(cores),\"load_before\":\(number(loadBefore)),\"load_after\":\(number(loadAfter)),"
             + "\"cold_s\":\(number(coldSeconds)),\"new_width_ms\":\(number(newWidthMilliseconds)),\"new_width_all_exact\":\(newWidthAllExact),"
             + "\"nonblocking_width_return_ms\":\(number(nonBlockingReturnMilliseconds)),\"nonblocking_width_done_ms\":\(number(nonBlockingDoneMilliseconds)),"
+            + "\"init_string_ids_ms\":\(number(initStringIDsMilliseconds)),\"init_int_ids_ms\":\(number(initIntIDsMilliseconds)),"
             + "\"lookup_ns\":\(number(lookupNanoseconds)),\"update_us\":\(number(updateMicroseconds)),\"scroll_to_error_px\":{\(scroll)},"
             + "\"rss_growth_bytes_per_row\":\(number(rssGrowthBytesPerRow)),\"bookkeeping_bytes_per_row\":\(number(bookkeepingBytesPerRow)),"
             + "\"height_bytes_per_row\":\(number(heightIndexBytesPerRow)),\"measuring_form_bytes_per_row\":\(number(measuringFormBytesPerRow)),"
@@ -120,10 +125,33 @@ final class BenchRowStore: ListDataSource, Sendable {
     }
 }
 
+/// Rows with integer ids and a fixed height, to time the engine's structure alone.
+struct IntRow: Identifiable, Sendable { let id: Int }
+struct IntRowSource: ListDataSource {
+    func row(for id: Int, kind: ListItemKind, at indexPath: ListIndexPath) throws -> IntRow { IntRow(id: id) }
+}
+final class FixedHeight: Sendable {}
+struct IntRowMeasurer: RowMeasurer {
+    static let form = FixedHeight()
+    func measuringForm(of row: IntRow) -> FixedHeight { Self.form }
+    func height(of form: FixedHeight, width: Double) -> Double { 44 }
+    func drawingForm(of row: IntRow, measuring: FixedHeight?) -> Int { row.id }
+}
+
 /// Runs the list benchmark on `rows` generated rows.
 func runListBench(rows count: Int) throws -> ListBenchResults {
     var results = ListBenchResults()
     results.rows = count
+    if ProcessInfo.processInfo.environment["ROWKIT_LIST_INIT_ONLY"] != nil {
+        // For profiling the engine's construction alone.
+        let intIDs = Array(0..<count)
+        for _ in 0..<5 {
+            let start = ContinuousClock.now
+            let engine = try ListEngine(sections: [ListSection(rows: intIDs)], dataSource: IntRowSource(), measurer: IntRowMeasurer(), width: 320)
+            progress("list: engine from \(grouped(count)) integer ids: \(String(format: "%.1f", seconds(since: start) * 1000)) ms (\(engine.itemCount))")
+        }
+        return results
+    }
     results.loadBefore = loadAverage()
     progress("list: generating \(grouped(count)) rows…")
     let rssStart = residentBytes()
@@ -157,7 +185,18 @@ func runListBench(rows count: Int) throws -> ListBenchResults {
     let measurer = CellMeasurer(ClassicCells.all)
     ShapeCache.shared.removeAll()
     let rssBefore = residentBytes()
-    let engine = try ListEngine(sections: [ListSection(rows: (0..<count).map { "r\($0)" })], dataSource: store, measurer: measurer, width: 320)
+    let idList = (0..<count).map { "r\($0)" }
+    let initStart = ContinuousClock.now
+    let engine = try ListEngine(sections: [ListSection(rows: idList)], dataSource: store, measurer: measurer, width: 320)
+    results.initStringIDsMilliseconds = seconds(since: initStart) * 1000
+    do {
+        // The window's case: integer ids (row numbers), as `rowkit view --sample` gives them.
+        let intIDs = Array(0..<count)
+        let start = ContinuousClock.now
+        let intEngine = try ListEngine(sections: [ListSection(rows: intIDs)], dataSource: IntRowSource(), measurer: IntRowMeasurer(), width: 320)
+        results.initIntIDsMilliseconds = seconds(since: start) * 1000
+        results.checksum &+= UInt64(intEngine.itemCount)
+    }
     engine.viewportHeight = 844
     if let before = rssBefore, let now = residentBytes() { results.emptyEngineBytesPerRow = perRow(now - before) }
 

@@ -10,7 +10,6 @@ public enum CellRowError: Error, Sendable, Equatable, CustomStringConvertible {
     case cell(CellError)
 
     /// A one-line message naming what went wrong.
-
     public var description: String {
         switch self {
         case .unknownTemplate(let template, let known):
@@ -20,52 +19,63 @@ public enum CellRowError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A row's cell bound to its data (texts prepared once): what the list engine keeps per row
-/// to measure it at any width, and what it is drawn from.
-public final class MeasuredCell: Sendable {
-    /// The bound cell.
-    public let cell: BoundCell
-
-    /// Keeps `cell`.
-    public init(_ cell: BoundCell) { self.cell = cell }
-}
-
 /// Measures list rows with cell templates, chosen by each row's template name: the list
 /// engine's adapter to RowKit's cells.
 ///
-/// The measuring form is the bound cell (texts prepared once); the drawing form is the same
-/// bound cell, so what is drawn is exactly what was measured and drawing a measured row binds
-/// nothing again.
+/// The measuring form the engine keeps per row is the row's ``CellMetrics`` (its texts'
+/// compact measuring forms, a few hundred bytes, no glyphs): all a width change needs. The
+/// drawing form, a ``BoundCell`` with glyphs, is made only for rows being drawn — from the same
+/// compiled layout and the same shape cache, so its height at every width is the height the
+/// list keeps (measured == drawn) — and the engine caches it for the visible neighbourhood only
+/// (``ListEngine/drawingCacheCapacity``, default 256 rows).
+///
+/// A value; every member may be called from any thread, several at once.
 public struct CellMeasurer: RowMeasurer {
     /// The templates by name (the first of several with one name wins).
     public let templates: [String: CellTemplate]
+    /// Each template compiled once, shared by all its rows' forms.
+    let compiled: [String: CompiledLayout]
 
     /// A measurer for rows of `templates`.
     public init(_ templates: [CellTemplate]) {
-        self.templates = Dictionary(templates.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let unique = Dictionary(templates.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.templates = unique
+        self.compiled = unique.mapValues { $0.compile() }
     }
 
-    /// The row's template bound to its data.
-    public func measuringForm(of row: ListRow) throws(CellRowError) -> MeasuredCell {
-        MeasuredCell(try bind(row))
+    /// The row's compact measuring form (its texts prepared for measuring only).
+    public func measuringForm(of row: ListRow) throws(CellRowError) -> CellMetrics {
+        let layout = try layout(of: row)
+        do throws(CellError) { return try layout.metrics(for: row.data) } catch { throw .cell(error) }
     }
 
-    /// The bound cell's height at `width` (0 for a width cells refuse, which the list never uses).
-    public func height(of form: MeasuredCell, width: Double) -> Double {
-        (try? form.cell.measure(width: width).height) ?? 0
+    /// The row's height at `width` (0 for a width cells refuse, which the list never uses).
+    @inline(__always)
+    public func height(of form: CellMetrics, width: Double) -> Double {
+        (try? form.height(width: width)) ?? 0
     }
 
-    /// The bound cell the row was measured with, or the row bound now.
-    public func drawingForm(of row: ListRow, measuring: MeasuredCell?) throws(CellRowError) -> BoundCell {
-        if let measuring { return measuring.cell }
-        return try bind(row)
+    /// The row bound to its template (texts prepared with glyphs), with the layout its
+    /// measuring form was made with when there is one.
+    public func drawingForm(of row: ListRow, measuring: CellMetrics?) throws(CellRowError) -> BoundCell {
+        let layout: CompiledLayout
+        if let measuring { layout = measuring.compiled } else { layout = try self.layout(of: row) }
+        do throws(CellError) { return try layout.bind(row.data) } catch { throw .cell(error) }
     }
 
-    /// Approximate bytes a bound cell holds (with its reference box).
-    public func byteCount(of form: MeasuredCell) -> Int { form.cell.byteCount + 32 }
+    /// Bytes a row's measuring form holds.
+    public func byteCount(of form: CellMetrics) -> Int { form.byteCount }
 
-    private func bind(_ row: ListRow) throws(CellRowError) -> BoundCell {
-        guard let template = templates[row.template] else { throw .unknownTemplate(row.template, known: templates.keys.sorted()) }
-        do { return try template.bind(row.data) } catch { throw .cell(error) }
+    /// The measuring form's one heap object (kept by the engine, no box).
+    @inline(__always)
+    public func object(of form: CellMetrics) -> AnyObject { form.object }
+
+    /// The measuring form ``object(of:)`` gave.
+    @inline(__always)
+    public func form(of object: AnyObject) -> CellMetrics { CellMetrics(unsafeObject: object) }
+
+    private func layout(of row: ListRow) throws(CellRowError) -> CompiledLayout {
+        guard let layout = compiled[row.template] else { throw .unknownTemplate(row.template, known: templates.keys.sorted()) }
+        return layout
     }
 }

@@ -116,13 +116,16 @@ public struct ListSnapshot: Sendable {
 
 /// ``ListSeam`` over RowKit's ``ListEngine``.
 ///
-/// The engine applies background results (measured heights, a width change) from a worker
-/// thread, moving the content offset with them (anchoring), and reports them later through its
-/// executor. A read of the items followed by a read of the offset could straddle such a change
-/// and draw one frame off by it. Every multi-step access here therefore runs "quietly": it is
-/// repeated until no background result landed during it (results always lower
-/// ``ListEngine/unmeasuredCount``), and writes are expressed relative to an item so that
-/// repeating them is harmless.
+/// Once ``deliverBackgroundResults(through:layoutChanged:)`` is called (the window does), the
+/// engine applies background results through that executor — on the UI thread, between the
+/// seam's calls — so the list never changes in the middle of a frame. Before that (or with an
+/// executor that runs jobs elsewhere) the engine applies them on its worker threads, moving the
+/// content offset with them (anchoring): reads that must agree (the items and the offset) then
+/// run "quietly", repeated until no background result landed during them (results always lower
+/// ``ListEngine/unmeasuredCount``), and positioning is expressed relative to an item
+/// (``ListEngine/scroll(by:)``, ``place(item:atScreenY:)``) so that nothing jumps.
+///
+/// Use it on one thread (the UI thread).
 public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
     /// The engine driven.
     public let engine: ListEngine<Measurer>
@@ -196,15 +199,9 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
     }
 
     public func scroll(by dy: Double) throws {
-        guard dy != 0, dy.isFinite else { return }
-        // The reference is an item on screen now, so measured: the bottom one when scrolling
-        // down, the top one when scrolling up (it stays in view for any distance under a
-        // screen). Rows that come into view are measured and the engine keeps the top row's
-        // top still, which is wrong when the top row is new (scrolling up): placing the
-        // reference where it belongs keeps everything the user saw moving by exactly dy.
-        let snap = try snapshot()
-        guard let reference = dy > 0 ? snap.items.last : snap.items.first else { return }
-        try place(item: reference.index, atScreenY: reference.y - snap.offset - dy)
+        // One engine step, anchored on the rows shown: the rows that come into view are
+        // measured and everything that stays on screen moves by exactly dy.
+        try engine.scroll(by: dy)
     }
 
     public func scroll(to offset: Double) { engine.scroll(to: offset) }
@@ -260,8 +257,9 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
     public func highlight(_ path: RowPath?) throws { try engine.highlight(path) }
 
     public func measureInBackground(completion: @escaping @Sendable (Error?) -> Void) {
-        // Small chunks: applying a chunk holds the engine's lock, which a frame may wait for.
-        engine.startBackgroundMeasurement(chunkSize: 256) { result in
+        // Chunks of 1,024 rows: each is applied on the main loop (a fraction of a millisecond)
+        // while the next waits; smaller ones spend more time handing over than measuring.
+        engine.startBackgroundMeasurement(chunkSize: 1024) { result in
             switch result {
             case .completed, .cancelled, .superseded: completion(nil)
             case .failed(let error): completion(error)
@@ -272,6 +270,7 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
     public func deliverBackgroundResults(through executor: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
                                          layoutChanged: @escaping @Sendable (_ unmeasured: Int) -> Void) {
         engine.callbackExecutor = ListExecutor(executor)
+        engine.appliesResultsOnExecutor = true
         engine.layoutObserver = { change in layoutChanged(change.unmeasuredCount) }
     }
 

@@ -31,6 +31,8 @@ public struct BackgroundPriorityMeasurer<Base: RowMeasurer>: RowMeasurer {
     public func height(of form: Measuring, width: Double) -> Double { base.height(of: form, width: width) }
     public func drawingForm(of row: Row, measuring: Measuring?) throws -> Drawing { try base.drawingForm(of: row, measuring: measuring) }
     public func byteCount(of form: Measuring) -> Int { base.byteCount(of: form) }
+    public func object(of form: Measuring) -> AnyObject { base.object(of: form) }
+    public func form(of object: AnyObject) -> Measuring { base.form(of: object) }
 
     private static func lowerPriority(to niceness: Int32) {
         let key = "rowkit.background-priority"

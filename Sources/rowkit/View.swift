@@ -183,10 +183,12 @@ struct SampleRow: Identifiable, Sendable {
 /// Measures generated rows with the cells of their ``ListRow``.
 struct SampleMeasurer: RowMeasurer {
     let cells: CellMeasurer
-    func measuringForm(of row: SampleRow) throws -> MeasuredCell { try cells.measuringForm(of: row.row) }
-    func height(of form: MeasuredCell, width: Double) -> Double { cells.height(of: form, width: width) }
-    func drawingForm(of row: SampleRow, measuring: MeasuredCell?) throws -> BoundCell { try cells.drawingForm(of: row.row, measuring: measuring) }
-    func byteCount(of form: MeasuredCell) -> Int { cells.byteCount(of: form) }
+    func measuringForm(of row: SampleRow) throws -> CellMetrics { try cells.measuringForm(of: row.row) }
+    func height(of form: CellMetrics, width: Double) -> Double { cells.height(of: form, width: width) }
+    func drawingForm(of row: SampleRow, measuring: CellMetrics?) throws -> BoundCell { try cells.drawingForm(of: row.row, measuring: measuring) }
+    func byteCount(of form: CellMetrics) -> Int { cells.byteCount(of: form) }
+    func object(of form: CellMetrics) -> AnyObject { cells.object(of: form) }
+    func form(of object: AnyObject) -> CellMetrics { cells.form(of: object) }
 }
 
 /// Generated rows for `--sample` and `--live`: the template's sample rows with every text field

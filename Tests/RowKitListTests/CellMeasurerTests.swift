@@ -72,4 +72,44 @@ import RowKitText
         #expect(e.cachedDrawingFormCount > 0)
         #expect(CellState(ListItemState.selected) == .selected && CellState(.highlighted) == .highlighted && CellState(.normal) == .normal)
     }
+
+    /// Random rows (several scripts, lengths from empty to long, every classic cell) at random
+    /// widths: the height the list keeps — from the compact measuring form, through width
+    /// changes — is the height of the cell drawn from the drawing form made at draw time.
+    @Test func measuredEqualsDrawnForRandomRowsAndWidths() throws {
+        var rng = SeededRandom(seed: 0x4D65_6173_7572_6564)
+        let vocabulary = ["list", "row", "height", "exact", "Zeilenhöhe", "ligne", "مرحبا", "بالعالم", "שלום", "नमस्ते", "こんにちは",
+                     "世界", "안녕하세요", "สวัสดี", "😀", "supercalifragilisticexpialidocious", "a", "—", "12,345.67"]
+        func text(_ count: Int) -> String {
+            (0..<count).map { _ in rng.pick(vocabulary) }.joined(separator: rng.chance(0.1) ? "  " : " ")
+        }
+        var rows: [ListRow] = []
+        for k in 0..<60 {
+            switch k % 3 {
+            case 0: rows.append(ListRow(id: "l\(k)", template: "label", data: ["text": text(rng.int(0...40))]))
+            case 1: rows.append(ListRow(id: "c\(k)", template: "caption-text",
+                                        data: ["caption": text(rng.int(1...4)), "body": text(rng.int(0...80))]))
+            default: rows.append(ListRow(id: "f\(k)", template: "filter-list",
+                                         data: ["title": text(rng.int(1...5)), "subtitle": text(rng.int(0...6)),
+                                                "content": text(rng.int(0...60))]))
+            }
+        }
+        let e = try ListEngine(sections: [ListSection(rows: rows)], measurer: CellMeasurer(ClassicCells.all), width: 320)
+        e.viewportHeight = 100_000
+        e.drawingCacheCapacity = 8
+        try e.measureAll()
+        for _ in 0..<6 {
+            let width = Double(rng.int(120...900)) + (rng.chance(0.5) ? 0.5 : 0)
+            try e.setWidthAndWait(width)
+            #expect(e.unmeasuredCount == 0)
+            for item in try e.visibleItems() {
+                let cell = try e.drawingForm(for: item)
+                #expect(Units.round(try cell.arrange(width: width).size.height) == item.height, "\(item.id) at \(width)")
+            }
+            // Drawing forms are kept for a bounded neighbourhood only; measuring forms for all.
+            #expect(e.cachedDrawingFormCount <= 8)
+            #expect(e.measuringFormBytes.items == rows.count)
+        }
+    }
+
 }

@@ -112,3 +112,14 @@ extension CompiledLayout {
         try BoundCell(self, row: row, fonts: fonts, cache: cache)
     }
 }
+
+extension CellMetrics {
+    /// The one heap object this value is, for containers that keep measuring forms as object
+    /// references (a list keeps one per row): no box, no copy.
+    public var object: AnyObject { storage }
+
+    /// The metrics whose ``object`` is `object`. Unchecked: `object` must come from ``object``.
+    public init(unsafeObject object: AnyObject) {
+        storage = unsafeDowncast(object, to: Storage.self)
+    }
+}

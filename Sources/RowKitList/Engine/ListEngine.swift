@@ -135,6 +135,21 @@ public final class ListEngine<Measurer: RowMeasurer>: Sendable {
         set { state.withLock { $0.executor = newValue } }
     }
 
+    /// Whether background measurement applies its results through ``callbackExecutor`` (on
+    /// the thread that runs it: a window's main loop) instead of on the worker thread that
+    /// measured them (default false).
+    ///
+    /// When true, heights and the content offset change only on the executor's thread (and
+    /// in calls made from other threads), so a UI that reads the list on that thread sees it
+    /// change only between its own calls — never in the middle of a frame. The worker measures
+    /// a chunk, hands it over, and waits until it is applied before taking the next: the
+    /// executor must run jobs (a GLib loop pumps it); while it does not, background measuring
+    /// pauses (cancellation and releasing the engine still stop it).
+    public var appliesResultsOnExecutor: Bool {
+        get { state.withLock { $0.appliesResultsOnExecutor } }
+        set { state.withLock { $0.appliesResultsOnExecutor = newValue } }
+    }
+
     /// Called (through ``callbackExecutor``) after background work changed heights or the
     /// offset, so a view can redraw and move its scroll bar; nil for none. Coalesced: at most
     /// one delivery is pending at a time, and it reports the layout when it runs.
@@ -187,7 +202,7 @@ public final class ListEngine<Measurer: RowMeasurer>: Sendable {
         var bytes = 0, items = 0
         for block in blocks {
             for item in block {
-                if let form = item.form { bytes += measurer.byteCount(of: unsafeDowncast(form, to: Measurer.Measuring.self)); items += 1 }
+                if let form = item.form { bytes += measurer.byteCount(of: measurer.form(of: form)); items += 1 }
             }
         }
         return (bytes, items)

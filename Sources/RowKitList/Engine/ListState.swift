@@ -49,6 +49,9 @@ struct ListState<Measurer: RowMeasurer>: Sendable {
 
     // Callbacks and what they report.
     var executor = ListExecutor.immediate
+    /// Background results are applied through `executor` (on the app's UI thread) instead of on
+    /// the worker that measured them.
+    var appliesResultsOnExecutor = false
     var observer: (@Sendable (ListLayoutChange) -> Void)?
     var notificationPending = false
     /// Offset changes made by the engine itself (anchoring) since the last notification.
@@ -70,31 +73,29 @@ struct ListState<Measurer: RowMeasurer>: Sendable {
         self.keptRows = kept
         self.drawingForms = DrawingFormCache(capacity: drawingCacheCapacity)
         let total = sections.reduce(0) { $0 + $1.itemCount }
-        var records: [ItemRecord] = []
-        records.reserveCapacity(total)
-        var idList: [ID] = []
-        idList.reserveCapacity(total)
+        // Records from the section counts alone (concrete, no per-id work); ids and their set
+        // in one specialized pass (see IDColumn).
         var table: [SectionTable.Section] = []
         table.reserveCapacity(sections.count)
-        var idSet = Set<ID>(minimumCapacity: total)
-        var serial: UInt32 = 1
+        var records: [ItemRecord] = []
+        records.reserveCapacity(total)
         for section in sections {
             table.append(.init(hasHeader: section.header != nil, hasFooter: section.footer != nil, rowCount: section.rows.count))
-            for (kind, id) in section.items {
-                guard idSet.insert(id).inserted else {
-                    let partial = SectionTable(table)
-                    let second = partial.indexPath(ofFlat: idList.count)
-                    let first = idList.firstIndex(of: id).map(partial.indexPath(ofFlat:)) ?? second
-                    throw .duplicateID(String(describing: id), first, second)
-                }
-                records.append(ItemRecord(kind: kind, serial: serial))
-                serial &+= 1
-                idList.append(id)
-            }
+            if section.header != nil { records.append(ItemRecord(kind: .header, serial: 0)) }
+            records.append(contentsOf: repeatElement(ItemRecord(kind: .row, serial: 0), count: section.rows.count))
+            if section.footer != nil { records.append(ItemRecord(kind: .footer, serial: 0)) }
         }
-        self.idSet = idSet
-        self.nextSerial = serial
-        self.ids = BlockedArray(idList)
+        for i in records.indices { records[i].serial = UInt32(truncatingIfNeeded: i + 1) }
+        switch IDColumn.build(sections, total: total) {
+        case .unique(let column, let set):
+            self.ids = column
+            self.idSet = set
+        case .duplicate(let first, let second):
+            let partial = SectionTable(table)
+            let id = sections.lazy.flatMap { $0.items.map(\.element) }.dropFirst(second).first
+            throw .duplicateID(id.map { String(describing: $0) } ?? "?", partial.indexPath(ofFlat: first), partial.indexPath(ofFlat: second))
+        }
+        self.nextSerial = UInt32(truncatingIfNeeded: records.count + 1) == 0 ? 1 : UInt32(truncatingIfNeeded: records.count + 1)
         self.sections = SectionTable(table)
         self.items = ItemStore(records, generation: 1)
         self.heights = HeightIndex(count: records.count, height: defaultEstimate)

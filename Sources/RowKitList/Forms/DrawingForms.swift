@@ -28,12 +28,13 @@ extension ListEngine {
             guard let at else { throw .itemNotFound(id: String(describing: id)) }
             let item = s.items[at]
             return .make(kept: s.keptRows.isEmpty ? nil : s.keptRows[id], kind: item.kind, path: s.indexPath(ofFlat: at),
-                         form: item.form.map { unsafeDowncast($0, to: Measurer.Measuring.self) }, epoch: s.dataEpoch)
+                         form: item.form, epoch: s.dataEpoch)
         }
         switch lookup {
         case .cached(let form):
             return form
-        case .make(let kept, let kind, let path, let measuring, let epoch):
+        case .make(let kept, let kind, let path, let object, let epoch):
+            let measuring = object.map { measurer.form(of: $0) }
             let row = try context.rowData(id: id, kept: kept, kind: kind, path: path)
             let form: Measurer.Drawing
             do { form = try measurer.drawingForm(of: row, measuring: measuring) } catch { throw .rowFailed(id: String(describing: id), reason: error) }
@@ -45,9 +46,9 @@ extension ListEngine {
         }
     }
 
-    enum DrawingLookup: Sendable {
+    enum DrawingLookup: @unchecked Sendable {   // `form` holds a measuring form's object, which is Sendable.
         case cached(Measurer.Drawing)
-        case make(kept: Row?, kind: ListItemKind, path: ListIndexPath, form: Measurer.Measuring?, epoch: Int)
+        case make(kept: Row?, kind: ListItemKind, path: ListIndexPath, form: AnyObject?, epoch: Int)
     }
 
     /// Drawing forms cached now (at most ``drawingCacheCapacity``).

@@ -81,13 +81,33 @@ extension ListEngine {
     }
 
     /// The worker's loop. It holds the engine strongly only while taking a chunk and applying
-    /// results (with the lock), never while measuring.
+    /// results (with the lock), never while measuring or waiting for the executor.
     static func runBackground(_ weak: WeakEngine<ListEngine>, token: CancellationToken) {
         while true {
             guard let context = weak.engine?.context, let chunk = weak.engine?.nextBackgroundChunk(token) else { return }
             let results = context.measure(chunk, token: token)
-            guard let engine = weak.engine else { return }
-            engine.applyBackground(chunk, results, token: token)
+            // The engine is held only in this block, not while waiting below.
+            let handOver: ListExecutor? = {
+                guard let engine = weak.engine else { return nil }
+                let (onExecutor, executor) = engine.state.withLock { s in (s.appliesResultsOnExecutor, s.executor) }
+                if onExecutor { return executor }
+                engine.applyBackground(chunk, results, token: token)
+                return nil
+            }()
+            guard let executor = handOver else {
+                if weak.engine == nil { return }
+                continue
+            }
+            // Applied on the executor's thread; the next chunk is taken only after (its items
+            // would otherwise still count as unmeasured and be taken again).
+            let applied = DispatchSemaphore(value: 0)
+            executor.run {
+                weak.engine?.applyBackground(chunk, results, token: token)
+                applied.signal()
+            }
+            while applied.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+                if token.isCancelled || weak.engine == nil { return }
+            }
         }
     }
 

@@ -277,13 +277,13 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
                         if let token, token.isCancelled { return true }
                         if block[i].generation == chunk.generation { continue }
                         if let form = block[i].form {
-                            slots.heights[k] = measurer.height(of: unsafeDowncast(form, to: Measurer.Measuring.self), width: chunk.width)
+                            slots.heights[k] = measurer.height(of: measurer.form(of: form), width: chunk.width)
                             continue
                         }
                         guard !chunk.formsOnly, let pull = chunk.pulls[k] else { continue }
                         do throws(ListError) {
                             let form = try measuringForm(of: try rowData(id: pull.id, kept: pull.kept, kind: pull.kind, path: pull.path))
-                            slots.forms[k] = form
+                            slots.forms[k] = measurer.object(of: form)
                             slots.heights[k] = measurer.height(of: form, width: chunk.width)
                         } catch {
                             slots.failures[w] = (k, error)

@@ -4,16 +4,17 @@
 ///
 /// The engine keeps one ``Measuring`` per measured row for the list's lifetime, so a width
 /// change re-measures every row without asking for its data again: keep it small (a few
-/// hundred bytes) and make ``height(of:width:)`` cheap and pure. It is a class (a final class
-/// or a `ManagedBuffer`): the engine keeps one reference per row and never copies it. ``Drawing`` is made only for
-/// the rows a view draws and kept in a small bounded cache.
+/// hundred bytes) and make ``height(of:width:)`` cheap and pure. The engine stores it as one
+/// object reference (``object(of:)`` and ``form(of:)`` convert; a class form needs neither), and
+/// never copies it. ``Drawing`` is made only for the rows a view draws and kept in a small
+/// bounded cache.
 ///
 /// Thread rules: every requirement may be called from any thread, several at once.
 public protocol RowMeasurer: Sendable {
     /// The row data the measurer reads (from the app's data source or kept by the engine).
     associatedtype Row: Identifiable & Sendable where Row.ID: Sendable
-    /// The compact form height is measured from: a class, kept by reference.
-    associatedtype Measuring: AnyObject & Sendable
+    /// The compact form height is measured from, kept per row as one object reference.
+    associatedtype Measuring: Sendable
     /// The form a row is drawn from.
     associatedtype Drawing: Sendable
 
@@ -26,9 +27,22 @@ public protocol RowMeasurer: Sendable {
     func drawingForm(of row: Row, measuring: Measuring?) throws -> Drawing
     /// Approximate bytes `form` holds, for memory accounting.
     func byteCount(of form: Measuring) -> Int
+    /// The one object reference the engine keeps for `form` (no copy, ideally no box).
+    func object(of form: Measuring) -> AnyObject
+    /// The measuring form an ``object(of:)`` result stands for (only ever given such results).
+    func form(of object: AnyObject) -> Measuring
 }
 
 extension RowMeasurer {
     /// Approximate bytes a measuring form holds: by default its inline size.
     public func byteCount(of form: Measuring) -> Int { MemoryLayout<Measuring>.size }
+}
+
+extension RowMeasurer where Measuring: AnyObject {
+    /// A class form is its own reference.
+    @inline(__always)
+    public func object(of form: Measuring) -> AnyObject { form }
+    /// A class form is its own reference (unchecked: the engine only passes back its own).
+    @inline(__always)
+    public func form(of object: AnyObject) -> Measuring { unsafeDowncast(object, to: Measuring.self) }
 }

@@ -107,6 +107,69 @@ extension ListEngine {
     /// are now: unmeasured items count with estimates).
     public func visibleRange() -> Range<Int> { state.withLock { $0.visibleRange() } }
 
+    /// Scrolls by `dy` pixels relative to what the viewport shows now (positive: the content
+    /// moves up), as one step: whatever rows come into view are measured, and the rows that
+    /// were shown and stay in view move by exactly `dy` on screen — an estimate replaced by an
+    /// exact height during the scroll never makes them jump. Clamped at the ends of the list.
+    ///
+    /// The reference is the shown item that stays on screen (the bottom one when scrolling
+    /// down, the top one when scrolling up); for `|dy|` of a viewport or more, the item that
+    /// comes to the top keeps its place while rows are measured. Returns the items now shown,
+    /// measured, as ``visibleItems()`` does.
+    ///
+    /// - Throws: the data errors of a row that comes into view and cannot be measured (the
+    ///   scroll happens all the same).
+    @discardableResult
+    public func scroll(by dy: Double) throws(ListError) -> [VisibleItem<ID>] {
+        // What is shown is measured first (a no-op when it was drawn): the reference's screen
+        // position is then exact, not an estimate's.
+        let shown = try visibleItems()
+        guard dy.isFinite, dy != 0 else { return shown }
+        let (anchor, version, toEnd) = state.withLock { s -> (ListState<Measurer>.Anchor?, Int, Bool) in
+            // A scroll that reaches the end stays at the end while the rows there are measured.
+            if s.contentOffset + dy >= max(0, s.heights.totalHeight - s.viewportHeight) {
+                s.contentOffset = s.clampOffset(s.contentOffset + dy)
+                return (nil, s.changes.version, true)
+            }
+            var anchor: ListState<Measurer>.Anchor?
+            let limit = s.contentOffset + s.viewportHeight - 1 / HeightIndex.unitsPerPixel
+            if abs(dy) < s.viewportHeight, let top = s.heights.row(at: s.contentOffset), let bottom = s.heights.row(at: max(s.contentOffset, limit)) {
+                let index = dy > 0 ? bottom : top
+                anchor = .init(index: index, screenY: s.heights.offset(of: index) - s.contentOffset - dy, wasAtTop: false, wasAtBottom: false)
+            }
+            s.contentOffset = s.clampOffset(s.contentOffset + dy)
+            if anchor == nil { anchor = s.captureAnchor().map { .init(index: $0.index, screenY: $0.screenY, wasAtTop: false, wasAtBottom: false) } }
+            return (anchor, s.changes.version, false)
+        }
+        return try measureVisible(holding: anchor, version: version, atEnd: toEnd)
+    }
+
+    /// Measures the visible items until none is left unmeasured, keeping `anchor` at its screen
+    /// y (while nothing moved since `version`), or the viewport at the end (`atEnd`), and the
+    /// offset within the content.
+    func measureVisible(holding anchor: ListState<Measurer>.Anchor?, version: Int, atEnd: Bool = false) throws(ListError) -> [VisibleItem<ID>] {
+        for _ in 0..<10_000 {
+            let step = state.withLock { s -> ForegroundStep<[VisibleItem<ID>], Measurer> in
+                if anchor != nil && s.changes.version == version { s.restore(anchor) }
+                if atEnd { s.adjustOffset(to: max(0, s.heights.totalHeight - s.viewportHeight)) }
+                let clamped = s.clampOffset(s.contentOffset)
+                if clamped != s.contentOffset { s.adjustOffset(to: clamped) }
+                let range = s.visibleRange()
+                if let chunk = s.takeChunk(covering: range) { return .measure(chunk) }
+                return .done(s.visibleItems(in: range))
+            }
+            switch step {
+            case .done(let visible):
+                return visible
+            case .measure(let chunk):
+                let results = context.measure(chunk)
+                state.withLock { s in s.apply(chunk, results, anchor: anchor, anchorVersion: version, pinnedToBottom: false) }
+                if let failure = results.failure { throw failure }
+            }
+        }
+        return state.withLock { s in s.visibleItems(in: s.visibleRange()) }
+    }
+
     /// The items in the viewport (plus ``overscan`` above and below) with their frames and
     /// states, measured first so their heights are exact. The item at the viewport's top keeps
     /// its screen position while items are measured.
