@@ -177,6 +177,20 @@ func runListBench(rows count: Int) throws -> ListBenchResults {
             rowsList.append(ListRow(id: "r\(i)", template: "filter-list", data: ["title": title, "subtitle": subtitle, "content": content]))
         }
     }
+    if let form = ProcessInfo.processInfo.environment["ROWKIT_LIST_FORM_COLD"] {
+        // The text side of the cold cost alone, on one core: each row's measuring form
+        // (`metrics`) or its drawing form (`bind`), from a cold shape cache.
+        let layouts = Dictionary(uniqueKeysWithValues: ClassicCells.all.map { ($0.name, $0.compile()) })
+        ShapeCache.shared.removeAll()
+        let start = ContinuousClock.now
+        var sum = 0.0
+        for row in rowsList {
+            let layout = layouts[row.template]!
+            sum += form == "bind" ? try layout.bind(row.data).measure(width: 320).height : try layout.metrics(for: row.data).height(width: 320)
+        }
+        progress("list: \(form) cold, one core: \(String(format: "%.2f", seconds(since: start) / Double(count) * 1e6)) µs per row (\(sum))")
+        return results
+    }
     let store = BenchRowStore(rows: rowsList)
     rowsList = []
     let perRow = { (bytes: Int) in Double(bytes) / Double(max(1, count)) }
@@ -238,6 +252,10 @@ func runListBench(rows count: Int) throws -> ListBenchResults {
         allExact = allExact && engine.unmeasuredCount == 0
     }
     results.newWidthMilliseconds = best * 1000
+    if let loops = ProcessInfo.processInfo.environment["ROWKIT_LIST_WIDTH_LOOPS"].flatMap(Int.init) {
+        // For profiling width changes alone.
+        for k in 0..<loops { try engine.setWidthAndWait(k % 2 == 0 ? 320 : 480) }
+    }
     results.newWidthAllExact = allExact
     // The window's way: returns once the visible rows are measured; the rest in the background.
     let done = DispatchSemaphore(value: 0)

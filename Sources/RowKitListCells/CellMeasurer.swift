@@ -70,6 +70,12 @@ public struct CellMeasurer: RowMeasurer {
     @inline(__always)
     public func object(of form: CellMetrics) -> AnyObject { form.object }
 
+    /// The height of the measuring form `object` stands for, read in place.
+    @inline(__always)
+    public func height(ofObject object: AnyObject, width: Double) -> Double {
+        (try? CellMetrics.height(ofObject: object, width: width)) ?? 0
+    }
+
     /// The measuring form ``object(of:)`` gave.
     @inline(__always)
     public func form(of object: AnyObject) -> CellMetrics { CellMetrics(unsafeObject: object) }

@@ -18,11 +18,13 @@ public struct FrameStatistics: Sendable {
     public private(set) var framesOverBudget = 0
     /// Gaps between consecutive frames of one animation longer than 1.5 frames (a frame dropped).
     public private(set) var droppedFrameGaps = 0
-    /// The last frame's paint time, and the longest.
+    /// The last frame's paint time.
     public private(set) var lastPaintMilliseconds = 0.0
+    /// The longest paint time so far.
     public private(set) var maxPaintMilliseconds = 0.0
     private var paintSum = 0.0
 
+    /// Statistics with no frame recorded.
     public init() {}
 
     /// Records a frame painted at `time` (seconds) in `paintMilliseconds`. `continuous` says the

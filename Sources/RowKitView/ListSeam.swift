@@ -76,7 +76,9 @@ public protocol ListSeam: AnyObject {
 /// An item on screen: its place in the flattened list (headers, rows and footers of all
 /// sections in order), what it is, its row's id, and its frame in list coordinates.
 public struct ViewItem: Sendable, Hashable {
+    /// Its index in the flattened list.
     public var index: Int
+    /// Header, row or footer.
     public var kind: ListItemKind
     /// The section, and for rows the row within it.
     public var indexPath: RowPath
@@ -87,6 +89,7 @@ public struct ViewItem: Sendable, Hashable {
     /// How it draws: normal, highlighted (pressed) or selected.
     public var state: ListItemState
 
+    /// An item of these fields.
     public init(index: Int, kind: ListItemKind, indexPath: RowPath, id: String, y: Double, height: Double, state: ListItemState = .normal) {
         self.index = index
         self.kind = kind
@@ -107,6 +110,7 @@ public struct ListSnapshot: Sendable {
     /// The list's total height at that moment.
     public var contentHeight: Double
 
+    /// A snapshot of these fields.
     public init(offset: Double, items: [ViewItem], contentHeight: Double) {
         self.offset = offset
         self.items = items
@@ -132,21 +136,30 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
     /// Makes the rows `insertAtTop` inserts (`--live` rows, a script's `insert`).
     public var makeRows: ((Int) -> [Measurer.Row])?
 
+    /// A seam over `engine`; `makeRows` makes the rows ``insertAtTop(count:stayAtTop:)`` inserts.
     public init(_ engine: ListEngine<Measurer>, makeRows: ((Int) -> [Measurer.Row])? = nil) {
         self.engine = engine
         self.makeRows = makeRows
     }
 
+    /// The engine's item count.
     public var itemCount: Int { engine.itemCount }
+    /// The engine's content height.
     public var contentHeight: Double { engine.contentHeight }
+    /// The engine's content offset.
     public var contentOffset: Double { engine.contentOffset }
+    /// The engine's width.
     public var width: Double { engine.width }
+    /// The engine's viewport height.
     public var viewportHeight: Double {
         get { engine.viewportHeight }
         set { engine.viewportHeight = newValue }
     }
+    /// Items the engine has not measured yet.
     public var unmeasuredCount: Int { engine.unmeasuredCount }
+    /// The engine's section count.
     public var numberOfSections: Int { engine.numberOfSections }
+    /// Rows in `section` (0 for a section not in the list).
     public func numberOfRows(inSection section: Int) -> Int { (try? engine.numberOfRows(inSection: section)) ?? 0 }
 
     /// Runs `body` until no background result landed while it ran (at most 16 tries).
@@ -161,6 +174,7 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
         }
     }
 
+    /// The offset and the visible items, measured, read together (quietly).
     public func snapshot() throws -> ListSnapshot {
         for _ in 0..<8 {
             // A round that measured visible rows itself is repeated too; the next one reads them.
@@ -183,6 +197,8 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
         }
     }
 
+    /// Scrolls so that item `index` starts `screenY` below the viewport's top, placing it
+    /// again while measuring rows that come into view moves it.
     public func place(item index: Int, atScreenY screenY: Double) throws {
         guard index >= 0 && index < engine.itemCount else { return }
         // Placing measures the rows that come into view. The engine then keeps the row at the
@@ -198,14 +214,17 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
         }
     }
 
+    /// Scrolls by `dy` with ``ListEngine/scroll(by:)``: the rows shown move by exactly `dy`.
     public func scroll(by dy: Double) throws {
         // One engine step, anchored on the rows shown: the rows that come into view are
         // measured and everything that stays on screen moves by exactly dy.
         try engine.scroll(by: dy)
     }
 
+    /// Scrolls to `offset` (clamped).
     public func scroll(to offset: Double) { engine.scroll(to: offset) }
 
+    /// Scrolls the row at `path` to `position`, exactly (``ListEngine/scrollTo(_:position:)``).
     public func scrollTo(row path: RowPath, position: RowPosition) throws {
         let enginePosition: ScrollPosition
         switch position {
@@ -217,21 +236,28 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
         try engine.scrollTo(path, position: enginePosition)
     }
 
+    /// Changes the width without blocking (``ListEngine/setWidth(_:completion:)``).
     public func setWidth(_ width: Double) throws { try engine.setWidth(width) }
 
+    /// Item `index`'s kind, path and id (a row 0 placeholder for an index not in the list).
     public func item(at index: Int) -> (kind: ListItemKind, indexPath: RowPath, id: String) {
         guard let item = try? engine.item(at: index) else { return (.row, RowPath(section: 0, row: 0), "") }
         return (item.kind, item.indexPath, "\(item.id)")
     }
 
+    /// The flat index of the row at `path`, or nil.
     public func index(of path: RowPath) -> Int? { try? engine.index(of: path) }
+    /// Item `index`'s top in list coordinates (0 when out of range).
     public func offset(ofItem index: Int) -> Double { (try? engine.offset(ofItem: index)) ?? 0 }
+    /// Item `index`'s height, an estimate until measured (0 when out of range).
     public func height(ofItem index: Int) -> Double { (try? engine.height(ofItem: index)) ?? 0 }
 
+    /// Item `index`'s exact height, measured now if needed.
     public func exactHeight(ofItem index: Int) throws -> Double {
         try engine.exactHeight(ofItem: index)
     }
 
+    /// The flat index of `section`'s header, or nil when it has none.
     public func headerIndex(ofSection section: Int) -> Int? {
         guard section >= 0 && section < engine.numberOfSections else { return nil }
         // The header sits right before the section's first row; a section without rows is
@@ -250,12 +276,15 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
         return found.kind == .header && found.indexPath.section == section ? index : nil
     }
 
+    /// Selects the row at `path`, or deselects all for nil.
     public func select(_ path: RowPath?) throws {
         if let path { try engine.select(path) } else { engine.deselectAll() }
     }
 
+    /// Highlights the row at `path` (a press), or clears the highlight for nil.
     public func highlight(_ path: RowPath?) throws { try engine.highlight(path) }
 
+    /// Starts the engine's background measurement of every row; `completion` runs through the executor.
     public func measureInBackground(completion: @escaping @Sendable (Error?) -> Void) {
         // Chunks of 1,024 rows: each is applied on the main loop (a fraction of a millisecond)
         // while the next waits; smaller ones spend more time handing over than measuring.
@@ -267,6 +296,8 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
         }
     }
 
+    /// Makes the engine apply background results and report layout changes through `executor`
+    /// (the UI thread's loop), so the list changes only between the UI's own calls.
     public func deliverBackgroundResults(through executor: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
                                          layoutChanged: @escaping @Sendable (_ unmeasured: Int) -> Void) {
         engine.callbackExecutor = ListExecutor(executor)
@@ -274,6 +305,7 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
         engine.layoutObserver = { change in layoutChanged(change.unmeasuredCount) }
     }
 
+    /// Inserts `count` rows from `makeRows` at the top of section 0 under the chosen policy.
     public func insertAtTop(count: Int, stayAtTop: Bool) throws {
         guard count > 0, engine.numberOfSections > 0, let rows = makeRows?(count), !rows.isEmpty else { return }
         engine.scrollAnchoring = stayAtTop ? .stayAtTop : .keepContentStill

@@ -12,6 +12,7 @@ public struct ViewConfiguration: Sendable {
     /// Speed kept per millisecond by a fling (UIScrollView's normal rate).
     public var decelerationRate = 0.998
 
+    /// A configuration; the defaults are UITableView's (sticky headers, content kept still, normal deceleration).
     public init(stickyHeaders: Bool = true, stayAtTopOnInsert: Bool = false, decelerationRate: Double = 0.998) {
         self.stickyHeaders = stickyHeaders
         self.stayAtTopOnInsert = stayAtTopOnInsert
@@ -21,18 +22,22 @@ public struct ViewConfiguration: Sendable {
 
 /// A section header pinned over the rows at the top of the viewport.
 public struct StickyHeader: Sendable, Equatable {
-    /// The header's item index, and its top on screen (≤ 0 while the next header pushes it up).
+    /// The header's item index.
     public var index: Int
+    /// Its top on screen (≤ 0 while the next header pushes it up).
     public var screenY: Double
+    /// Its height.
     public var height: Double
+    /// The section it heads.
     public var section: Int
 }
 
 /// Everything one frame draws, relative to the viewport: cairo never sees list coordinates,
 /// which reach ~65,000,000 px for a million rows.
 public struct ViewFrame: Sendable {
-    /// The viewport's size and its top in list coordinates.
+    /// The viewport's size.
     public var width: Double, height: Double
+    /// The viewport's top in list coordinates.
     public var offset: Double
     /// Visible items in list coordinates, with the state each draws in.
     public var items: [ViewItem]
@@ -57,6 +62,7 @@ public struct ViewFrame: Sendable {
 public final class ListViewModel {
     /// The list driven.
     public let list: ListSeam
+    /// Sticky headers, the insert-at-top policy and the fling deceleration.
     public var configuration: ViewConfiguration
     /// The viewport's size.
     public private(set) var width: Double, height: Double

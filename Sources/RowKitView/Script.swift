@@ -58,13 +58,17 @@ public enum ScriptAction: Sendable, Equatable {
 public struct ScriptStep: Sendable, Equatable {
     /// Seconds after the window's first frame.
     public var time: Double
+    /// What to do.
     public var action: ScriptAction
+    /// The script line it came from (1-based).
     public var line: Int
 }
 
 /// A script line that could not be read: `file:line: message`.
 public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The script file, the line (0 when the file as a whole is at fault) and what is wrong.
     public var file: String, line: Int, message: String
+    /// `file:line: message`.
     public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 }
 

@@ -6,12 +6,14 @@ public struct ScrollBarGeometry: Sendable, Equatable {
     public var upper: Double
     /// The viewport's height.
     public var pageSize: Double
-    /// Distance of one arrow-key step and of one page (a page less one step of overlap).
+    /// Distance of one arrow-key step.
     public var stepIncrement: Double
+    /// Distance of one page (a page less one step of overlap).
     public var pageIncrement: Double
     /// Whether every row is measured, so that `upper` is exact (else it includes estimates).
     public var isExact: Bool
 
+    /// A geometry of these fields.
     public init(value: Double, upper: Double, pageSize: Double, stepIncrement: Double, pageIncrement: Double, isExact: Bool) {
         self.value = value
         self.upper = upper

@@ -12,6 +12,7 @@ public struct WindowOptions {
     public var width: Double = 390, height: Double = 844
     /// No title bar or frame: the drawing area starts at the window's top-left corner.
     public var undecorated = false
+    /// The window's title (shown when decorated).
     public var title = "RowKit"
     /// A file getting one JSON line per painted frame.
     public var frameLog: String?
@@ -24,14 +25,18 @@ public struct WindowOptions {
     /// The process's start on the monotonic clock (`monotonicNow()`), for the frame log's times.
     public var startTime: Double = ListWindow.monotonicNow()
 
+    /// The defaults: 390 × 844, decorated, no script, log or live rows.
     public init() {}
 }
 
 /// What can stop a window.
 public enum WindowError: Error, CustomStringConvertible {
+    /// No display server could be opened (DISPLAY / WAYLAND_DISPLAY).
     case noDisplay
+    /// GTK or a script failed, with a message.
     case failed(String)
 
+    /// A one-line message naming what went wrong.
     public var description: String {
         switch self {
         case .noDisplay:
@@ -49,8 +54,11 @@ public enum WindowError: Error, CustomStringConvertible {
 /// Idle means idle: frames are drawn only when something changed, and the frame clock ticks
 /// only while a fling runs.
 public final class ListWindow {
+    /// The view model all logic lives in.
     public let model: ListViewModel
+    /// Paints each frame with RowKit's cairo painters.
     public let painter: ViewportPainter
+    /// How the window was opened.
     public let options: WindowOptions
 
     private var window: UnsafeMutablePointer<GtkWidget>!

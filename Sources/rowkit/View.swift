@@ -189,6 +189,7 @@ struct SampleMeasurer: RowMeasurer {
     func byteCount(of form: CellMetrics) -> Int { cells.byteCount(of: form) }
     func object(of form: CellMetrics) -> AnyObject { cells.object(of: form) }
     func form(of object: AnyObject) -> CellMetrics { cells.form(of: object) }
+    func height(ofObject object: AnyObject, width: Double) -> Double { cells.height(ofObject: object, width: width) }
 }
 
 /// Generated rows for `--sample` and `--live`: the template's sample rows with every text field

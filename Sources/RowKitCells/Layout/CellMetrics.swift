@@ -118,6 +118,17 @@ extension CellMetrics {
     /// references (a list keeps one per row): no box, no copy.
     public var object: AnyObject { storage }
 
+    /// The height at `width` of the metrics whose ``object`` is `object`, without making the
+    /// value (no reference counting: a list re-measuring a million rows calls it per row).
+    /// Unchecked: `object` must come from ``object``.
+    @inline(__always)
+    public static func height(ofObject object: AnyObject, width: Double) throws(CellError) -> Double {
+        try BoundCell.check(width)
+        return unsafeDowncast(object, to: Storage.self).withUnsafeMutablePointers { header, base in
+            CompiledLayout.measure(0, width: width, steps: header.pointee.steps, texts: BlockSizes(base: UnsafeRawPointer(base))).height
+        }
+    }
+
     /// The metrics whose ``object`` is `object`. Unchecked: `object` must come from ``object``.
     public init(unsafeObject object: AnyObject) {
         storage = unsafeDowncast(object, to: Storage.self)

@@ -24,4 +24,7 @@ struct ItemRecord: @unchecked Sendable {   // `form` holds a `RowMeasurer.Measur
     }
 
     var hasForm: Bool { form != nil }
+
+    /// Where `form` lies in a record (read in place by the measuring loop).
+    static let formOffset = MemoryLayout<ItemRecord>.offset(of: \ItemRecord.form)!
 }

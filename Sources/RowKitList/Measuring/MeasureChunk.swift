@@ -249,6 +249,14 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
         do { return try measurer.measuringForm(of: row) } catch { throw .rowFailed(id: String(describing: row.id), reason: error) }
     }
 
+    /// The measuring form of `block[i]` without retaining it (the block, alive for the call,
+    /// keeps it).
+    @inline(__always)
+    static func unretainedForm(_ block: UnsafeBufferPointer<ItemRecord>, _ i: Int) -> Unmanaged<AnyObject>? {
+        let raw = UnsafeRawPointer(block.baseAddress! + i).load(fromByteOffset: ItemRecord.formOffset, as: UnsafeRawPointer?.self)
+        return raw.map { Unmanaged<AnyObject>.fromOpaque($0) }
+    }
+
     /// Measures a chunk outside the lock: items with a form are measured from it; items without
     /// one (unless forms-only) have their data fetched and a form made. Uses every core for
     /// large chunks; stops early when `token` is cancelled. (The chunk's blocks are let go of
@@ -276,8 +284,9 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
                         defer { i += 1; k += 1 }
                         if let token, token.isCancelled { return true }
                         if block[i].generation == chunk.generation { continue }
-                        if let form = block[i].form {
-                            slots.heights[k] = measurer.height(of: measurer.form(of: form), width: chunk.width)
+                        if let form = Self.unretainedForm(block, i) {
+                            // Read in place: no reference counting per row (the block keeps it).
+                            slots.heights[k] = form._withUnsafeGuaranteedRef { measurer.height(ofObject: $0, width: chunk.width) }
                             continue
                         }
                         guard !chunk.formsOnly, let pull = chunk.pulls[k] else { continue }

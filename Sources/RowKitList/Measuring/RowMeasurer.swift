@@ -31,11 +31,17 @@ public protocol RowMeasurer: Sendable {
     func object(of form: Measuring) -> AnyObject
     /// The measuring form an ``object(of:)`` result stands for (only ever given such results).
     func form(of object: AnyObject) -> Measuring
+    /// The height at `width` of the form ``object(of:)`` gave as `object`: what a width change
+    /// calls for every row. By default ``height(of:width:)`` of ``form(of:)``; a measurer can
+    /// read the object in place (no reference counting per row).
+    func height(ofObject object: AnyObject, width: Double) -> Double
 }
 
 extension RowMeasurer {
     /// Approximate bytes a measuring form holds: by default its inline size.
     public func byteCount(of form: Measuring) -> Int { MemoryLayout<Measuring>.size }
+    /// The height of the form `object` stands for, through ``form(of:)``.
+    public func height(ofObject object: AnyObject, width: Double) -> Double { height(of: form(of: object), width: width) }
 }
 
 extension RowMeasurer where Measuring: AnyObject {

@@ -20,7 +20,6 @@ public enum ListError: Error, Sendable, Equatable, CustomStringConvertible {
     case rowFailed(id: String, reason: any Error)
 
     /// A one-line message naming what went wrong.
-
     public var description: String {
         switch self {
         case .invalidWidth(let width): return "invalid list width \(width): must be a number in [1, 100000]"
