@@ -123,7 +123,8 @@ public final class ListEngine<Measurer: RowMeasurer>: Sendable {
         state.withLock { s in s.idSet.contains(id) ? s.ids.firstIndex { $0 == id } : nil }
     }
 
-    /// Whether an item with `id` is in the list (O(1)).
+    /// Whether an item with `id` is in the list (O(1); the first call may build the id set,
+    /// O(n) once, when the background has not yet).
     public func contains(id: ID) -> Bool { state.withLock { $0.idSet.contains(id) } }
 
     // MARK: settings
@@ -190,7 +191,7 @@ public final class ListEngine<Measurer: RowMeasurer>: Sendable {
             let n = Double(max(1, s.items.count))
             let recordBytes = Double(MemoryLayout<ItemRecord>.stride + MemoryLayout<ID>.stride)
             // A Set keeps its load factor at most 3/4 in power-of-two capacities.
-            let setBytes = Double(s.idSet.capacity) / 0.75 * Double(MemoryLayout<ID>.stride + 1) / n
+            let setBytes = Double(s.idSetStorage?.capacity ?? 0) / 0.75 * Double(MemoryLayout<ID>.stride + 1) / n
             return recordBytes + setBytes + Double(s.heights.byteCount) / n
         }
     }

@@ -7,11 +7,18 @@ struct ListState<Measurer: RowMeasurer>: Sendable {
 
     // Items and sections: records, ids and heights are three columns in list order.
     var items: ItemStore
-    var ids: BlockedArray<ID>
+    var ids: BlockedArray<ID> {
+        didSet { idsVersion &+= 1 }
+    }
+    /// Bumped by every change of `ids` (a set built from a copy of them is current only if
+    /// this did not move meanwhile).
+    var idsVersion = 0
     var sections: SectionTable
     var heights: HeightIndex
-    /// Every item's id, for the uniqueness check.
-    var idSet: Set<ID>
+    /// Every item's id, for uniqueness checks and `contains(id:)`; nil while not built yet (an
+    /// init that could check uniqueness without it, see `IDColumn`): built on first use
+    /// (``idSet``) or in the background (``ListEngine/buildIDSetIfNeeded()``).
+    var idSetStorage: Set<ID>?
     /// The serial the next inserted or reloaded item gets.
     var nextSerial: UInt32 = 1
     /// Rows the app gave as values (small lists), by id; other rows come from the data source.
@@ -89,7 +96,7 @@ struct ListState<Measurer: RowMeasurer>: Sendable {
         switch IDColumn.build(sections, total: total) {
         case .unique(let column, let set):
             self.ids = column
-            self.idSet = set
+            self.idSetStorage = set
         case .duplicate(let first, let second):
             let partial = SectionTable(table)
             let id = sections.lazy.flatMap { $0.items.map(\.element) }.dropFirst(second).first
@@ -99,6 +106,29 @@ struct ListState<Measurer: RowMeasurer>: Sendable {
         self.sections = SectionTable(table)
         self.items = ItemStore(records, generation: 1)
         self.heights = HeightIndex(count: records.count, height: defaultEstimate)
+    }
+
+    /// Every item's id, built now if it was not (O(n), once).
+    var idSet: Set<ID> {
+        mutating get {
+            if idSetStorage == nil { idSetStorage = IDColumn.set(of: ids) }
+            return idSetStorage!
+        }
+        _modify {
+            if idSetStorage == nil { idSetStorage = IDColumn.set(of: ids) }
+            yield &idSetStorage!
+        }
+    }
+
+    /// Builds the id set if it is not built (O(n), once).
+    mutating func buildIDSet() {
+        if idSetStorage == nil { idSetStorage = IDColumn.set(of: ids) }
+    }
+
+    /// Whether an item has `id`, without building the set (a scan when it is not built).
+    func hasID(_ id: ID) -> Bool {
+        if let idSetStorage { return idSetStorage.contains(id) }
+        return ids.firstIndex { $0 == id } != nil
     }
 
     /// A serial for an item inserted or reloaded now.

@@ -24,7 +24,7 @@ extension ListEngine {
             // looked for (O(n), only when the list changed between the two calls).
             var at: Int?
             if index >= 0 && index < s.items.count && s.ids[index] == id { at = index }
-            if at == nil, s.idSet.contains(id) { at = s.ids.firstIndex { $0 == id } }
+            if at == nil, s.hasID(id) { at = s.ids.firstIndex { $0 == id } }
             guard let at else { throw .itemNotFound(id: String(describing: id)) }
             let item = s.items[at]
             return .make(kept: s.keptRows.isEmpty ? nil : s.keptRows[id], kind: item.kind, path: s.indexPath(ofFlat: at),

@@ -83,6 +83,7 @@ extension ListEngine {
     /// The worker's loop. It holds the engine strongly only while taking a chunk and applying
     /// results (with the lock), never while measuring or waiting for the executor.
     static func runBackground(_ weak: WeakEngine<ListEngine>, token: CancellationToken) {
+        weak.engine?.buildIDSetIfNeeded()
         while true {
             guard let context = weak.engine?.context, let chunk = weak.engine?.nextBackgroundChunk(token) else { return }
             let results = context.measure(chunk, token: token)
@@ -108,6 +109,17 @@ extension ListEngine {
             while applied.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
                 if token.isCancelled || weak.engine == nil { return }
             }
+        }
+    }
+
+    /// Builds the id set outside the lock if init left it unbuilt (increasing integer ids), so
+    /// that the first batch update does not build it on the caller's thread. Dropped if the
+    /// ids changed meanwhile (the set is then built on first use).
+    func buildIDSetIfNeeded() {
+        guard let (ids, version) = state.withLock({ s in s.idSetStorage == nil ? (s.ids, s.idsVersion) : nil }) else { return }
+        let set = IDColumn.set(of: ids)
+        state.withLock { s in
+            if s.idSetStorage == nil && s.idsVersion == version { s.idSetStorage = set }
         }
     }
 

@@ -237,7 +237,7 @@ extension ListState {
         var seen: [ID: ListIndexPath] = [:]
         for entry in added.sorted(by: { $0.path < $1.path }) {
             if let first = seen[entry.id] { throw .duplicateID(String(describing: entry.id), first, entry.path) }
-            if idSet.contains(entry.id) && !plan.removedIDs.contains(entry.id) {
+            if hasID(entry.id) && !plan.removedIDs.contains(entry.id) {
                 let existing = ids.firstIndex { $0 == entry.id }.map(finalPath(ofOld:)) ?? entry.path
                 throw .duplicateID(String(describing: entry.id), min(existing, entry.path), max(existing, entry.path))
             }

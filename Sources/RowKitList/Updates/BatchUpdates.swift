@@ -212,6 +212,7 @@ extension ListEngine {
         guard !batch.isEmpty else { return }
         try state.withLock { s throws(ListError) in
             if batch.operations.count == 1, try s.performSingle(batch.operations[0]) { return }
+            s.buildIDSet()
             let plan = try s.plan(batch)
             s.execute(plan)
         }

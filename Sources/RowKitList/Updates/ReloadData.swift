@@ -43,7 +43,7 @@ extension ListState {
         sections = fresh.sections
         heights = fresh.heights
         ids = fresh.ids
-        idSet = fresh.idSet
+        idSetStorage = fresh.idSetStorage
         keptRows = fresh.keptRows
         items.startGeneration(generation)
         highlighted = nil
