@@ -60,7 +60,7 @@ import RowKitText
         #expect(visible.last!.y + visible.last!.height >= e.contentOffset + 400)
     }
 
-    @Test func drawingReusesTheMeasuredCellAndIsTheMeasuredGeometry() throws {
+    @Test func drawingFormsMadeAtDrawTimeHaveTheMeasuredGeometry() throws {
         let rows = Self.rows()
         let e = try ListEngine(sections: [ListSection(rows: rows)], measurer: CellMeasurer(ClassicCells.all), width: 320)
         e.viewportHeight = 2_000
