@@ -116,10 +116,18 @@ extension ListEngine {
     /// that the first batch update does not build it on the caller's thread. Dropped if the
     /// ids changed meanwhile (the set is then built on first use).
     func buildIDSetIfNeeded() {
-        guard let (ids, version) = state.withLock({ s in s.idSetStorage == nil ? (s.ids, s.idsVersion) : nil }) else { return }
-        let set = IDColumn.set(of: ids)
+        var copy: BlockedArray<ID>?
+        let version = state.withLock { s -> Int in
+            if s.idSetStorage == nil { copy = s.ids }
+            return s.idsVersion
+        }
+        guard copy != nil else { return }
+        let set = IDColumn.set(of: copy!)
         state.withLock { s in
             if s.idSetStorage == nil && s.idsVersion == version { s.idSetStorage = set }
+            // Let go of the shared id blocks with the lock held (as measuring chunks do): a later
+            // in-place write under the lock is then ordered after every read made here.
+            copy = nil
         }
     }
 
