@@ -49,8 +49,10 @@ struct ReferenceMeasure {
             let inner = try size(child, width: max(0, width - insets.horizontal))
             return Size(width: inner.width + insets.horizontal, height: inner.height + insets.vertical)
         case .sized(let c, let child):
-            let inner = try size(child, width: c.width ?? width)
-            var s = Size(width: c.width ?? inner.width, height: c.height ?? inner.height)
+            // A fixed width never exceeds the width available (CSS width + max-width: 100%).
+            let fixed = c.width.map { min($0, max(0, width)) }
+            let inner = try size(child, width: fixed ?? width)
+            var s = Size(width: fixed ?? inner.width, height: c.height ?? inner.height)
             if let minWidth = c.minWidth, c.width == nil { s.width = max(s.width, minWidth) }
             if let minHeight = c.minHeight, c.height == nil { s.height = max(s.height, minHeight) }
             return s
@@ -64,8 +66,10 @@ struct ReferenceMeasure {
         case .frames(let frames):
             var s = Size.zero
             for frame in frames {
-                let height = try frame.height ?? size(frame.child, width: frame.width).height
-                s.width = max(s.width, frame.x + frame.width)
+                // A frame is cut at the cell's right edge.
+                let frameWidth = min(frame.width, max(0, width - frame.x))
+                let height = try frame.height ?? size(frame.child, width: frameWidth).height
+                s.width = max(s.width, frame.x + frameWidth)
                 s.height = max(s.height, frame.y + height)
             }
             return s
