@@ -1,4 +1,5 @@
 import CCairo
+import RowKitCells
 import RowKitText
 
 /// Draws laid-out text with cairo: the glyphs and positions of the very lines that were
@@ -48,14 +49,5 @@ public enum TextPainter {
             glyphs.append(cairo_glyph_t(index: UInt(piece.glyphs[g]), x: left + piece.x[g], y: baseline + piece.y[g]))
         }
         cairo_show_glyphs(cr, &glyphs, Int32(glyphs.count))
-    }
-}
-
-/// A shadow drawn under text: an offset copy in another color (seed 002's white 1 px shadow).
-public struct TextShadow: Sendable, Hashable {
-    public var dx: Double, dy: Double
-    public var color: Color
-    public init(dx: Double, dy: Double, color: Color) {
-        self.dx = dx; self.dy = dy; self.color = color
     }
 }

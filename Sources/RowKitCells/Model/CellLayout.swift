@@ -53,23 +53,34 @@ public struct TextAppearance: Sendable, Hashable {
     /// Font, size, line height, color, alignment.
     public var style: TextStyle
     /// A shadow drawn under the text in the normal state.
-    public var shadow: Shadow?
+    public var shadow: TextShadow?
     /// Text color when the cell is highlighted or selected (the shadow is dropped then).
     public var highlightedColor: Color
 
-    public init(style: TextStyle = TextStyle(), shadow: Shadow? = nil, highlightedColor: Color = .white) {
+    public init(style: TextStyle = TextStyle(), shadow: TextShadow? = nil, highlightedColor: Color = .white) {
         self.style = style
         self.shadow = shadow
         self.highlightedColor = highlightedColor
     }
 }
 
-/// An offset copy of text drawn underneath it.
-public struct Shadow: Sendable, Hashable {
-    public var dx: Double, dy: Double
+/// A shadow drawn under text: an offset copy of the glyphs in another color, like CSS
+/// `text-shadow` without blur (seed 002's white 1 px shadow). Cells, stylesheets (`shadow:` in
+/// YAML) and ``TextPainter`` in RowKitDraw all take this one type.
+public struct TextShadow: Sendable, Hashable {
+    /// Horizontal offset in pixels (positive: right).
+    public var dx: Double
+    /// Vertical offset in pixels (positive: down).
+    public var dy: Double
+    /// The shadow's color.
     public var color: Color
+    /// A shadow `dx`, `dy` pixels from the text, in `color`.
     public init(dx: Double, dy: Double, color: Color) { self.dx = dx; self.dy = dy; self.color = color }
 }
+
+/// The former name of ``TextShadow``: cells and drawing now share one shadow type.
+@available(*, unavailable, renamed: "TextShadow")
+public typealias Shadow = TextShadow
 
 /// A fixed-size box.
 public struct BoxElement: Sendable, Hashable {

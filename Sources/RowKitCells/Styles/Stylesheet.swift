@@ -99,8 +99,8 @@ public struct StyleDefinition: Sendable, Hashable {
     public var lineHeight: LineHeight?
     /// Horizontal alignment of the lines.
     public var alignment: TextAlignment?
-    /// Shadow drawn under the text in the normal state.
-    public var shadow: Shadow?
+    /// TextShadow drawn under the text in the normal state.
+    public var shadow: TextShadow?
     /// Text color in the highlighted and selected states (default white).
     public var highlightedColor: Color?
     /// At most this many lines; a template's `maxLines` overrides it.
@@ -115,7 +115,7 @@ public struct StyleDefinition: Sendable, Hashable {
     /// Makes a definition; every field defaults to unset.
     public init(font: String? = nil, size: Double? = nil, weight: FontWeight? = nil, italic: Bool? = nil,
                 color: Color? = nil, lineHeight: LineHeight? = nil, alignment: TextAlignment? = nil,
-                shadow: Shadow? = nil, highlightedColor: Color? = nil, maxLines: Int? = nil,
+                shadow: TextShadow? = nil, highlightedColor: Color? = nil, maxLines: Int? = nil,
                 padding: Insets? = nil, frame: StyleFrame? = nil, extends: String? = nil) {
         self.font = font; self.size = size; self.weight = weight; self.italic = italic
         self.color = color; self.lineHeight = lineHeight; self.alignment = alignment
