@@ -3,7 +3,12 @@ import RowKitText
 
 /// Output file formats cairo writes.
 public enum ImageFormat: String, Sendable, CaseIterable {
-    case png, pdf, svg
+    /// A raster image, at the canvas's scale.
+    case png
+    /// A vector PDF document, one point per CSS pixel.
+    case pdf
+    /// A vector SVG document, one unit per CSS pixel.
+    case svg
 
     /// The format a file name's extension names, or nil.
     public init?(path: String) {
@@ -27,6 +32,7 @@ public enum DrawError: Error, Sendable, CustomStringConvertible {
     /// The output file could not be written; the previous file, if any, is untouched.
     case write(OutputError)
 
+    /// The message, naming the file, size or scale at fault.
     public var description: String {
         switch self {
         case .unknownFormat(let path): return "cannot tell the image format of '\(path)': use .png, .pdf or .svg"

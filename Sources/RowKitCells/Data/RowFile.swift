@@ -79,7 +79,12 @@ public enum RowFileItem: Sendable {
 public final class RowFileReader {
     /// The layout of a row file.
     public enum Format: String, Sendable {
-        case jsonLines = "JSON Lines", array = "JSON array", sections = "JSON sections"
+        /// One JSON object per line.
+        case jsonLines = "JSON Lines"
+        /// One JSON array of row objects.
+        case array = "JSON array"
+        /// `{"sections": [{"header": …, "rows": […]}, …]}`.
+        case sections = "JSON sections"
     }
 
     /// The name used in messages.
