@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// A name that is neither a PNG in the folder nor a built-in icon draws as a crossed-out gray
 /// box (a documented fallback, never a crash) and is reported once through `warn`; so is a PNG
-/// that cannot be used (unreadable, not a PNG, a file over ``InputLimits/imageBytes``, or more
+/// that cannot be used (unreadable, not a PNG, a file over `InputLimits.imageBytes` (RowKitIO), or more
 /// than ``maximumDecodedPixels`` pixels — refused from its header, before any decoding).
 ///
 /// Images are decoded at the size they are drawn: a large PNG is decoded once, scaled down to

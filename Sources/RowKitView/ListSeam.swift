@@ -4,7 +4,7 @@ import RowKitList
 /// names the engine's type.
 public typealias RowPath = ListIndexPath
 
-/// What the view model needs of a list engine: the only place that calls ``ListEngine``, so
+/// What the view model needs of a list engine: the only place that calls `ListEngine`, so
 /// that engine API changes stay in one file.
 ///
 /// All methods are called on the UI thread. The engine may apply background measurement on
@@ -114,14 +114,14 @@ public struct ListSnapshot: Sendable {
     }
 }
 
-/// ``ListSeam`` over RowKit's ``ListEngine``.
+/// ``ListSeam`` over RowKit's `ListEngine`.
 ///
 /// The engine applies background results (measured heights, a width change) from a worker
 /// thread, moving the content offset with them (anchoring), and reports them later through its
 /// executor. A read of the items followed by a read of the offset could straddle such a change
 /// and draw one frame off by it. Every multi-step access here therefore runs "quietly": it is
 /// repeated until no background result landed during it (results always lower
-/// ``ListEngine/unmeasuredCount``), and writes are expressed relative to an item so that
+/// `ListEngine.unmeasuredCount`), and writes are expressed relative to an item so that
 /// repeating them is harmless.
 public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
     /// The engine driven.

@@ -61,6 +61,8 @@ public struct TextAppearance: Sendable, Hashable {
     /// Text color when the cell is highlighted or selected (the shadow is dropped then).
     public var highlightedColor: Color
 
+    /// An appearance: `style` in every state, `shadow` under the text in the normal state, and
+    /// `highlightedColor` for the text when the cell is highlighted or selected.
     public init(style: TextStyle = TextStyle(), shadow: TextShadow? = nil, highlightedColor: Color = .white) {
         self.style = style
         self.shadow = shadow
@@ -70,7 +72,7 @@ public struct TextAppearance: Sendable, Hashable {
 
 /// A shadow drawn under text: an offset copy of the glyphs in another color, like CSS
 /// `text-shadow` without blur (seed 002's white 1 px shadow). Cells, stylesheets (`shadow:` in
-/// YAML) and ``TextPainter`` in RowKitDraw all take this one type.
+/// YAML) and `TextPainter` in RowKitDraw all take this one type.
 public struct TextShadow: Sendable, Hashable {
     /// Horizontal offset in pixels (positive: right).
     public var dx: Double
