@@ -1,8 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Data flows text → prepared text → (cells → list) → drawing. Only the C* targets touch C;
-// RowKitText may import the text shims (ICU, HarfBuzz, fontconfig), RowKitDraw adds cairo.
+// Data flows text → prepared text → (cells → list) → drawing. The C* targets import the system
+// libraries; RowKitText may use the text shims (ICU, HarfBuzz, fontconfig), RowKitDraw adds cairo
+// and FreeType, each from the wrapper files docs/DESIGN.md lists ("C boundaries"). No public API
+// has a C type.
 let package = Package(
     name: "RowKit",
     products: [
