@@ -36,16 +36,18 @@ demo: release
 	$(RELEASE_BIN)/rowkit render --cell caption-text --data out/list.json --width 320 --offset 1500 --height 480 --selected 40 --output out/list-viewport.png
 	@echo "Pictures are in out/."
 
-## test: unit and property tests, then the browser-fidelity check on the small grid.
+## test: unit and property tests, then the browser-fidelity check on the small grid and a fresh
+## random sample (its seed is printed; SEED=n reproduces it).
 test: setup
 	$(SWIFT) build
 	$(SWIFT) test
-	ROWKIT=$(DEBUG_BIN)/rowkit python3 Fidelity/compare.py --small
+	ROWKIT=$(DEBUG_BIN)/rowkit python3 Fidelity/compare.py --small $(if $(SEED),--seed $(SEED))
 
-## fidelity: the full grid against headless Chromium, with a markdown report.
+## fidelity: the full fixed grid and a fresh random sample against headless Chromium; writes the
+## committed report (Fidelity/report.md, Fidelity/report.json). SEED=n reproduces a sample.
 fidelity: release
-	@mkdir -p out
-	ROWKIT=$(RELEASE_BIN)/rowkit python3 Fidelity/compare.py --report out/fidelity-report.md
+	ROWKIT=$(RELEASE_BIN)/rowkit python3 Fidelity/compare.py $(if $(SEED),--seed $(SEED)) \
+	  --report Fidelity/report.md --json Fidelity/report.json
 
 ## bench: RowKit vs Pango on one generated corpus, the cells, and a 1,000,000-row list (release build).
 bench: setup
