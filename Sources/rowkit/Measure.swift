@@ -8,7 +8,8 @@ struct Measure: ParsableCommand {
         abstract: "Measure texts at one or more widths, as a browser would lay them out.",
         discussion: """
         Input is JSON Lines: each line is a JSON string (the text) or an object {"text": …} that may \
-        override "font", "size", "lineHeight" and "width". Output is one JSON object per text per \
+        override "font", "size", "width" and the style keys "weight", "italic", "whiteSpace", "direction", \
+        "lang" and "lineHeight" (a number or "normal"). Output is one JSON object per text per \
         width, in input order: {"index": i, "width": W, "lineCount": n, "height": h, "maxLineWidth": w}. \
         "index" is the 0-based input line. A bad line gets an error on stderr naming its line number; \
         the other lines are still measured and the exit status is 1.
@@ -83,7 +84,7 @@ struct Measure: ParsableCommand {
         let widths = record.width.map { [$0] } ?? defaultWidths
         guard !widths.isEmpty else { return .failure(.message("no width: pass --width or give \"width\" in the line")) }
         do throws(TextError) {
-            let prepared = try PreparedText(record.text, style: text.style(font: record.font, size: record.size, lineHeight: record.lineHeight))
+            let prepared = try PreparedText(record.text, style: text.style(font: record.font, size: record.size, overrides: record.style))
             var measured: [TextMeasureLine] = []
             for width in widths {
                 var result = TextMeasureLine(index: index, width: width, measure: try prepared.measure(width: width))
@@ -120,10 +121,11 @@ struct InputRecord {
     var text: String
     var font: String?
     var size: Double?
-    var lineHeight: Double?
     var width: Double?
+    /// weight, italic, whiteSpace, direction, lang, lineHeight (StyleKeys.swift).
+    var style = StyleOverrides()
 
-    static let keys: Set<String> = ["text", "font", "size", "lineHeight", "width"]
+    static let keys = Set(["text", "font", "size", "width"]).union(StyleOverrides.keys)
 
     static func parse(_ line: Substring) throws(LineError) -> InputRecord {
         let value: Any
@@ -137,7 +139,7 @@ struct InputRecord {
             throw .message("expected a JSON string or an object with \"text\"")
         }
         if let unknown = object.keys.sorted().first(where: { !keys.contains($0) }) {
-            throw .message("unknown key \"\(unknown)\" (expected text, font, size, lineHeight, width)")
+            throw .message("unknown key \"\(unknown)\" (expected text, font, size, width, weight, italic, whiteSpace, direction, lang, lineHeight)")
         }
         guard let rawText = object["text"] else { throw .message("missing \"text\"") }
         guard let text = rawText as? String else { throw .message("\"text\" must be a string") }
@@ -147,7 +149,7 @@ struct InputRecord {
             record.font = name
         }
         record.size = try number(object, "size") { $0 > 0 && $0 <= 10_000 }
-        record.lineHeight = try number(object, "lineHeight") { $0 >= 0 && $0 <= 100_000 }
+        record.style = try StyleOverrides.parse(object)
         record.width = try number(object, "width") { $0 >= 0 }
         return record
     }

@@ -1,4 +1,5 @@
 import CHarfBuzz
+import Synchronization
 
 /// One loaded font face: a file (and face index) with its HarfBuzz font and vertical metrics.
 ///
@@ -28,8 +29,19 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     public let kernsAcrossSpaces: Bool
     /// Whether the font has the OpenType `halt` feature (half-width CJK punctuation).
     public let hasHalfWidthPunctuation: Bool
+    /// The face's own weight (OS/2 weight class, 1...1000) and whether it is italic or oblique:
+    /// a style asking for more is synthesized when drawing (``FontSynthesis``).
+    public let faceWeight: Int, faceIsItalic: Bool
+    /// Number of glyphs in the face; glyph ids at or above it are invisible (see ``shapingFont``).
+    public let glyphCount: UInt32
 
+    /// The HarfBuzz font text is shaped with: the face's font wrapped in one that maps NUL to an
+    /// invisible zero-width glyph and a missing U+2028/U+2029 to the space glyph, as Chromium does.
     let hbFont: OpaquePointer
+    /// The face's plain HarfBuzz font.
+    private let baseFont: OpaquePointer
+    /// Clusters shaped to decide coverage, bounded (see ``covers(cluster:)``).
+    private let coverage = Mutex<[[UInt16]: Bool]>([:])
 
     init?(id: Int32, path: String, faceIndex: Int32, family: String) {
         guard let blob = hb_blob_create_from_file_or_fail(path) else { return nil }
@@ -41,12 +53,20 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
         guard upem > 0, hb_face_get_glyph_count(face) > 0 else { return nil }
         let font = hb_font_create(face)!
         hb_font_make_immutable(font)
+        let shaping = hb_font_create_sub_font(font)!
+        hb_font_set_funcs(shaping, shapingFontFuncs, nil, nil)
+        hb_font_make_immutable(shaping)
         self.id = id
         self.path = path
         self.faceIndex = faceIndex
         self.family = family
         self.unitsPerEm = upem
-        self.hbFont = font
+        self.baseFont = font
+        self.hbFont = shaping
+        self.glyphCount = hb_face_get_glyph_count(face)
+        self.faceWeight = Int(hb_style_get_value(font, HB_STYLE_TAG_WEIGHT).rounded())
+        self.faceIsItalic = hb_style_get_value(font, HB_STYLE_TAG_ITALIC) != 0
+            || hb_style_get_value(font, HB_STYLE_TAG_SLANT_ANGLE) != 0
 
         func metric(_ tag: hb_ot_metrics_tag_t) -> Int32 {
             var value: hb_position_t = 0
@@ -136,12 +156,40 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
         return product >= 0 ? (product + 32) >> 6 : -((-product + 32) >> 6)
     }
 
-    deinit { hb_font_destroy(hbFont) }
+    deinit {
+        hb_font_destroy(hbFont)
+        hb_font_destroy(baseFont)
+    }
 
-    /// Whether the font maps `scalar` to a glyph of its own.
+    /// Whether the font maps `scalar` to a glyph of its own (NUL, U+2028 and U+2029 always:
+    /// see ``hbFont``).
     public func covers(_ scalar: UInt32) -> Bool {
         var glyph: hb_codepoint_t = 0
         return hb_font_get_nominal_glyph(hbFont, scalar, &glyph) != 0
+    }
+
+    /// Whether HarfBuzz shapes `cluster` (UTF-16) with this font without a .notdef glyph: how
+    /// Chromium decides that a font renders a character. It differs from the character map when
+    /// HarfBuzz decomposes (Noto Sans has no ≠ but shapes it as = + U+0338) or composes
+    /// (e + U+0302 + U+0323 → ệ). Shaped answers are cached per font, at most 8192.
+    func shapes(cluster: UnsafeBufferPointer<UInt16>) -> Bool {
+        guard !cluster.isEmpty, cluster.count <= 64 else { return false }
+        let key = Array(cluster)
+        if let known = coverage.withLock({ $0[key] }) { return known }
+        let buffer = hb_buffer_create()!
+        defer { hb_buffer_destroy(buffer) }
+        hb_buffer_add_utf16(buffer, cluster.baseAddress, Int32(cluster.count), 0, Int32(cluster.count))
+        hb_buffer_guess_segment_properties(buffer)
+        hb_shape(hbFont, buffer, nil, 0)
+        var count: UInt32 = 0
+        let infos = hb_buffer_get_glyph_infos(buffer, &count)!
+        var shaped = count > 0
+        for i in 0..<Int(count) where infos[i].codepoint == 0 { shaped = false }
+        coverage.withLock { table in
+            if table.count >= 8192 { table.removeAll(keepingCapacity: true) }
+            table[key] = shaped
+        }
+        return shaped
     }
 
     /// The glyph `scalar` maps to, or nil.
@@ -166,4 +214,65 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
 @inline(__always) func hb_tag(_ text: StaticString) -> hb_tag_t {
     let p = text.utf8Start
     return (hb_tag_t(p[0]) << 24) | (hb_tag_t(p[1]) << 16) | (hb_tag_t(p[2]) << 8) | hb_tag_t(p[3])
+}
+
+/// Font functions of every shaping font (a sub-font of the face's font; everything not set here
+/// goes to the face): NUL maps to an invisible glyph (an id past the face's glyphs, zero
+/// advance, drawn as nothing) and U+2028/U+2029 to the space glyph when the face has no glyph
+/// of its own — what Chromium shows for them (docs/CHROMIUM.md §3(m)).
+private nonisolated(unsafe) let shapingFontFuncs: OpaquePointer = {
+    let funcs = hb_font_funcs_create()!
+    hb_font_funcs_set_nominal_glyph_func(funcs, { font, _, unicode, glyph, _ in
+        let parent = hb_font_get_parent(font)
+        if hb_font_get_nominal_glyph(parent, unicode, glyph) != 0 { return 1 }
+        return specialGlyph(font, parent, unicode, glyph)
+    }, nil, nil)
+    hb_font_funcs_set_nominal_glyphs_func(funcs, { font, _, count, firstUnicode, unicodeStride, firstGlyph, glyphStride, _ in
+        let parent = hb_font_get_parent(font)
+        var done: UInt32 = 0
+        while done < count {
+            let unicodes = UnsafeRawPointer(firstUnicode!).advanced(by: Int(done) * Int(unicodeStride)).assumingMemoryBound(to: hb_codepoint_t.self)
+            let glyphs = UnsafeMutableRawPointer(firstGlyph!).advanced(by: Int(done) * Int(glyphStride)).assumingMemoryBound(to: hb_codepoint_t.self)
+            done += hb_font_get_nominal_glyphs(parent, count - done, unicodes, unicodeStride, glyphs, glyphStride)
+            if done == count { break }
+            let unicode = UnsafeRawPointer(firstUnicode!).advanced(by: Int(done) * Int(unicodeStride)).load(as: hb_codepoint_t.self)
+            let glyph = UnsafeMutableRawPointer(firstGlyph!).advanced(by: Int(done) * Int(glyphStride)).assumingMemoryBound(to: hb_codepoint_t.self)
+            guard specialGlyph(font, parent, unicode, glyph) != 0 else { break }
+            done += 1
+        }
+        return done
+    }, nil, nil)
+    hb_font_funcs_set_glyph_h_advances_func(funcs, { font, _, count, firstGlyph, glyphStride, firstAdvance, advanceStride, _ in
+        let parent = hb_font_get_parent(font)
+        hb_font_get_glyph_h_advances(parent, count, firstGlyph, glyphStride, firstAdvance, advanceStride)
+        let invisible = hb_face_get_glyph_count(hb_font_get_face(parent))
+        for i in 0..<Int(count) {
+            let glyph = UnsafeRawPointer(firstGlyph!).advanced(by: i * Int(glyphStride)).load(as: hb_codepoint_t.self)
+            if glyph >= invisible {
+                UnsafeMutableRawPointer(firstAdvance!).advanced(by: i * Int(advanceStride)).storeBytes(of: 0, as: hb_position_t.self)
+            }
+        }
+    }, nil, nil)
+    hb_font_funcs_set_glyph_extents_func(funcs, { font, _, glyph, extents, _ in
+        let parent = hb_font_get_parent(font)
+        if glyph >= hb_face_get_glyph_count(hb_font_get_face(parent)) {
+            extents?.pointee = hb_glyph_extents_t(x_bearing: 0, y_bearing: 0, width: 0, height: 0)
+            return 1
+        }
+        return hb_font_get_glyph_extents(parent, glyph, extents)
+    }, nil, nil)
+    hb_font_funcs_make_immutable(funcs)
+    return funcs
+}()
+
+/// The glyph for a character the face lacks but Chromium shows anyway: NUL → invisible,
+/// U+2028/U+2029 → space.
+private func specialGlyph(_ font: OpaquePointer?, _ parent: OpaquePointer?, _ unicode: hb_codepoint_t,
+                          _ glyph: UnsafeMutablePointer<hb_codepoint_t>?) -> hb_bool_t {
+    if unicode == 0 {
+        glyph?.pointee = hb_face_get_glyph_count(hb_font_get_face(parent))
+        return 1
+    }
+    if unicode == 0x2028 || unicode == 0x2029 { return hb_font_get_nominal_glyph(parent, 0x20, glyph) }
+    return 0
 }

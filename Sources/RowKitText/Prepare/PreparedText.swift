@@ -88,7 +88,7 @@ public struct PreparedText: Sendable {
             throw .invalidNumber(name: "line height", value: px)
         }
         guard text.utf16.count <= Self.maximumLength else { throw .textTooLong(length: text.utf16.count) }
-        let font = try fonts.font(for: style.font)
+        let font = try fonts.primaryFont(for: style)
         var builder = Builder(style: style, primary: font, fonts: fonts, cache: cache)
         let units = style.whiteSpace.normalize(text)
         try units.withUnsafeBufferPointer { (buffer) throws(TextError) in try builder.build(buffer) }
@@ -96,7 +96,8 @@ public struct PreparedText: Sendable {
         let scale = style.size / Double(font.unitsPerEm)
         let lineHeight: Double
         switch style.lineHeight {
-        case .pixels(let px): lineHeight = px
+        // Chromium snaps a line height to its 1/64 px layout unit (rounding to nearest).
+        case .pixels(let px): lineHeight = (px * 64).rounded() / 64
         case .normal:
             // Chromium rounds each metric at the size, then adds them.
             lineHeight = (Double(font.ascender) * scale).rounded() + (Double(font.descender) * scale).rounded()

@@ -158,7 +158,7 @@ struct Builder {
 
     /// ICU's UAX #14 opportunities, with Chromium's table deciding between printable ASCII pairs.
     func lineBreaks(_ units: UnsafeBufferPointer<UInt16>) throws(TextError) -> (ends: [Int32], mandatory: [UInt8]) {
-        let (icu, icuMandatory) = try UnicodeAnalysis.lineBreaks(units)
+        let (icu, icuMandatory) = try UnicodeAnalysis.lineBreaks(units, language: style.lang)
         var ends: [Int32] = []
         var mandatory: [UInt8] = []
         ends.reserveCapacity(icu.count + 4)

@@ -2,20 +2,55 @@ import CICU
 
 /// ICU analyses of a whole paragraph, as plain arrays.
 enum UnicodeAnalysis {
-    /// Line-break opportunities (end offsets) and whether each is mandatory.
-    static func lineBreaks(_ units: UnsafeBufferPointer<UInt16>) throws(TextError) -> (ends: [Int32], mandatory: [UInt8]) {
+    /// Line-break opportunities (end offsets) and whether each is forced, as Chromium finds
+    /// them with ICU: the rules of the content language (``lineBreakRules(for:)``); a break is
+    /// forced only after a kept newline (ICU's other hard breaks — U+2028, U+2029, U+0085, VT,
+    /// FF — are plain opportunities in a browser); and between two characters that are both
+    /// ASCII or NBSP ICU is not asked at all (the caller adds the breaks after spaces and
+    /// Chromium's table for printable pairs), so controls such as VT glue to their neighbours.
+    static func lineBreaks(_ units: UnsafeBufferPointer<UInt16>, language: String? = nil) throws(TextError) -> (ends: [Int32], mandatory: [UInt8]) {
         let capacity = units.count + 1
         var ends = [Int32](repeating: 0, count: capacity)
         var mandatory = [UInt8](repeating: 0, count: capacity)
+        let rules = lineBreakRules(for: language)
         let count = ends.withUnsafeMutableBufferPointer { e in
             mandatory.withUnsafeMutableBufferPointer { m in
-                rk_line_breaks(units.baseAddress, Int32(units.count), e.baseAddress, m.baseAddress, Int32(capacity))
+                rk_line_breaks(units.baseAddress, Int32(units.count), rules, e.baseAddress, m.baseAddress, Int32(capacity))
             }
         }
         guard count >= 0 else { throw .unicodeAnalysisFailed("line breaks") }
-        ends.removeLast(capacity - Int(count))
-        mandatory.removeLast(capacity - Int(count))
+        var kept = 0
+        for k in 0..<Int(count) {
+            let p = Int(ends[k])
+            let before = units[p - 1]
+            if p < units.count && before != 0x0A && before != 0x20 && before != 0x09
+                && isASCIIOrNoBreakSpace(before) && isASCIIOrNoBreakSpace(units[p]) {
+                continue
+            }
+            ends[kept] = ends[k]
+            mandatory[kept] = before == 0x0A ? 1 : 0
+            kept += 1
+        }
+        ends.removeLast(capacity - kept)
+        mandatory.removeLast(capacity - kept)
         return (ends, mandatory)
+    }
+
+    @inline(__always) private static func isASCIIOrNoBreakSpace(_ unit: UInt16) -> Bool {
+        unit < 0x80 || unit == 0xA0
+    }
+
+    /// Which ICU line-break rules Chromium uses for a content language with `line-break: auto`:
+    /// Japanese ("ja…") its own, Chinese ("zh…", "yue") `lb=normal` for Chinese, anything else
+    /// CSS `normal` (docs/CHROMIUM.md §3(e)).
+    static func lineBreakRules(for language: String?) -> Int32 {
+        guard let language else { return 0 }
+        let primary = language.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? ""
+        switch primary {
+        case "ja": return 1
+        case "zh", "yue": return 2
+        default: return 0
+        }
     }
 
     /// Grapheme cluster end offsets.

@@ -1,15 +1,19 @@
 extension WhiteSpace {
-    /// The text as the line breaker sees it, in UTF-16.
+    /// The text as the line breaker sees it, in UTF-16, with Chromium's treatment of white space
+    /// and controls (measured, docs/CHROMIUM.md §3(l, m)).
     ///
-    /// `.normal` (CSS `white-space: normal`): every run of spaces, tabs, CR and LF becomes one
-    /// space; spaces at the start and end are dropped (at the start of a line they would be
-    /// removed, at the end they hang). `.preWrap`: CR LF and lone CR become LF; everything else
-    /// is kept.
+    /// `.normal` (CSS `white-space: normal`): a text of nothing but spaces, tabs, newlines, CR,
+    /// VT and FF is empty (no line at all); otherwise every run of spaces, tabs, CR and LF
+    /// becomes one space and spaces at the start and end are dropped (at the start of a line they
+    /// would be removed, at the end they hang), while VT and FF stay (drawn as .notdef).
+    /// `.preWrap`: CR and FF are dropped (so CR LF is one newline); everything else is kept.
+    /// NUL always stays, as an invisible zero-width character.
     func normalize(_ text: String) -> [UInt16] {
         var units: [UInt16] = []
         units.reserveCapacity(text.utf16.count)
         switch self {
         case .normal:
+            if text.utf16.allSatisfy({ $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }) { return [] }
             var pendingSpace = false
             for unit in text.utf16 {
                 if unit == 0x20 || unit == 0x09 || unit == 0x0A || unit == 0x0D {
@@ -20,15 +24,8 @@ extension WhiteSpace {
                 }
             }
         case .preWrap:
-            var afterCR = false
-            for unit in text.utf16 {
-                if unit == 0x0D {
-                    units.append(0x0A)
-                    afterCR = true
-                } else {
-                    if !(afterCR && unit == 0x0A) { units.append(unit) }
-                    afterCR = false
-                }
+            for unit in text.utf16 where unit != 0x0D && unit != 0x0C {
+                units.append(unit)
             }
         }
         return units
