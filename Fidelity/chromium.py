@@ -42,7 +42,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_CACHE_DIR = os.path.join(HERE, ".cache")
 # Bump when the page script / measurement semantics change (invalidates cache).
-MEASURE_VERSION = 3
+MEASURE_VERSION = 6
 
 CHROMIUM_FLAGS = [
     "--headless",
@@ -63,7 +63,12 @@ PAGE_TEMPLATE = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>rowkit fidelity</title>
 <style>
 html, body { margin: 0; padding: 0; }
+/* Every case at the page origin, as a text alone in a fresh page: Chromium's layout depends on
+   the fractional part of an element's position (measured: a div below others of fractional
+   heights can be 1/64 px taller or shorter), so stacking cases would let the page decide. */
+#cases { position: absolute; left: 0; top: 0; }
 #cases > div {
+  position: absolute; left: 0; top: 0;
   display: block; margin: 0; padding: 0; border: 0;
   overflow-wrap: break-word;
   letter-spacing: normal; word-spacing: normal;
@@ -125,11 +130,18 @@ html, body { margin: 0; padding: 0; }
           var cp = text.codePointAt(p), n = cp > 0xFFFF ? 2 : 1;
           if (!ignored(cp)) {
             range.setStart(tn, p); range.setEnd(tn, p + n);
-            var rects = range.getClientRects(), slot = -1;
+            // A character's own box is its last box with a width: the character after a
+            // soft-hyphen break also reports the hyphen drawn at the end of the previous line,
+            // first. Zero-width characters only have empty boxes; the first one counts.
+            var rects = range.getClientRects(), slot = -1, empty = -1;
             for (var j = 0; j < rects.length; j++) {
               var r = rects[j];
-              if (r.height > 0) { slot = Math.floor((r.top + r.height / 2 - box2.top) / L); break; }
+              if (r.height <= 0) continue;
+              var s = Math.floor((r.top + r.height / 2 - box2.top) / L);
+              if (r.width > 0) slot = s;
+              else if (empty < 0) empty = s;
             }
+            if (slot < 0) slot = empty;
             if (slot < 0) slot = last;
             if (slot >= count) slot = count - 1;
             if (slot < last) slot = last;

@@ -32,11 +32,8 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     /// The face's own weight (OS/2 weight class, 1...1000) and whether it is italic or oblique:
     /// a style asking for more is synthesized when drawing (``FontSynthesis``).
     public let faceWeight: Int, faceIsItalic: Bool
-    /// Number of glyphs in the face; glyph ids at or above it are invisible (see ``shapingFont``).
-    public let glyphCount: UInt32
-
-    /// The HarfBuzz font text is shaped with: the face's font wrapped in one that maps NUL to an
-    /// invisible zero-width glyph and a missing U+2028/U+2029 to the space glyph, as Chromium does.
+    /// The HarfBuzz font text is shaped with: the face's font wrapped in one that maps a missing
+    /// U+2028/U+2029 to the space glyph, as Chromium does.
     let hbFont: OpaquePointer
     /// The face's plain HarfBuzz font.
     private let baseFont: OpaquePointer
@@ -63,7 +60,6 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
         self.unitsPerEm = upem
         self.baseFont = font
         self.hbFont = shaping
-        self.glyphCount = hb_face_get_glyph_count(face)
         self.faceWeight = Int(hb_style_get_value(font, HB_STYLE_TAG_WEIGHT).rounded())
         self.faceIsItalic = hb_style_get_value(font, HB_STYLE_TAG_ITALIC) != 0
             || hb_style_get_value(font, HB_STYLE_TAG_SLANT_ANGLE) != 0
@@ -131,12 +127,13 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     }
 
     /// The part of a `line-height: normal` line box this font needs above and below the
-    /// baseline at `size`: rounded ascent (descent) plus half the rounded line gap, as Chromium
-    /// computes it (docs/CHROMIUM.md §5).
+    /// baseline at `size`, as Chromium computes it (docs/CHROMIUM.md §5): the rounded ascent and
+    /// descent, with the rounded line gap split as whole pixels, the smaller half above.
     public func normalLineMetrics(size: Double) -> (above: Double, below: Double) {
         let scale = size / Double(unitsPerEm)
-        let halfGap = (Double(lineGap) * scale).rounded() / 2
-        return ((Double(ascender) * scale).rounded() + halfGap, (Double(descender) * scale).rounded() + halfGap)
+        let gap = (Double(lineGap) * scale).rounded()
+        let above = (gap / 2).rounded(.down)
+        return ((Double(ascender) * scale).rounded() + above, (Double(descender) * scale).rounded() + gap - above)
     }
 
     /// FreeType's 16.16 scale for a size: `FT_DivFix(round(size × 64), unitsPerEm)`.
@@ -161,8 +158,8 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
         hb_font_destroy(baseFont)
     }
 
-    /// Whether the font maps `scalar` to a glyph of its own (NUL, U+2028 and U+2029 always:
-    /// see ``hbFont``).
+    /// Whether the font maps `scalar` to a glyph of its own (U+2028 and U+2029 always: see
+    /// ``hbFont``).
     public func covers(_ scalar: UInt32) -> Bool {
         var glyph: hb_codepoint_t = 0
         return hb_font_get_nominal_glyph(hbFont, scalar, &glyph) != 0
@@ -217,15 +214,14 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
 }
 
 /// Font functions of every shaping font (a sub-font of the face's font; everything not set here
-/// goes to the face): NUL maps to an invisible glyph (an id past the face's glyphs, zero
-/// advance, drawn as nothing) and U+2028/U+2029 to the space glyph when the face has no glyph
-/// of its own — what Chromium shows for them (docs/CHROMIUM.md §3(m)).
+/// goes to the face): U+2028 and U+2029 map to the space glyph when the face has no glyph of its
+/// own — what Chromium shows for them (docs/CHROMIUM.md §3(m)).
 private nonisolated(unsafe) let shapingFontFuncs: OpaquePointer = {
     let funcs = hb_font_funcs_create()!
     hb_font_funcs_set_nominal_glyph_func(funcs, { font, _, unicode, glyph, _ in
         let parent = hb_font_get_parent(font)
         if hb_font_get_nominal_glyph(parent, unicode, glyph) != 0 { return 1 }
-        return specialGlyph(font, parent, unicode, glyph)
+        return separatorGlyph(parent, unicode, glyph)
     }, nil, nil)
     hb_font_funcs_set_nominal_glyphs_func(funcs, { font, _, count, firstUnicode, unicodeStride, firstGlyph, glyphStride, _ in
         let parent = hb_font_get_parent(font)
@@ -237,42 +233,17 @@ private nonisolated(unsafe) let shapingFontFuncs: OpaquePointer = {
             if done == count { break }
             let unicode = UnsafeRawPointer(firstUnicode!).advanced(by: Int(done) * Int(unicodeStride)).load(as: hb_codepoint_t.self)
             let glyph = UnsafeMutableRawPointer(firstGlyph!).advanced(by: Int(done) * Int(glyphStride)).assumingMemoryBound(to: hb_codepoint_t.self)
-            guard specialGlyph(font, parent, unicode, glyph) != 0 else { break }
+            guard separatorGlyph(parent, unicode, glyph) != 0 else { break }
             done += 1
         }
         return done
-    }, nil, nil)
-    hb_font_funcs_set_glyph_h_advances_func(funcs, { font, _, count, firstGlyph, glyphStride, firstAdvance, advanceStride, _ in
-        let parent = hb_font_get_parent(font)
-        hb_font_get_glyph_h_advances(parent, count, firstGlyph, glyphStride, firstAdvance, advanceStride)
-        let invisible = hb_face_get_glyph_count(hb_font_get_face(parent))
-        for i in 0..<Int(count) {
-            let glyph = UnsafeRawPointer(firstGlyph!).advanced(by: i * Int(glyphStride)).load(as: hb_codepoint_t.self)
-            if glyph >= invisible {
-                UnsafeMutableRawPointer(firstAdvance!).advanced(by: i * Int(advanceStride)).storeBytes(of: 0, as: hb_position_t.self)
-            }
-        }
-    }, nil, nil)
-    hb_font_funcs_set_glyph_extents_func(funcs, { font, _, glyph, extents, _ in
-        let parent = hb_font_get_parent(font)
-        if glyph >= hb_face_get_glyph_count(hb_font_get_face(parent)) {
-            extents?.pointee = hb_glyph_extents_t(x_bearing: 0, y_bearing: 0, width: 0, height: 0)
-            return 1
-        }
-        return hb_font_get_glyph_extents(parent, glyph, extents)
     }, nil, nil)
     hb_font_funcs_make_immutable(funcs)
     return funcs
 }()
 
-/// The glyph for a character the face lacks but Chromium shows anyway: NUL → invisible,
-/// U+2028/U+2029 → space.
-private func specialGlyph(_ font: OpaquePointer?, _ parent: OpaquePointer?, _ unicode: hb_codepoint_t,
-                          _ glyph: UnsafeMutablePointer<hb_codepoint_t>?) -> hb_bool_t {
-    if unicode == 0 {
-        glyph?.pointee = hb_face_get_glyph_count(hb_font_get_face(parent))
-        return 1
-    }
-    if unicode == 0x2028 || unicode == 0x2029 { return hb_font_get_nominal_glyph(parent, 0x20, glyph) }
-    return 0
+/// The space glyph for U+2028/U+2029 (line and paragraph separator).
+private func separatorGlyph(_ parent: OpaquePointer?, _ unicode: hb_codepoint_t, _ glyph: UnsafeMutablePointer<hb_codepoint_t>?) -> hb_bool_t {
+    guard unicode == 0x2028 || unicode == 0x2029 else { return 0 }
+    return hb_font_get_nominal_glyph(parent, 0x20, glyph)
 }

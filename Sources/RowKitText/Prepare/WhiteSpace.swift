@@ -7,7 +7,7 @@ extension WhiteSpace {
     /// becomes one space and spaces at the start and end are dropped (at the start of a line they
     /// would be removed, at the end they hang), while VT and FF stay (drawn as .notdef).
     /// `.preWrap`: CR and FF are dropped (so CR LF is one newline); everything else is kept.
-    /// NUL always stays, as an invisible zero-width character.
+    /// NUL always stays (Chromium shapes it with its last-resort font, whose .null glyph is empty).
     func normalize(_ text: String) -> [UInt16] {
         var units: [UInt16] = []
         units.reserveCapacity(text.utf16.count)
