@@ -140,7 +140,7 @@ def ignored(ch):
     """Left out of line texts on both sides: white space, controls and invisible format
     characters (a zero-width character at a break has no well-defined line)."""
     cp = ord(ch)
-    return cp <= 0x20 or 0x7F <= cp <= 0x9F or unicodedata.category(ch) in ("Cf", "Zl", "Zp")
+    return cp <= 0x20 or 0x7F <= cp <= 0x9F or unicodedata.category(ch) in ("Cf", "Zs", "Zl", "Zp")
 
 
 def line_texts(texts):

@@ -77,26 +77,38 @@ extension PreparedText {
                 let segmentStart = i == 0 ? 0 : ends[i - 1]
                 var trim: Int64 = 0
                 if placed > 0 && f & Flag.whitespaceOnly == 0 && x + w > limit {
-                    if f & Flag.endTrim != 0 { trim = endTrim(segment: i) }
+                    if f & Flag.endTrim != 0 { trim = lineEndTrim(segment: i) }
                     if trim == 0 || x + w - trim > limit {
                         // The line ends before segment i: after the last placed segment, unless
-                        // that one ends in a soft hyphen whose hyphen does not fit — then at the
-                        // latest earlier opportunity where it does.
+                        // that one ends in a soft hyphen whose hyphen does not fit, or in a full
+                        // stop that is full width at a line end and then does not fit — then at
+                        // the latest earlier opportunity where it does (docs/CHROMIUM.md §3(b, e)).
                         var end = i - 1
                         var width = content
                         var hyphen = lastFlags & Flag.softHyphen != 0
-                        if hyphen && Self.ceilToLayoutUnit(content) + Self.ceilToLayoutUnit(hyphenWidth) > limit {
+                        var growth = lastFlags & Flag.endTrim != 0 ? lineEndGrowth(segment: end) : 0
+                        if (hyphen && Self.ceilToLayoutUnit(content) + Self.ceilToLayoutUnit(hyphenWidth) > limit)
+                            || (growth > 0 && content + growth > limit) {
                             if let fallback = lineBreakBefore(i, lineFirst: lineFirst, lineStart: lineStart, limit: limit, hyphenWidth: hyphenWidth) {
                                 end = fallback.segment
                                 width = fallback.width
                                 hyphen = fallback.hyphen
+                                growth = fallback.growth
+                            } else if hyphen, let split = softHyphenSplit(lineStart: lineStart, segment: end) {
+                                // overflow-wrap breaks the word between graphemes instead; the
+                                // soft hyphen stays with its character on the next line.
+                                if !emit(lineStart, split, self.width(lineStart, split), false) { return }
+                                lineStart = split
+                                lineFirst = end
+                                content = self.width(split, contentEnds[end])
+                                x = content + Int64(spaces[end])
+                                placed = 1
+                                continue
                             } else {
-                                // No opportunity fits with its hyphen: overflow-wrap breaks the
-                                // word here anyway, as an ordinary grapheme break (no hyphen).
                                 hyphen = false
                             }
                         }
-                        if !emit(lineStart, ends[end], width + (hyphen ? hyphenWidth : 0), hyphen) { return }
+                        if !emit(lineStart, ends[end], width + growth + (hyphen ? hyphenWidth : 0), hyphen) { return }
                         lineStart = ends[end]
                         placed = 0
                         lastFlags = 0
@@ -112,27 +124,55 @@ extension PreparedText {
                 } else {
                     lineFirst = i
                     if w > limit && f & Flag.breakable != 0 {
-                        // overflow-wrap: break-word — whole graphemes per line, at least one.
+                        // overflow-wrap: break-word — whole graphemes per line, at least one; a
+                        // closing bracket that ends the word may shrink to fit.
                         var gx: Int64 = 0
                         var onLine = 0
                         var u = Int(segmentStart)
                         let contentEnd = Int(storage.contentEnds[i])
                         let unitAdvances = storage.unitAdvances
+                        let endTrim = f & Flag.endTrim != 0 ? lineEndTrim(segment: i) : 0
+                        var dictionary: [Int32]?
                         while u < contentEnd {
                             var v = u + 1
                             var gw = Int64(unitAdvances[u])
                             while v < contentEnd && !isGraphemeStart(v) { gw += Int64(unitAdvances[v]); v += 1 }
                             if onLine > 0 && gx + gw > limit {
-                                if !emit(lineStart, Int32(u), gx, false) { return }
-                                lineStart = Int32(u)
-                                gx = 0
-                                onLine = 0
+                                if v == contentEnd && endTrim > 0 && gx + gw - endTrim <= limit {
+                                    trim = endTrim
+                                } else {
+                                    if !emit(lineStart, Int32(u), gx, false) { return }
+                                    lineStart = Int32(u)
+                                    gx = 0
+                                    onLine = 0
+                                    dictionary = dictionaryBreaks(from: u)
+                                    if dictionary != nil { break }
+                                }
                             }
                             gx += gw
                             onLine += 1
                             u = v
                         }
-                        content = gx
+                        content = gx - trim
+                        if let breaks = dictionary {
+                            // The line starts inside a dictionary-segmented word: Chromium finds
+                            // the words from here again (docs/CHROMIUM.md §3(g)).
+                            guard let next = layOutDictionaryRun(breaks, lineStart: &lineStart, content: &content, x: &x,
+                                                                 limit: limit, emit) else { return }
+                            i = next
+                            placed = 1
+                            lineFirst = i - 1
+                            lastFlags = flags[i - 1] & ~(Flag.softHyphen | Flag.endTrim | Flag.mandatoryBreak)
+                            if flags[i - 1] & Flag.mandatoryBreak != 0 {
+                                if !emit(lineStart, ends[i - 1], content, false) { return }
+                                lineStart = ends[i - 1]
+                                placed = 0
+                                lastFlags = 0
+                                x = 0
+                                content = 0
+                            }
+                            continue
+                        }
                     } else {
                         content = w
                     }
@@ -156,11 +196,12 @@ extension PreparedText {
     }
 
     /// The latest break before the last one on the line `lineFirst..<i` (starting at unit
-    /// `lineStart`) whose line fits, counting a soft hyphen's hyphen where the break follows
-    /// one; nil if there is none.
-    func lineBreakBefore(_ i: Int, lineFirst: Int, lineStart: Int32, limit: Int64, hyphenWidth: Int64) -> (segment: Int, width: Int64, hyphen: Bool)? {
+    /// `lineStart`) whose line fits, counting a soft hyphen's hyphen and a full stop's growth
+    /// where the break follows one; nil if there is none.
+    func lineBreakBefore(_ i: Int, lineFirst: Int, lineStart: Int32, limit: Int64, hyphenWidth: Int64)
+        -> (segment: Int, width: Int64, hyphen: Bool, growth: Int64)? {
         let storage = self.storage
-        var candidates: [(segment: Int, width: Int64, hyphen: Bool)] = []
+        var candidates: [(segment: Int, width: Int64, hyphen: Bool, growth: Int64)] = []
         var x: Int64 = 0
         var content: Int64 = 0
         for j in lineFirst..<i {
@@ -175,16 +216,26 @@ extension PreparedText {
             if f & Flag.whitespaceOnly == 0 || j == lineFirst { content = (j == lineFirst ? 0 : x) + w }
             let pen = f & Flag.whitespaceOnly != 0 && j > lineFirst ? x : content
             x = pen + (f & Flag.tab != 0 ? tabbedSpaceWidth(segment: j, from: pen) : Int64(storage.spaceWidths[j]))
-            candidates.append((j, content, f & Flag.softHyphen != 0))
+            candidates.append((j, content, f & Flag.softHyphen != 0, f & Flag.endTrim != 0 ? lineEndGrowth(segment: j) : 0))
         }
         for candidate in candidates.dropLast().reversed() {
             let extra = candidate.hyphen ? Self.ceilToLayoutUnit(hyphenWidth) : 0
-            if Self.ceilToLayoutUnit(candidate.width) + extra <= limit { return candidate }
+            if Self.ceilToLayoutUnit(candidate.width + candidate.growth) + extra <= limit { return candidate }
         }
         return nil
     }
 
-    /// How much segment `i`'s closing CJK bracket may shrink when it ends a line.
+    /// Sum of the advances of units `a..<b`, 16.16 px.
+    @inline(__always) func width(_ a: Int32, _ b: Int32) -> Int64 {
+        var total: Int64 = 0
+        let advances = storage.unitAdvances
+        for u in Int(a)..<Int(b) { total += Int64(advances[u]) }
+        return total
+    }
+
+    /// What happens to segment `i`'s last character when it ends a line: positive, a closing
+    /// CJK bracket may shrink by that much; negative, a full stop grows by that much
+    /// (``lineEndTrim(segment:)``, ``lineEndGrowth(segment:)``).
     func endTrim(segment i: Int) -> Int64 {
         var low = 0, high = endTrimSegments.count
         while low < high {

@@ -89,6 +89,12 @@ enum CJKPunctuation {
         }
     }
 
+    /// A full stop or comma: trimmed before other punctuation, but never at a line end.
+    static func growsAtLineEnd(_ unit: UInt16) -> Bool {
+        let k = kind(unit)
+        return k == .dot || k == .comma
+    }
+
     /// Whether the unit at `i` is trimmed by its neighbours: a closing mark (bracket, `。`, `、`)
     /// followed by any punctuation loses its end half; an opening bracket preceded by any
     /// punctuation loses its start half, unless the mark before it was already trimmed.
@@ -102,5 +108,146 @@ enum CJKPunctuation {
             return previous == .open || previous == .middle
         }
         return false
+    }
+}
+
+/// Line-end rules of Chromium's line breaker that depend on where a line ends (used by
+/// `forEachLine`; measured, docs/CHROMIUM.md §3(b, e, n)).
+extension PreparedText {
+    /// How much wider segment `i` is when it ends a line: a fullwidth `。` or `、` shaped half-width
+    /// because punctuation follows it is full width again when the line breaks between them
+    /// (Chromium trims only pairs on one line, and never trims a full stop or comma at a line end).
+    func lineEndGrowth(segment i: Int) -> Int64 {
+        max(0, -endTrim(segment: i))
+    }
+
+    /// How much segment `i`'s closing bracket may shrink at a line end (0 if it may not).
+    func lineEndTrim(segment i: Int) -> Int64 {
+        max(0, endTrim(segment: i))
+    }
+
+    /// Where Chromium splits a line whose last break is a soft hyphen that does not fit with its
+    /// hyphen and that has no earlier break that fits: overflow-wrap breaks the word between
+    /// grapheme clusters instead, and a soft hyphen stays with the character before it, so the
+    /// split falls before the last visible grapheme of segment `end` (`schwin‐` → `schwi` /
+    /// `n‐dig‐`). Nil when that would leave the line empty.
+    func softHyphenSplit(lineStart: Int32, segment end: Int) -> Int32? {
+        var u = Int(contentEnds[end]) - 1            // the soft hyphen
+        while u > Int(lineStart) && !isGraphemeStart(u) { u -= 1 }
+        guard u > Int(lineStart) else { return nil }
+        u -= 1
+        while u > Int(lineStart) && !isGraphemeStart(u) { u -= 1 }
+        return u > Int(lineStart) ? Int32(u) : nil
+    }
+
+    /// For a line that starts inside a word of a script ICU segments with a dictionary (Thai,
+    /// Lao, Khmer, Myanmar…) after overflow-wrap split the word: Chromium runs its break
+    /// iterator again on the text from the line start, which finds other words than it found in
+    /// the whole text (`รายงานก่อน` split as `รายง` continues `า|นก่อ|นวัน`; measured: without
+    /// context before the line start, `ควา` continues `มก|ว้าง`, not `ม|กว้าง`). Returns the new break offsets after `lineStart`, up to the end of the
+    /// dictionary run (an original break), or nil when the text there is not such a script.
+    func dictionaryBreaks(from lineStart: Int) -> [Int32]? {
+        let units = storage.units
+        guard lineStart < units.count, Self.segmentsWithDictionary(units[lineStart]) else { return nil }
+        var p = lineStart
+        while p < units.count && (Self.segmentsWithDictionary(units[p]) || Self.isMark(units[p])) { p += 1 }
+        // Extend to the original break at or after the run's end.
+        let ends = segmentEnds
+        var low = 0, high = ends.count - 1
+        while low < high {
+            let mid = (low + high) / 2
+            if Int(ends[mid]) < p { low = mid + 1 } else { high = mid }
+        }
+        let runEnd = Int(ends[low])
+        let from = lineStart
+        let found = units.withUnsafeBufferPointer { buffer in
+            try? UnicodeAnalysis.lineBreaks(UnsafeBufferPointer(rebasing: buffer[from..<runEnd]), language: style.lang)
+        }
+        guard let found else { return nil }
+        var result = found.ends.map { $0 + Int32(from) }.filter { Int($0) > lineStart }
+        if result.last.map({ Int($0) }) != runEnd { result.append(Int32(runEnd)) }
+        return result
+    }
+
+    /// Scripts ICU breaks into words with a dictionary.
+    @inline(__always) static func segmentsWithDictionary(_ unit: UInt16) -> Bool {
+        (unit >= 0x0E00 && unit <= 0x0EFF) || (unit >= 0x1000 && unit <= 0x109F) || (unit >= 0x1780 && unit <= 0x17FF)
+            || (unit >= 0x19E0 && unit <= 0x19FF) || (unit >= 0x1A20 && unit <= 0x1AAF) || (unit >= 0xA9E0 && unit <= 0xA9FF)
+            || (unit >= 0xAA60 && unit <= 0xAA7F)
+    }
+
+    @inline(__always) static func isMark(_ unit: UInt16) -> Bool {
+        unit == 0x200C || unit == 0x200D || (unit >= 0x0300 && unit <= 0x036F)
+    }
+}
+
+extension PreparedText {
+    /// Lays out a dictionary-script run from a line start inside one of its words with the break
+    /// offsets ``dictionaryBreaks(from:)`` found (the last is an original break), greedily and
+    /// with overflow-wrap, finding the words again after every split inside a word. On return
+    /// the line holding the run's last piece is still open: `lineStart`, `content` and `x`
+    /// describe it. Returns the index of the first segment after the run, or nil when `emit`
+    /// asked to stop.
+    func layOutDictionaryRun(_ firstBreaks: [Int32], lineStart: inout Int32, content: inout Int64, x: inout Int64,
+                             limit: Int64, _ emit: (Int32, Int32, Int64, Bool) -> Bool) -> Int? {
+        let units = storage.units
+        let advances = storage.unitAdvances
+        var breaks = firstBreaks
+        var k = 0
+        var a = Int(lineStart)
+        var placed = false
+        content = 0
+        x = 0
+        while k < breaks.count {
+            let b = Int(breaks[k])
+            var contentEnd = b
+            while contentEnd > a && isHangingSpace(units[contentEnd - 1]) { contentEnd -= 1 }
+            let w = width(Int32(a), Int32(contentEnd)), trailing = width(Int32(contentEnd), Int32(b))
+            if placed && x + w > limit {
+                if !emit(lineStart, Int32(a), content, false) { return nil }
+                lineStart = Int32(a)
+                placed = false
+            }
+            if !placed && w > limit {
+                var gx: Int64 = 0, onLine = 0, u = a
+                var again: [Int32]?
+                while u < contentEnd {
+                    var v = u + 1
+                    var gw = Int64(advances[u])
+                    while v < contentEnd && !isGraphemeStart(v) { gw += Int64(advances[v]); v += 1 }
+                    if onLine > 0 && gx + gw > limit {
+                        if !emit(lineStart, Int32(u), gx, false) { return nil }
+                        lineStart = Int32(u)
+                        gx = 0
+                        onLine = 0
+                        if let found = dictionaryBreaks(from: u) { again = found; break }
+                    }
+                    gx += gw
+                    onLine += 1
+                    u = v
+                }
+                if let again {
+                    breaks = again
+                    k = 0
+                    a = Int(lineStart)
+                    continue
+                }
+                content = gx
+            } else {
+                content = placed ? x + w : w
+            }
+            x = content + trailing
+            placed = true
+            a = b
+            k += 1
+        }
+        // The segment that ends where the run ends.
+        let ends = segmentEnds
+        var low = 0, high = ends.count - 1
+        while low < high {
+            let mid = (low + high) / 2
+            if Int(ends[mid]) < a { low = mid + 1 } else { high = mid }
+        }
+        return low + 1
     }
 }

@@ -122,6 +122,11 @@ struct Builder {
                     flag |= PreparedText.Flag.endTrim
                     endTrimSegments.append(Int32(k))
                     endTrimAmounts.append(unitAdvances[last] / 2)
+                } else if trimmed.contains(last), CJKPunctuation.growsAtLineEnd(units[last]) {
+                    // Trimmed because punctuation follows: full width again if the line ends here.
+                    flag |= PreparedText.Flag.endTrim
+                    endTrimSegments.append(Int32(k))
+                    endTrimAmounts.append(-unitAdvances[last])
                 }
             }
             segmentEnds.append(Int32(end))
@@ -196,12 +201,17 @@ struct Builder {
                 trimmed.insert(u)
             }
         }
-        let key = ShapeCache.Key(font: font.id, rightToLeft: level & 1 == 1, text: slice, halfWidth: halfWidth)
+        // Joining scripts are shaped with their neighbours as context, as Chromium shapes them.
+        let (before, after) = UnicodeAnalysis.joiningContext(units, start, end)
+        let context = UnsafeBufferPointer(rebasing: units[(start - before)..<(end + after)])
+        let key = ShapeCache.Key(font: font.id, rightToLeft: level & 1 == 1, text: slice, halfWidth: halfWidth,
+                                 context: before + after > 0 ? Array(context) + [UInt16(before)] : [])
         let shaped: ShapedRun
         if let cached = cache.run(for: key) {
             shaped = cached
         } else {
-            shaped = ShapedRun.shape(slice, font: font, rightToLeft: key.rightToLeft, halfWidth: halfWidth, buffer: buffer)
+            shaped = ShapedRun.shape(context, item: before..<(before + end - start), font: font, rightToLeft: key.rightToLeft,
+                                     halfWidth: halfWidth, buffer: buffer)
             cache.store(shaped, for: key)
         }
         runs.append(GlyphRun(font: font, start: Int32(start), end: Int32(end), bidiLevel: level, shaped: shaped))

@@ -30,12 +30,14 @@ public final class ShapedRun: Sendable {
     /// Approximate heap bytes held by the run.
     var byteCount: Int { 48 + glyphs.count * 20 + unitAdvances.count * 4 }
 
-    /// Shapes `units` (one run: one font, one direction) with HarfBuzz.
+    /// Shapes `units[item]` (one run: one font, one direction) with HarfBuzz; the units around
+    /// `item` are context only (Arabic joining across a font change).
     /// `halfWidth` lists run offsets shaped with the `halt` feature (trimmed CJK punctuation).
-    static func shape(_ units: UnsafeBufferPointer<UInt16>, font: Font, rightToLeft: Bool, halfWidth: [UInt16],
-                      buffer: OpaquePointer) -> ShapedRun {
+    static func shape(_ units: UnsafeBufferPointer<UInt16>, item: Range<Int>? = nil, font: Font, rightToLeft: Bool,
+                      halfWidth: [UInt16], buffer: OpaquePointer) -> ShapedRun {
+        let item = item ?? 0..<units.count
         hb_buffer_clear_contents(buffer)
-        hb_buffer_add_utf16(buffer, units.baseAddress, Int32(units.count), 0, Int32(units.count))
+        hb_buffer_add_utf16(buffer, units.baseAddress, Int32(units.count), UInt32(item.lowerBound), Int32(item.count))
         hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         hb_buffer_guess_segment_properties(buffer)
         var features = halfWidth.map { hb_feature_t(tag: hb_tag("halt"), value: 1, start: UInt32($0), end: UInt32($0) + 1) }
@@ -49,13 +51,13 @@ public final class ShapedRun: Sendable {
         var offsetsX = [Int32](repeating: 0, count: n)
         var offsetsY = [Int32](repeating: 0, count: n)
         var clusters = [Int32](repeating: 0, count: n)
-        var unitAdvances = [Int32](repeating: 0, count: units.count)
+        var unitAdvances = [Int32](repeating: 0, count: item.count)
         for i in 0..<n {
             glyphs[i] = infos[i].codepoint
             advances[i] = positions[i].x_advance
             offsetsX[i] = positions[i].x_offset
             offsetsY[i] = positions[i].y_offset
-            let cluster = Int32(infos[i].cluster)
+            let cluster = Int32(infos[i].cluster) - Int32(item.lowerBound)
             clusters[i] = cluster
             unitAdvances[Int(cluster)] &+= positions[i].x_advance
         }
@@ -85,11 +87,13 @@ public final class ShapeCache: Sendable {
         struct LongText: Hashable {
             var text: [UInt16]
             var halfWidth: [UInt16]
+            /// The run with its shaping context, when it has one.
+            var context: [UInt16] = []
         }
 
-        init(font: Int32, rightToLeft: Bool, text: UnsafeBufferPointer<UInt16>, halfWidth: [UInt16]) {
+        init(font: Int32, rightToLeft: Bool, text: UnsafeBufferPointer<UInt16>, halfWidth: [UInt16], context: [UInt16] = []) {
             meta = UInt64(UInt32(bitPattern: font)) | (rightToLeft ? 1 << 32 : 0)
-            if text.count <= 12 && halfWidth.isEmpty {
+            if text.count <= 12 && halfWidth.isEmpty && context.isEmpty {
                 meta |= UInt64(text.count) << 40
                 for (i, unit) in text.enumerated() {
                     let shift = UInt64((i & 3) * 16)
@@ -100,12 +104,13 @@ public final class ShapeCache: Sendable {
                     }
                 }
             } else {
-                long = LongText(text: Array(text), halfWidth: halfWidth)
+                long = LongText(text: Array(text), halfWidth: halfWidth, context: context)
             }
             var h = meta &* 0x9E37_79B9_7F4A_7C15
             if let long {
                 for unit in long.text { h = (h ^ UInt64(unit)) &* 0x0000_0100_0000_01B3 }
                 for unit in long.halfWidth { h = (h ^ UInt64(unit) ^ 0xFFFF) &* 0x0000_0100_0000_01B3 }
+                for unit in long.context { h = (h ^ UInt64(unit) ^ 0x1_0000) &* 0x0000_0100_0000_01B3 }
             } else {
                 h = (h ^ word0) &* 0xBF58_476D_1CE4_E5B9
                 h = (h ^ (h >> 29) ^ word1) &* 0x94D0_49BB_1331_11EB

@@ -86,6 +86,27 @@ enum UnicodeAnalysis {
             || (unit >= 0x2066 && unit <= 0x2069))
     }
 
+    /// How many units before `start` and after `end` a run must be shaped with as context, as
+    /// Chromium gives HarfBuzz the whole paragraph: Arabic-style joining (Arabic, Syriac, N'Ko,
+    /// Mongolian) picks a letter's form from its neighbours, also across a font change inside a
+    /// word. Other scripts need none (so their runs share the shape cache freely).
+    static func joiningContext(_ units: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) -> (before: Int, after: Int) {
+        var before = 0, after = 0
+        while before < 4 && start - before > 0 && joins(units[start - before - 1]) { before += 1 }
+        while after < 4 && end + after < units.count && joins(units[end + after]) { after += 1 }
+        if before > 0 || after > 0 {
+            // The run's own edges must join too, else the context changes nothing.
+            if !(joins(units[start]) || joins(units[end - 1])) { return (0, 0) }
+        }
+        return (before, after)
+    }
+
+    /// Units of scripts whose letters join, and the joiners themselves.
+    @inline(__always) static func joins(_ unit: UInt16) -> Bool {
+        (unit >= 0x0600 && unit <= 0x08FF) || (unit >= 0xFB50 && unit <= 0xFDFF) || (unit >= 0xFE70 && unit <= 0xFEFF)
+            || (unit >= 0x1800 && unit <= 0x18AF) || unit == 0x200C || unit == 0x200D
+    }
+
     /// The scalar starting at `index` and its length in units (lone surrogates read as U+FFFD).
     @inline(__always) static func scalar(at index: Int, in units: UnsafeBufferPointer<UInt16>) -> (UInt32, Int) {
         let unit = units[index]

@@ -32,6 +32,8 @@ extension WhiteSpace {
     }
 }
 
+/// White space that hangs at a line end (does not count for fitting): space, tab, newline, and
+/// the ideographic space U+3000 (measured: `ab　　　` stays on its line however narrow).
 @inline(__always) func isHangingSpace(_ unit: UInt16) -> Bool {
-    unit == 0x20 || unit == 0x09 || unit == 0x0A
+    unit == 0x20 || unit == 0x09 || unit == 0x0A || unit == 0x3000
 }
