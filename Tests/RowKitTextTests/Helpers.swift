@@ -73,7 +73,10 @@ func observedBreaks(_ text: String, _ style: TextStyle = style()) throws -> Set<
     for b in graphemeBoundaries(p) where b > 2 && b < p.units.count {
         var contentEnd = b
         while contentEnd > 0 && p.units[contentEnd - 1] == 0x20 { contentEnd -= 1 }
-        let layout = try p.layout(width: p.width(of: 0..<contentEnd))
+        // A full stop trimmed before punctuation is full width when a line ends after it.
+        let segment = p.segmentEnds.firstIndex(of: Int32(b))
+        let growth = segment.map { PreparedText.pixels(p.lineEndGrowth(segment: $0)) } ?? 0
+        let layout = try p.layout(width: p.width(of: 0..<contentEnd) + growth)
         if layout.lines.count > 1 && layout.lines[0].end == b { found.insert(b - 2) }
     }
     return found
@@ -166,7 +169,9 @@ func drawnWidth(_ layout: TextLayout, line i: Int, sourceLocation: SourceLocatio
             }
             guard indices.map({ s.glyphs[$0] }) == piece.glyphs else { continue }
             for (k, g) in indices.enumerated() where abs(piece.advances[k] - px(run.font, s.advances[g])) > 1e-9 {
-                let trimmedEnd = k == indices.count - 1 && CJKPunctuation.kind(p.units[contentEnd - 1]) == .close
+                // A closing bracket trimmed at the line end, or a full stop grown back to full width.
+                let trimmedEnd = k == indices.count - 1 && (CJKPunctuation.kind(p.units[contentEnd - 1]) == .close
+                    || CJKPunctuation.growsAtLineEnd(p.units[contentEnd - 1]))
                 if !trimmedEnd {
                     Issue.record("line \(i): glyph \(k) advances \(piece.advances[k]), shaped \(px(run.font, s.advances[g]))", sourceLocation: sourceLocation)
                     return nil

@@ -112,10 +112,12 @@ extension TextLayout {
             }
             placed.append(PlacedGlyphs(font: run.font, size: p.fontSize, glyphs: glyphs, x: xs, y: ys, advances: advances))
         }
-        // A closing CJK bracket trimmed to fit at the line end: its blank half is dropped.
+        // A closing CJK bracket trimmed to fit at the line end: its blank half is dropped; a full
+        // stop trimmed before punctuation on the next line gets its blank half back.
         let excess = pen - line.width
-        if !line.hyphenated && !line.ellipsized && excess > 1e-6, contentEnd > line.start,
-           CJKPunctuation.kind(p.units[contentEnd - 1]) == .close, let last = placed.indices.last, !placed[last].advances.isEmpty {
+        if !line.hyphenated && !line.ellipsized && abs(excess) > 1e-6, contentEnd > line.start,
+           excess > 0 ? CJKPunctuation.kind(p.units[contentEnd - 1]) == .close : CJKPunctuation.growsAtLineEnd(p.units[contentEnd - 1]),
+           let last = placed.indices.last, !placed[last].advances.isEmpty {
             var advances = placed[last].advances
             advances[advances.count - 1] -= excess
             placed[last] = PlacedGlyphs(font: placed[last].font, size: placed[last].size, glyphs: placed[last].glyphs,

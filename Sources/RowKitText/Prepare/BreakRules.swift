@@ -169,6 +169,20 @@ extension PreparedText {
         return result
     }
 
+    /// Width of the hanging white space `a..<b` after content ending at pen `x`: its advances,
+    /// or with a tab, spaces and tab stops (CSS `tab-size: 8`) as ``tabbedSpaceWidth(segment:from:)``.
+    func trailingWidth(_ a: Int, _ b: Int, from x: Int64) -> Int64 {
+        let units = storage.units
+        guard units[a..<b].contains(0x09) else { return width(Int32(a), Int32(b)) }
+        let tabSize = Int64(spaceWidth) * 8
+        var pen = x
+        for unit in units[a..<b] {
+            if unit == 0x20 { pen += Int64(spaceWidth) }
+            else if unit == 0x09 && tabSize > 0 { pen = (pen / tabSize + 1) * tabSize }
+        }
+        return pen - x
+    }
+
     /// Scripts ICU breaks into words with a dictionary.
     @inline(__always) static func segmentsWithDictionary(_ unit: UInt16) -> Bool {
         (unit >= 0x0E00 && unit <= 0x0EFF) || (unit >= 0x1000 && unit <= 0x109F) || (unit >= 0x1780 && unit <= 0x17FF)
@@ -202,7 +216,7 @@ extension PreparedText {
             let b = Int(breaks[k])
             var contentEnd = b
             while contentEnd > a && isHangingSpace(units[contentEnd - 1]) { contentEnd -= 1 }
-            let w = width(Int32(a), Int32(contentEnd)), trailing = width(Int32(contentEnd), Int32(b))
+            let w = width(Int32(a), Int32(contentEnd))
             if placed && x + w > limit {
                 if !emit(lineStart, Int32(a), content, false) { return nil }
                 lineStart = Int32(a)
@@ -236,7 +250,7 @@ extension PreparedText {
             } else {
                 content = placed ? x + w : w
             }
-            x = content + trailing
+            x = content + trailingWidth(contentEnd, b, from: content)
             placed = true
             a = b
             k += 1

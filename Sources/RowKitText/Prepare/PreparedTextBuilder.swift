@@ -9,6 +9,8 @@ struct Builder {
     let cache: ShapeCache
     /// Font choice per grapheme cluster.
     var fallback: FontFallback
+    /// The content language HarfBuzz shapes with.
+    let language: ShapingLanguage
     var primaryCoversASCII: Bool { fallback.primaryCoversASCII }
 
     var paragraphLevel: UInt8 = 0
@@ -31,6 +33,7 @@ struct Builder {
         self.fonts = fonts
         self.cache = cache
         self.fallback = FontFallback(style: style, primary: primary, fonts: fonts)
+        self.language = ShapingLanguage(style.lang)
     }
 
     func advance(of scalar: UInt32, in font: Font) -> Int32 {
@@ -205,13 +208,13 @@ struct Builder {
         let (before, after) = UnicodeAnalysis.joiningContext(units, start, end)
         let context = UnsafeBufferPointer(rebasing: units[(start - before)..<(end + after)])
         let key = ShapeCache.Key(font: font.id, rightToLeft: level & 1 == 1, text: slice, halfWidth: halfWidth,
-                                 context: before + after > 0 ? Array(context) + [UInt16(before)] : [])
+                                 context: before + after > 0 ? Array(context) + [UInt16(before)] : [], language: language.id)
         let shaped: ShapedRun
         if let cached = cache.run(for: key) {
             shaped = cached
         } else {
             shaped = ShapedRun.shape(context, item: before..<(before + end - start), font: font, rightToLeft: key.rightToLeft,
-                                     halfWidth: halfWidth, buffer: buffer)
+                                     halfWidth: halfWidth, language: language, buffer: buffer)
             cache.store(shaped, for: key)
         }
         runs.append(GlyphRun(font: font, start: Int32(start), end: Int32(end), bidiLevel: level, shaped: shaped))

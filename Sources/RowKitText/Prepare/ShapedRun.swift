@@ -34,11 +34,12 @@ public final class ShapedRun: Sendable {
     /// `item` are context only (Arabic joining across a font change).
     /// `halfWidth` lists run offsets shaped with the `halt` feature (trimmed CJK punctuation).
     static func shape(_ units: UnsafeBufferPointer<UInt16>, item: Range<Int>? = nil, font: Font, rightToLeft: Bool,
-                      halfWidth: [UInt16], buffer: OpaquePointer) -> ShapedRun {
+                      halfWidth: [UInt16], language: ShapingLanguage = .none, buffer: OpaquePointer) -> ShapedRun {
         let item = item ?? 0..<units.count
         hb_buffer_clear_contents(buffer)
         hb_buffer_add_utf16(buffer, units.baseAddress, Int32(units.count), UInt32(item.lowerBound), Int32(item.count))
         hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        if let language = language.language { hb_buffer_set_language(buffer, language) }
         hb_buffer_guess_segment_properties(buffer)
         var features = halfWidth.map { hb_feature_t(tag: hb_tag("halt"), value: 1, start: UInt32($0), end: UInt32($0) + 1) }
         hb_shape(font.hbFont, buffer, &features, UInt32(features.count))
@@ -77,7 +78,7 @@ public final class ShapeCache: Sendable {
     /// four words; longer runs keep arrays.
     struct Key: Hashable {
         private var word0: UInt64 = 0, word1: UInt64 = 0, word2: UInt64 = 0
-        /// Font id (bits 0–31), direction (bit 32), inline length (bits 40–47).
+        /// Font id (bits 0–31), direction (bit 32), inline length (bits 40–47), language (48–63).
         private var meta: UInt64
         private var long: LongText?
         /// A cheap multiply-xor mix of the key, computed once: the dictionary hashes only this
@@ -91,8 +92,9 @@ public final class ShapeCache: Sendable {
             var context: [UInt16] = []
         }
 
-        init(font: Int32, rightToLeft: Bool, text: UnsafeBufferPointer<UInt16>, halfWidth: [UInt16], context: [UInt16] = []) {
-            meta = UInt64(UInt32(bitPattern: font)) | (rightToLeft ? 1 << 32 : 0)
+        init(font: Int32, rightToLeft: Bool, text: UnsafeBufferPointer<UInt16>, halfWidth: [UInt16], context: [UInt16] = [],
+             language: UInt16 = 0) {
+            meta = UInt64(UInt32(bitPattern: font)) | (rightToLeft ? 1 << 32 : 0) | UInt64(language) << 48
             if text.count <= 12 && halfWidth.isEmpty && context.isEmpty {
                 meta |= UInt64(text.count) << 40
                 for (i, unit) in text.enumerated() {
