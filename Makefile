@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 DEBUG_BIN := .build/debug
 
-.PHONY: setup build release demo test fidelity bench clean
+.PHONY: setup build release demo test gui-test view fidelity bench view-bench clean
 
 setup:
 	@bash scripts/setup.sh
@@ -42,6 +42,21 @@ test: setup
 	$(SWIFT) build
 	$(SWIFT) test
 	ROWKIT=$(DEBUG_BIN)/rowkit python3 Fidelity/compare.py --small $(if $(SEED),--seed $(SEED))
+	$(MAKE) gui-test
+
+## gui-test: `rowkit view` under Xvfb, driven by xdotool, screenshots compared with `rowkit render`
+## (skips with rowkit's message where no display can be opened).
+GUI_ENV := GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1
+gui-test:
+	@if command -v xvfb-run >/dev/null; then \
+	  $(GUI_ENV) ROWKIT=$(DEBUG_BIN)/rowkit xvfb-run -a -s "-screen 0 1280x1024x24" python3 Tests/GUI/view_tests.py; \
+	else \
+	  $(GUI_ENV) ROWKIT=$(DEBUG_BIN)/rowkit python3 Tests/GUI/view_tests.py; \
+	fi
+
+## view: a million generated rows in a window (needs a display).
+view: release
+	$(RELEASE_BIN)/rowkit view --sample 1000000
 
 ## fidelity: the full fixed grid and a fresh random sample against headless Chromium; writes the
 ## committed report (Fidelity/report.md, Fidelity/report.json). SEED=n reproduces a sample.
@@ -49,11 +64,18 @@ fidelity: release
 	ROWKIT=$(RELEASE_BIN)/rowkit python3 Fidelity/compare.py $(if $(SEED),--seed $(SEED)) \
 	  --report Fidelity/report.md --json Fidelity/report.json
 
-## bench: RowKit vs Pango on one generated corpus, the cells, and a 1,000,000-row list (release build).
+## bench: RowKit vs Pango on the real corpora (../shared/corpora or $$ROWKIT_CORPORA) and a generated
+## one, the cells, and a 1,000,000-row list (release build); figures go to Benchmarks/results/*.json.
 bench: setup
 	$(SWIFT) build -c release --product rowkit-bench
-	$(RELEASE_BIN)/rowkit-bench
+	$(RELEASE_BIN)/rowkit-bench --results Benchmarks/results
 	$(RELEASE_BIN)/rowkit-bench --list-only 1000000
+	$(MAKE) view-bench
+
+## view-bench: a scripted fling through `rowkit view --sample 1000000` under Xvfb (cairo renderer):
+## paint times, long frames, first frame, idle CPU → Benchmarks/results/view-bench.json.
+view-bench: release
+	$(GUI_ENV) xvfb-run -a -s "-screen 0 1280x1024x24" python3 Benchmarks/view/view_bench.py
 
 clean:
 	rm -rf .build out

@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "RowKitCells", targets: ["RowKitCells"]),
         .library(name: "RowKitList", targets: ["RowKitList"]),
         .library(name: "RowKitDraw", targets: ["RowKitDraw"]),
+        .library(name: "RowKitView", targets: ["RowKitView"]),
+        .library(name: "RowKitWindow", targets: ["RowKitWindow"]),
         .executable(name: "rowkit", targets: ["rowkit"]),
     ],
     dependencies: [
@@ -25,6 +27,9 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+        .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+        // What Swift cannot call in GTK/GObject: variadic functions, macros, signal emission.
+        .target(name: "CGtkShim", dependencies: ["CGtk"]),
 
         // Text engine: prepare once (ICU, fontconfig, HarfBuzz), layout at any width.
         .target(name: "RowKitText", dependencies: ["CICU", "CHarfBuzz", "CFontconfig"]),
@@ -34,9 +39,14 @@ let package = Package(
         .target(name: "RowKitList", dependencies: ["RowKitCells"]),
         // Drawing: cairo renders the glyph runs of a measured layout, and whole cells.
         .target(name: "RowKitDraw", dependencies: ["RowKitText", "RowKitCells", "CCairo", "CFreeType"]),
+        // View model of a scrolling list on screen, without GTK: scroll position, wheel, kinetic
+        // deceleration, keys, resize anchor, scroll bar, sticky headers, frame statistics, scripts.
+        .target(name: "RowKitView", dependencies: ["RowKitList", "RowKitCells"]),
+        // The GTK4 window: a drawing area painted by RowKitDraw, a scroll bar, event controllers.
+        .target(name: "RowKitWindow", dependencies: ["RowKitView", "RowKitList", "RowKitCells", "RowKitDraw", "RowKitText", "CCairo", "CGtk", "CGtkShim"]),
 
         .executableTarget(name: "rowkit", dependencies: [
-            "RowKitText", "RowKitCells", "RowKitList", "RowKitDraw",
+            "RowKitText", "RowKitCells", "RowKitList", "RowKitDraw", "RowKitView", "RowKitWindow",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "rowkit-bench", dependencies: ["RowKitText", "RowKitCells", "RowKitList", "CPango"], path: "Benchmarks/rowkit-bench"),
@@ -47,6 +57,8 @@ let package = Package(
         ]),
         .testTarget(name: "RowKitCellsTests", dependencies: ["RowKitCells", "RowKitText"]),
         .testTarget(name: "RowKitListTests", dependencies: ["RowKitList", "RowKitCells", "RowKitText"]),
+        .testTarget(name: "RowKitViewTests", dependencies: ["RowKitView", "RowKitList", "RowKitCells"]),
+        .testTarget(name: "RowKitWindowTests", dependencies: ["RowKitWindow", "RowKitView", "RowKitList", "RowKitCells", "RowKitDraw", "RowKitText", "CCairo"]),
         .testTarget(name: "RowKitDrawTests", dependencies: ["RowKitText", "RowKitCells", "RowKitDraw", "CCairo"]),
     ]
 )

@@ -8,6 +8,7 @@ packages=(
   libicu-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev libcairo2-dev
   libpango1.0-dev            # the incumbent, for `make bench`
   chromium                   # the reference browser, for fidelity tests
+  libgtk-4-dev xvfb xauth xdotool imagemagick   # `rowkit view` and its GUI tests
   fonts-dejavu-core fonts-liberation fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
 )
 

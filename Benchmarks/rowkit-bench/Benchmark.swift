@@ -29,6 +29,23 @@ struct Benchmark {
         var r = Results(options: options, w1: w1, w2: w2, fontFamily: fontFamily, fontSize: fontSize,
                         lineHeight: lineHeight, repetitions: policy.repetitions)
 
+        r.loadBefore = loadAverages()
+        // The real corpora first: their cold ratio is the headline target.
+        if options.skipCorpora {
+            r.corporaNote = "real corpora skipped (--no-corpora)"
+        } else if let real = RealCorpora.load() {
+            progress("real corpora from \(real.directory)")
+            r.corporaDirectory = real.directory
+            var sink = Checksum()
+            for corpus in [real.english, real.multilingual] {
+                r.corpora.append(try runCorpusBench(corpus, quick: options.quick, policy: policy, checksum: &sink))
+            }
+            r.corporaChecksum = sink.value
+        } else {
+            r.corporaNote = RealCorpora.absenceNote()
+            progress("rowkit-bench: " + r.corporaNote!)
+        }
+
         progress("generating \(grouped(options.paragraphs)) paragraphs…")
         let corpus = Corpus.generate(count: options.paragraphs)
         let texts = corpus.paragraphs
@@ -183,6 +200,7 @@ struct Benchmark {
         // The classic cells: bind + measure cold, re-measure at a new width (CellBench.swift).
         r.cells = try runCellBench(rows: options.quick ? 1_000 : 20_000, policy: policy, checksum: &checksum)
         r.checksum = checksum.value
+        r.loadAfter = loadAverages()
         return r
     }
 }

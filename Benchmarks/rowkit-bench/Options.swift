@@ -6,6 +6,10 @@ struct Options {
     var paragraphs = 20_000
     /// Small, fast run for smoke tests (about a second).
     var quick = false
+    /// Folder the JSON results file goes to (nil: none). `make bench` writes one per run.
+    var resultsDirectory: String?
+    /// Skip the real corpora even when they are present.
+    var skipCorpora = false
 
     /// How long each repetition of a fast loop runs.
     var minimumSeconds: Double { quick ? 0.02 : 0.5 }
@@ -15,12 +19,16 @@ struct Options {
     var fullyColdSize: Int { min(paragraphs, quick ? 100 : 2_000) }
 
     static let usage = """
-        usage: rowkit-bench [--paragraphs N] [--quick]
+        usage: rowkit-bench [--paragraphs N] [--quick] [--results DIR] [--corpora DIR | --no-corpora]
                rowkit-bench --list-only [ROWS]
                rowkit-bench --profile-prepare [PASSES] | --profile-measure | --profile-cells
 
           --paragraphs N     paragraphs in the generated corpus (default 20000; 1000 with --quick)
-          --quick            small run for smoke tests (about a second)
+          --quick            small run for smoke tests (a few seconds)
+          --results DIR      also write the figures as DIR/text-<date>.json (make bench: Benchmarks/results)
+          --corpora DIR      the real corpora folder (default: $ROWKIT_CORPORA, else shared/corpora
+                             next to the working directory or a folder above it)
+          --no-corpora       skip the real corpora
           --list-only ROWS   only the list-engine benchmark (default 1,000,000 rows)
           --profile-prepare  RowKit prepare + measure alone, for a profiler (5 s, or PASSES × 1000 paragraphs)
           --profile-measure  re-measuring 25-word paragraphs alone (3 s)
@@ -37,6 +45,14 @@ struct Options {
             switch argument {
             case "--quick":
                 options.quick = true
+            case "--results":
+                guard let value = rest.popFirst(), !value.isEmpty else { fail("--results needs a folder") }
+                options.resultsDirectory = value
+            case "--corpora":
+                guard let value = rest.popFirst(), !value.isEmpty else { fail("--corpora needs a folder") }
+                setenv(RealCorpora.environmentVariable, value, 1)
+            case "--no-corpora":
+                options.skipCorpora = true
             case "--paragraphs":
                 guard let value = rest.popFirst(), let n = Int(value), n > 0 else { fail("--paragraphs needs a positive integer") }
                 paragraphs = n

@@ -47,6 +47,16 @@ struct Results {
     // The classic cells (CellBench.swift).
     var cells: CellBenchResults?
 
+    // The real corpora (CorpusBench.swift), or why they are absent.
+    var corpora: [CorpusTiming] = []
+    var corporaDirectory: String?
+    var corporaNote: String?
+    var corporaChecksum: UInt64 = 0
+
+    /// /proc/loadavg's 1-, 5- and 15-minute load averages before and after the run.
+    var loadBefore: [Double]?
+    var loadAfter: [Double]?
+
     // Targets.
     static let coldTarget = 10.0
     static let remeasureTarget = 500.0
@@ -98,6 +108,16 @@ struct Results {
         line("  timing: 1 thread, CLOCK_MONOTONIC, best of \(repetitions) repetitions; fast loops repeat passes for "
              + "≥ \(fixed(options.minimumSeconds, 2)) s per repetition; load average \(loadAverage.map { fixed($0, 2) } ?? "n/a")")
         line()
+        line("real corpora, RowKit vs Pango side by side (µs per paragraph, one thread each)"
+             + (corporaDirectory.map { ": \($0)" } ?? ""))
+        if let corporaNote { line("  " + corporaNote) }
+        for c in corpora {
+            line(pad("  " + c.fontFamily + " \(fixed(c.fontSize, 0)) px, line-height normal", 50) + pad("RowKit", 10, right: true)
+                 + pad("Pango", 12, right: true) + pad("Pango/RowKit", 14, right: true) + "   target")
+            for l in c.tableLines() { line("  " + l) }
+        }
+        line()
+        line("generated corpus")
         line(pad("µs per paragraph", 50) + pad("RowKit", 10, right: true) + pad("Pango", 12, right: true)
              + pad("Pango/RowKit", 14, right: true) + "   target")
         line("(a) measure a new paragraph at W1: RowKit prepare + measure, Pango set_text + set_width + get_pixel_size")
@@ -200,6 +220,11 @@ struct Results {
         targets.add("remeasure_25_words_met", remeasure25Met)
         j.add("targets", targets)
         if let cells { j.add("cells", cells.json()) }
+        var real = JSONObject()
+        if let corporaNote { real.add("note", corporaNote) }
+        if let corporaDirectory { real.add("directory", corporaDirectory) }
+        for c in corpora { real.add(c.corpus.name, c.json()) }
+        j.add("corpora", real)
         j.add("checksum", "0x" + String(checksum, radix: 16))
         return j
     }

@@ -132,3 +132,13 @@ func readSmallFile(_ path: String) -> String? {
     guard n > 0 else { return nil }
     return String(decoding: buffer[0..<n], as: UTF8.self)
 }
+
+/// The 1-, 5- and 15-minute load averages, from /proc/loadavg (nil when unavailable).
+func loadAverages() -> [Double]? {
+    guard let text = readSmallFile("/proc/loadavg") else { return nil }
+    let values = text.split(separator: " ").prefix(3).compactMap { Double($0) }
+    return values.count == 3 ? values : nil
+}
+
+/// Online processors (the cores the run could use).
+func coreCount() -> Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }

@@ -1,8 +1,10 @@
-// rowkit-bench: RowKit against Pango on one generated corpus, in one run, on one thread.
+// rowkit-bench: RowKit against Pango on the real corpora (English; ten other languages) and a
+// generated corpus, in one run, on one thread; then the classic cells.
 //
-//   swift build -c release --product rowkit-bench && .build/release/rowkit-bench [--paragraphs N] [--quick]
+//   swift build -c release --product rowkit-bench && .build/release/rowkit-bench [--paragraphs N] [--quick] [--results DIR]
 //
-// Prints a table on stdout and, last, one `BENCH_JSON {…}` line. Progress goes to stderr.
+// Prints a table on stdout and, last, one `BENCH_JSON {…}` line; with --results, also writes
+// the figures to DIR/text-<date>.json. Progress goes to stderr.
 // Targets are printed next to the figures; missing one never makes the exit status non-zero.
 
 import Glibc
@@ -75,6 +77,10 @@ do {
     let results = try Benchmark(options: options).run()
     print(results.table())
     print("BENCH_JSON " + results.json().text)
+    if let directory = options.resultsDirectory {
+        let path = try writeResultsFile(results, directory: directory, arguments: arguments)
+        progress("wrote \(path)")
+    }
 } catch {
     progress("rowkit-bench: \(error)")
     exit(1)

@@ -67,6 +67,27 @@ public final class Canvas {
         if format == .png { cairo_scale(context, scale, scale) }
     }
 
+    /// An in-memory canvas (an ARGB image of width·scale × height·scale device pixels, no
+    /// file): a window's back buffer. It is drawn like any canvas; ``finish()`` only flushes it.
+    public init(offscreenWidth width: Double, height: Double, scale: Double = 1) throws(DrawError) {
+        guard width.isFinite, height.isFinite, scale.isFinite, scale > 0, scale <= 8,
+              width >= 1, height >= 1, width * scale <= 32767, height * scale <= 32767 else {
+            throw .invalidSize(width: width, height: height)
+        }
+        self.width = width
+        self.height = height
+        self.scale = scale
+        self.format = .png
+        self.path = ""
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32((width * scale).rounded(.up)), Int32((height * scale).rounded(.up)))
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            throw .cairo("cannot create a \(width)×\(height) image")
+        }
+        context = cairo_create(surface)
+        cairo_scale(context, scale, scale)
+    }
+
     deinit {
         cairo_destroy(context)
         cairo_surface_destroy(surface)
@@ -98,6 +119,7 @@ public final class Canvas {
     /// Writes the file (PNG) or finishes the document (PDF, SVG).
     public func finish() throws(DrawError) {
         cairo_surface_flush(surface)
+        if path.isEmpty { return }   // an offscreen canvas
         if format == .png {
             let status = cairo_surface_write_to_png(surface, path)
             guard status == CAIRO_STATUS_SUCCESS else {

@@ -5,6 +5,6 @@ struct RowKitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rowkit",
         abstract: "Exact text measurement and drawing for lists of variable-height rows.",
-        subcommands: [Measure.self, Draw.self, Render.self, Heights.self]
+        subcommands: [Measure.self, Draw.self, Render.self, Heights.self, View.self]
     )
 }

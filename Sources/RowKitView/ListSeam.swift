@@ -1,0 +1,252 @@
+import RowKitCells
+import RowKitList
+
+/// A row's position (section, row) in the engine's terms. Foundation has an `IndexPath` too;
+/// this alias is the one place that names the engine's type.
+public typealias RowPath = RowKitList.IndexPath
+
+/// What the view model needs of a list engine: the only place that calls ``ListEngine``, so
+/// that engine API changes stay in one file.
+///
+/// All methods are called on the UI thread. The engine may apply background measurement on
+/// another thread meanwhile; the seam hides that (see ``EngineSeam``).
+public protocol ListSeam: AnyObject {
+    /// Items in the flattened list (headers, rows and footers).
+    var itemCount: Int { get }
+    /// Total height: exact once every item is measured.
+    var contentHeight: Double { get }
+    /// y of the viewport's top in the list.
+    var contentOffset: Double { get }
+    /// The width rows are laid out at.
+    var width: Double { get }
+    /// Height of the viewport.
+    var viewportHeight: Double { get set }
+    /// Items not measured yet.
+    var unmeasuredCount: Int { get }
+
+    /// The viewport's offset and its items (measured, in list coordinates), read consistently.
+    func snapshot() throws -> ListSnapshot
+    /// Scrolls so that item `index`'s top is `screenY` below the viewport's top (clamped to
+    /// the content), exactly, whatever the heights around it were estimated at.
+    func place(item index: Int, atScreenY screenY: Double) throws
+    /// Moves the viewport by `dy` relative to what it shows now (background measurement may
+    /// change the offset meanwhile without moving the content).
+    func scroll(by dy: Double) throws
+    /// Scrolls to an absolute offset (clamped).
+    func scroll(to offset: Double)
+    /// Lays every row out again at `width`; the row at the top keeps its screen position.
+    func setWidth(_ width: Double) throws
+
+    /// Kind and index path of item `index`.
+    func item(at index: Int) -> (kind: ListItemKind, indexPath: RowPath, id: String)
+    /// Flat index of a row, or nil when out of range.
+    func index(of path: RowPath) -> Int?
+    /// Top of item `index` in list coordinates and its height (estimates until measured).
+    func offset(ofItem index: Int) -> Double
+    func height(ofItem index: Int) -> Double
+    /// Item `index`'s exact height at the current width (measured now if it was not).
+    func exactHeight(ofItem index: Int) throws -> Double
+    /// The header item of `section`, if it has one.
+    func headerIndex(ofSection section: Int) -> Int?
+    /// Rows in a section and the number of sections.
+    func numberOfRows(inSection section: Int) -> Int
+    var numberOfSections: Int { get }
+
+    /// Selection and highlight (rows only); `state` is how item `index` draws.
+    func select(_ path: RowPath?) throws
+    func highlight(_ path: RowPath?) throws
+    func state(ofItem index: Int) -> CellState
+
+    /// Measures every unmeasured row on background threads; `completion` runs on one of them
+    /// when all are measured (nil) or measuring failed.
+    func measureInBackground(completion: @escaping @Sendable (Error?) -> Void)
+
+    /// Inserts rows at the top of section 0. With `stayAtTop`, a viewport at offset 0 stays at
+    /// offset 0 (the new rows show); otherwise the content on screen does not move.
+    func insertAtTop(_ rows: [ListRow], stayAtTop: Bool) throws
+}
+
+/// An item on screen: its place in the flattened list (headers, rows and footers of all
+/// sections in order), what it is, its row's id, and its frame in list coordinates.
+public struct ViewItem: Sendable, Hashable {
+    public var index: Int
+    public var kind: ListItemKind
+    /// The section, and for rows the row within it.
+    public var indexPath: RowPath
+    /// The row's stable id.
+    public var id: String
+    /// Top of the item in list coordinates, and its height (exact: visible items are measured).
+    public var y: Double, height: Double
+
+    public init(index: Int, kind: ListItemKind, indexPath: RowPath, id: String, y: Double, height: Double) {
+        self.index = index
+        self.kind = kind
+        self.indexPath = indexPath
+        self.id = id
+        self.y = y
+        self.height = height
+    }
+}
+
+/// The items the viewport shows at one offset, taken together.
+public struct ListSnapshot: Sendable {
+    /// The viewport's top in list coordinates.
+    public var offset: Double
+    /// The visible items, measured, in list coordinates.
+    public var items: [ViewItem]
+    /// The list's total height at that moment.
+    public var contentHeight: Double
+
+    public init(offset: Double, items: [ViewItem], contentHeight: Double) {
+        self.offset = offset
+        self.items = items
+        self.contentHeight = contentHeight
+    }
+}
+
+/// ``ListSeam`` over RowKit's ``ListEngine``.
+///
+/// Today the engine applies background measurement results from a worker thread, moving the
+/// content offset with them (anchoring). A read of the items followed by a read of the offset
+/// could straddle such a change and draw one frame off by the change. Every multi-step access
+/// here therefore runs "quietly": it is repeated until no background result landed during it
+/// (results always lower ``ListEngine/unmeasuredCount``), and writes are expressed relative to
+/// an item so that repeating them is harmless.
+public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
+    /// The engine driven.
+    public let engine: ListEngine<Measurer>
+
+    public init(_ engine: ListEngine<Measurer>) { self.engine = engine }
+
+    public var itemCount: Int { engine.itemCount }
+    public var contentHeight: Double { engine.contentHeight }
+    public var contentOffset: Double { engine.contentOffset }
+    public var width: Double { engine.width }
+    public var viewportHeight: Double {
+        get { engine.viewportHeight }
+        set { engine.viewportHeight = newValue }
+    }
+    public var unmeasuredCount: Int { engine.unmeasuredCount }
+    public var numberOfSections: Int { engine.numberOfSections }
+    public func numberOfRows(inSection section: Int) -> Int { engine.numberOfRows(inSection: section) }
+
+    /// Runs `body` until no background result landed while it ran (at most 16 tries).
+    @discardableResult
+    func quietly<T>(_ body: () throws -> T) rethrows -> T {
+        var tries = 0
+        while true {
+            let before = engine.unmeasuredCount
+            let result = try body()
+            tries += 1
+            if engine.unmeasuredCount == before || tries == 16 { return result }
+        }
+    }
+
+    public func snapshot() throws -> ListSnapshot {
+        for _ in 0..<8 {
+            // A round that measured visible rows itself is repeated too; the next one reads them.
+            let snap = try quietly {
+                ListSnapshot(offset: engine.contentOffset, items: try visibleItems(), contentHeight: engine.contentHeight)
+            }
+            // Rows measured shorter than estimated can leave the offset past the end (a blank
+            // band at the bottom): pull the viewport back to the end of the content.
+            guard snap.offset > max(0, snap.contentHeight - engine.viewportHeight) else { return snap }
+            engine.scroll(to: .greatestFiniteMagnitude)
+        }
+        return try quietly {
+            ListSnapshot(offset: engine.contentOffset, items: try visibleItems(), contentHeight: engine.contentHeight)
+        }
+    }
+
+    private func visibleItems() throws -> [ViewItem] {
+        try engine.visibleItems().map {
+            ViewItem(index: $0.index, kind: $0.kind, indexPath: $0.indexPath, id: $0.row.id, y: $0.y, height: $0.height)
+        }
+    }
+
+    public func place(item index: Int, atScreenY screenY: Double) throws {
+        guard index >= 0 && index < engine.itemCount else { return }
+        // Placing measures the rows that come into view. The engine then keeps the row at the
+        // top still, which may move this item: place it again until it sits where asked, or the
+        // content ends (the offset stops changing).
+        var lastOffset = -1.0
+        for _ in 0..<12 {
+            quietly { engine.scroll(to: engine.offset(ofItem: index) - screenY) }
+            let snap = try snapshot()
+            let y = quietly { engine.offset(ofItem: index) - engine.contentOffset }
+            if y == screenY || snap.offset == lastOffset { return }
+            lastOffset = snap.offset
+        }
+    }
+
+    public func scroll(by dy: Double) throws {
+        guard dy != 0, dy.isFinite else { return }
+        // The reference is an item on screen now, so measured: the bottom one when scrolling
+        // down, the top one when scrolling up (it stays in view for any distance under a
+        // screen). Rows that come into view are measured and the engine keeps the top row's
+        // top still, which is wrong when the top row is new (scrolling up): placing the
+        // reference where it belongs keeps everything the user saw moving by exactly dy.
+        let snap = try snapshot()
+        guard let reference = dy > 0 ? snap.items.last : snap.items.first else { return }
+        try place(item: reference.index, atScreenY: reference.y - snap.offset - dy)
+    }
+
+    public func scroll(to offset: Double) { engine.scroll(to: offset) }
+
+    public func setWidth(_ width: Double) throws { try engine.setWidth(width) }
+
+    public func item(at index: Int) -> (kind: ListItemKind, indexPath: RowPath, id: String) {
+        let item = engine.item(at: index)
+        return (item.kind, item.indexPath, item.row.id)
+    }
+
+    public func index(of path: RowPath) -> Int? { try? engine.index(of: path) }
+    public func offset(ofItem index: Int) -> Double { engine.offset(ofItem: index) }
+    public func height(ofItem index: Int) -> Double { engine.height(ofItem: index) }
+
+    public func exactHeight(ofItem index: Int) throws -> Double {
+        if engine.isMeasured(index) { return engine.height(ofItem: index) }
+        return engine.measurer.height(of: try engine.preparedItem(at: index), width: engine.width)
+    }
+
+    public func headerIndex(ofSection section: Int) -> Int? {
+        guard section >= 0 && section < engine.numberOfSections else { return nil }
+        // The header sits right before the section's first row; a section without rows is
+        // found from its footer or its neighbour.
+        var candidate: Int?
+        if engine.numberOfRows(inSection: section) > 0, let first = try? engine.index(of: RowPath(section: section, row: 0)) {
+            candidate = first - 1
+        } else if section + 1 < engine.numberOfSections, engine.numberOfRows(inSection: section + 1) > 0,
+                  let next = try? engine.index(of: RowPath(section: section + 1, row: 0)) {
+            candidate = next - 1
+            while let c = candidate, c >= 0, engine.item(at: c).indexPath.section > section { candidate = c - 1 }
+            while let c = candidate, c >= 0, engine.item(at: c).kind == .footer, engine.item(at: c).indexPath.section == section { candidate = c - 1 }
+        }
+        guard let index = candidate, index >= 0, index < engine.itemCount else { return nil }
+        let item = engine.item(at: index)
+        return item.kind == .header && item.indexPath.section == section ? index : nil
+    }
+
+    public func select(_ path: RowPath?) throws {
+        if let path {
+            try engine.select(path)
+        } else {
+            for selected in engine.selectedIndexPaths { try engine.deselect(selected) }
+        }
+    }
+
+    public func highlight(_ path: RowPath?) throws { try engine.highlight(path) }
+    public func state(ofItem index: Int) -> CellState { engine.state(ofItem: index) }
+
+    public func measureInBackground(completion: @escaping @Sendable (Error?) -> Void) {
+        // Small chunks: applying a chunk holds the engine's lock, which a frame may wait for.
+        engine.startBackgroundMeasurement(chunkSize: 256, completion: completion)
+    }
+
+    public func insertAtTop(_ rows: [ListRow], stayAtTop: Bool) throws {
+        guard !rows.isEmpty, engine.numberOfSections > 0 else { return }
+        let wasAtTop = engine.contentOffset == 0
+        try engine.performBatchUpdates { $0.insert(rows, at: RowPath(section: 0, row: 0)) }
+        if stayAtTop && wasAtTop { engine.scroll(to: 0) }
+    }
+}

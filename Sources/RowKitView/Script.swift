@@ -1,0 +1,167 @@
+import Foundation
+
+/// A navigation key the list reacts to.
+public enum NavigationKey: String, Sendable, CaseIterable {
+    case up, down, pageUp = "page-up", pageDown = "page-down", home, end
+    /// Clears the selection.
+    case escape
+    /// Shows or hides the frame-rate readout.
+    case toggleFrameRate = "fps"
+
+    /// The key a script or a user names: `up`, `Page_Down`, `page-down`, `PageDown`, `fps`, `f`…
+    public init?(name: String) {
+        let folded = name.lowercased().replacingOccurrences(of: "_", with: "-")
+        switch folded {
+        case "pageup", "prior": self = .pageUp
+        case "pagedown", "next": self = .pageDown
+        case "f", "f12": self = .toggleFrameRate
+        case "esc": self = .escape
+        default: self.init(rawValue: folded)
+        }
+    }
+}
+
+/// Where `scroll-to` puts a row.
+public enum RowPosition: String, Sendable, CaseIterable {
+    /// At the top, middle or bottom of the viewport; `nearest` scrolls just enough to show it.
+    case top, middle, bottom, nearest
+}
+
+/// A row named by a script: a row number counting across sections, or a section and a row.
+public enum RowReference: Sendable, Equatable {
+    case flat(Int)
+    case path(section: Int, row: Int)
+}
+
+/// One scripted action, replayed through the same handlers real input reaches.
+public enum ScriptAction: Sendable, Equatable {
+    /// A smooth scroll event of `dy` px (a touchpad delta; positive scrolls down).
+    case scroll(Double)
+    /// `n` wheel clicks (negative: up).
+    case wheel(Int)
+    /// A fling: kinetic deceleration from `velocity` px/s.
+    case fling(Double)
+    case scrollTo(RowReference, RowPosition)
+    /// Press and release at a point of the list's drawing area.
+    case click(x: Double, y: Double)
+    case press(x: Double, y: Double)
+    case release(x: Double, y: Double)
+    case key(NavigationKey)
+    /// Resizes the list's drawing area.
+    case resize(width: Double, height: Double)
+    /// Inserts `n` new rows above the viewport (at the top of the list).
+    case insert(Int)
+    case quit
+}
+
+/// A timed action of a script, with the line it came from.
+public struct ScriptStep: Sendable, Equatable {
+    /// Seconds after the window's first frame.
+    public var time: Double
+    public var action: ScriptAction
+    public var line: Int
+}
+
+/// A script line that could not be read: `file:line: message`.
+public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String, line: Int, message: String
+    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+}
+
+/// Scripts replay timed actions, one per line: `<seconds> <action> [arguments]`; `#` starts a
+/// comment. Actions: `scroll <dy>`, `wheel <clicks>`, `fling <px/s>`,
+/// `scroll-to <row>|<section>:<row> top|middle|bottom|nearest`, `click <x> <y>`, `press <x> <y>`,
+/// `release <x> <y>`, `key <name>`, `resize <w> <h>`, `insert <n>`, `quit`.
+public enum Script {
+    /// Reads a script; steps come back sorted by time (lines with equal times keep their order).
+    public static func parse(_ text: String, file: String) throws(ScriptError) -> [ScriptStep] {
+        var steps: [ScriptStep] = []
+        for (n, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = n + 1
+            let content = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            guard !words.isEmpty else { continue }
+            func fail(_ message: String) -> ScriptError { ScriptError(file: file, line: line, message: message) }
+            guard let time = Double(words[0]), time.isFinite, time >= 0, time <= 86_400 else {
+                throw fail("expected a time in seconds (0...86400) first, not '\(words[0])'")
+            }
+            guard words.count >= 2 else { throw fail("expected an action after the time") }
+            let name = words[1], args = Array(words.dropFirst(2))
+            func count(_ expected: Int, _ usage: String) throws(ScriptError) {
+                guard args.count == expected else { throw fail("'\(name)' takes \(usage)") }
+            }
+            func number(_ text: String, _ what: String, _ range: ClosedRange<Double>) throws(ScriptError) -> Double {
+                guard let value = Double(text), value.isFinite, range.contains(value) else {
+                    throw fail("\(what) must be a number in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
+                }
+                return value
+            }
+            func integer(_ text: String, _ what: String, _ range: ClosedRange<Int>) throws(ScriptError) -> Int {
+                guard let value = Int(text), range.contains(value) else {
+                    throw fail("\(what) must be an integer in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
+                }
+                return value
+            }
+            let action: ScriptAction
+            switch name {
+            case "scroll":
+                try count(1, "one distance in px")
+                action = .scroll(try number(args[0], "the distance", -1e9...1e9))
+            case "wheel":
+                try count(1, "a number of clicks")
+                action = .wheel(try integer(args[0], "the clicks", -10_000...10_000))
+            case "fling":
+                try count(1, "a velocity in px/s")
+                action = .fling(try number(args[0], "the velocity", -1e6...1e6))
+            case "scroll-to":
+                try count(2, "a row and top, middle, bottom or nearest")
+                let reference: RowReference
+                let parts = args[0].split(separator: ":", omittingEmptySubsequences: false)
+                if parts.count == 2 {
+                    reference = .path(section: try integer(String(parts[0]), "the section", 0...Int(Int32.max)),
+                                      row: try integer(String(parts[1]), "the row", 0...Int(Int32.max)))
+                } else {
+                    reference = .flat(try integer(args[0], "the row", 0...Int(Int32.max)))
+                }
+                guard let position = RowPosition(rawValue: args[1]) else {
+                    throw fail("position must be top, middle, bottom or nearest, not '\(args[1])'")
+                }
+                action = .scrollTo(reference, position)
+            case "click", "press", "release":
+                try count(2, "x and y in px")
+                let x = try number(args[0], "x", -100_000...100_000), y = try number(args[1], "y", -100_000...100_000)
+                action = name == "click" ? .click(x: x, y: y) : name == "press" ? .press(x: x, y: y) : .release(x: x, y: y)
+            case "key":
+                try count(1, "a key name")
+                guard let key = NavigationKey(name: args[0]) else {
+                    throw fail("unknown key '\(args[0])' (keys: \(NavigationKey.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                action = .key(key)
+            case "resize":
+                try count(2, "a width and a height in px")
+                action = .resize(width: try number(args[0], "the width", 1...10_000), height: try number(args[1], "the height", 1...10_000))
+            case "insert":
+                try count(1, "a number of rows")
+                action = .insert(try integer(args[0], "the number of rows", 1...100_000))
+            case "quit":
+                try count(0, "no arguments")
+                action = .quit
+            default:
+                throw fail("unknown action '\(name)' (actions: scroll, wheel, fling, scroll-to, click, press, release, key, resize, insert, quit)")
+            }
+            steps.append(ScriptStep(time: time, action: action, line: line))
+        }
+        return steps.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+    }
+
+    /// Reads a script file; errors name the file (and line).
+    public static func load(_ path: String) throws(ScriptError) -> [ScriptStep] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ScriptError(file: path, line: 0, message: "cannot read the script file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ScriptError(file: path, line: 0, message: "not UTF-8 text")
+        }
+        return try parse(text, file: path)
+    }
+}

@@ -1,0 +1,60 @@
+import Testing
+@testable import RowKitView
+
+@Suite struct ScriptTests {
+    @Test func readsEveryAction() throws {
+        let text = """
+        # a comment
+        0.5 scroll -120.5
+        0 wheel 3   # trailing comment
+        1 fling 2500
+        1 scroll-to 100 middle
+        1 scroll-to 2:7 nearest
+        2 click 10 20
+        2 press 1 2
+        2 release 1 2
+        3 key Page_Down
+        3 key f
+        4 resize 320 480
+        5 insert 2
+
+        6 quit
+        """
+        let steps = try Script.parse(text, file: "s.txt")
+        #expect(steps.map(\.action) == [
+            .wheel(3), .scroll(-120.5), .fling(2500), .scrollTo(.flat(100), .middle), .scrollTo(.path(section: 2, row: 7), .nearest),
+            .click(x: 10, y: 20), .press(x: 1, y: 2), .release(x: 1, y: 2), .key(.pageDown), .key(.toggleFrameRate),
+            .resize(width: 320, height: 480), .insert(2), .quit,
+        ])
+        #expect(steps.first?.line == 3 && steps.first?.time == 0)
+    }
+
+    @Test(arguments: [
+        ("1 scroll", "s:1: 'scroll' takes one distance in px"),
+        ("x scroll 3", "s:1: expected a time in seconds (0...86400) first, not 'x'"),
+        ("-1 scroll 3", "s:1: expected a time in seconds (0...86400) first, not '-1'"),
+        ("1 jump 3", "s:1: unknown action 'jump' (actions: scroll, wheel, fling, scroll-to, click, press, release, key, resize, insert, quit)"),
+        ("1 key hyper", "s:1: unknown key 'hyper' (keys: up, down, page-up, page-down, home, end, escape, fps)"),
+        ("1 scroll nan", "s:1: the distance must be a number in -1000000000.0...1000000000.0, not 'nan'"),
+        ("1 scroll-to 5 left", "s:1: position must be top, middle, bottom or nearest, not 'left'"),
+        ("1 resize 0 10", "s:1: the width must be a number in 1.0...10000.0, not '0'"),
+        ("1 insert 1.5", "s:1: the number of rows must be an integer in 1...100000, not '1.5'"),
+        ("1", "s:1: expected an action after the time"),
+    ])
+    func badLinesNameFileAndLine(line: String, message: String) {
+        #expect(throws: ScriptError.self) { try Script.parse(line, file: "s") }
+        do { _ = try Script.parse(line, file: "s") } catch { #expect(error.description == message) }
+    }
+
+    @Test func errorsCountLinesFromOne() {
+        do { _ = try Script.parse("0 scroll 1\n\n# c\n2 scroll x", file: "f") } catch { #expect(error.line == 4) }
+    }
+
+    @Test func keyNames() {
+        #expect(NavigationKey(name: "Page_Up") == .pageUp)
+        #expect(NavigationKey(name: "PageDown") == .pageDown)
+        #expect(NavigationKey(name: "HOME") == .home)
+        #expect(NavigationKey(name: "F") == .toggleFrameRate)
+        #expect(NavigationKey(name: "nope") == nil)
+    }
+}
