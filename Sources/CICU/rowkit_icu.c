@@ -56,8 +56,27 @@ int32_t rk_line_breaks(const uint16_t *text, int32_t length, int32_t rules,
     return collect_breaks(iterator(&line_iterators[rules], UBRK_LINE, line_locales[rules]), text, length, breaks, mandatory, capacity);
 }
 
+// Conjunct linkers that Unicode 16 added to Indic_Conjunct_Break=Linker (rule GB9c) and that
+// Chromium's newer ICU joins with the next consonant into one grapheme, as the system's older
+// ICU does for Devanagari and Bengali only (measured with Intl.Segmenter, docs/CHROMIUM.md §3(h)):
+// Myanmar virama, Khmer coeng, Tai Tham sakot, Balinese adeg adeg, Sundanese virama, Javanese pangkon.
+static int is_newer_conjunct_linker(uint16_t unit) {
+    return unit == 0x1039 || unit == 0x17D2 || unit == 0x1A60 || unit == 0x1B44 || unit == 0x1BAB || unit == 0xA9C0;
+}
+
 int32_t rk_grapheme_breaks(const uint16_t *text, int32_t length, int32_t *breaks, int32_t capacity) {
-    return collect_breaks(iterator(&grapheme_iterator, UBRK_CHARACTER, "en"), text, length, breaks, NULL, capacity);
+    int32_t count = collect_breaks(iterator(&grapheme_iterator, UBRK_CHARACTER, "en"), text, length, breaks, NULL, capacity);
+    if (count <= 0) return count;
+    int32_t kept = 0;
+    for (int32_t i = 0; i < count; i++) {
+        int32_t p = breaks[i];
+        if (p >= 2 && p < length && is_newer_conjunct_linker(text[p - 1]) && u_charType(text[p]) == U_OTHER_LETTER) {
+            UErrorCode status = U_ZERO_ERROR;
+            if (uscript_getScript(text[p], &status) == uscript_getScript(text[p - 1], &status) && U_SUCCESS(status)) continue;
+        }
+        breaks[kept++] = p;
+    }
+    return kept;
 }
 
 int32_t rk_bidi_levels(const uint16_t *text, int32_t length, uint8_t paragraph_level, uint8_t *levels) {

@@ -127,31 +127,22 @@ extension PreparedText {
                         // overflow-wrap: break-word — whole graphemes per line, at least one; a
                         // closing bracket that ends the word may shrink to fit.
                         var gx: Int64 = 0
-                        var onLine = 0
                         var u = Int(segmentStart)
                         let contentEnd = Int(storage.contentEnds[i])
-                        let unitAdvances = storage.unitAdvances
                         let endTrim = f & Flag.endTrim != 0 ? lineEndTrim(segment: i) : 0
                         var dictionary: [Int32]?
                         while u < contentEnd {
-                            var v = u + 1
-                            var gw = Int64(unitAdvances[u])
-                            while v < contentEnd && !isGraphemeStart(v) { gw += Int64(unitAdvances[v]); v += 1 }
-                            if onLine > 0 && gx + gw > limit {
-                                if v == contentEnd && endTrim > 0 && gx + gw - endTrim <= limit {
-                                    trim = endTrim
-                                } else {
-                                    if !emit(lineStart, Int32(u), gx, false) { return }
-                                    lineStart = Int32(u)
-                                    gx = 0
-                                    onLine = 0
-                                    dictionary = dictionaryBreaks(from: u)
-                                    if dictionary != nil { break }
-                                }
+                            let piece = breakWordLine(from: u, contentEnd: contentEnd, limit: limit, endTrim: endTrim)
+                            if piece.end == contentEnd {
+                                gx = piece.width
+                                if piece.trimmed { trim = endTrim }
+                                break
                             }
-                            gx += gw
-                            onLine += 1
-                            u = v
+                            if !emit(lineStart, Int32(piece.end), piece.width, false) { return }
+                            lineStart = Int32(piece.end)
+                            u = piece.end
+                            dictionary = dictionaryBreaks(from: u)
+                            if dictionary != nil { break }
                         }
                         content = gx - trim
                         if let breaks = dictionary {
@@ -248,11 +239,10 @@ extension PreparedText {
     /// Width of segment `i`'s trailing white space when it holds tabs: spaces advance by the
     /// space width, a tab to the next multiple of 8 spaces (CSS `tab-size: 8`) from the line start.
     func tabbedSpaceWidth(segment i: Int, from x: Int64) -> Int64 {
-        let tabSize = Int64(spaceWidth) * 8
         var pen = x
         for unit in units[Int(contentEnds[i])..<Int(segmentEnds[i])] {
             if unit == 0x20 { pen += Int64(spaceWidth) }
-            else if unit == 0x09 && tabSize > 0 { pen = (pen / tabSize + 1) * tabSize }
+            else if unit == 0x09 { pen = TabStop.end(from: pen, spaceWidth: spaceWidth) }
         }
         return pen - x
     }

@@ -134,9 +134,8 @@ extension PreparedText {
     /// x of unit `u` from the start of a line at `lineStart`, tab stops included.
     func penPosition(of u: Int, lineStart: Int) -> Double {
         var x: Int64 = 0
-        let tabSize = Int64(spaceWidth) * 8
         for k in lineStart..<u {
-            if units[k] == 0x09 && tabSize > 0 { x = (x / tabSize + 1) * tabSize } else { x += Int64(unitAdvances[k]) }
+            if units[k] == 0x09 { x = TabStop.end(from: x, spaceWidth: spaceWidth) } else { x += Int64(unitAdvances[k]) }
         }
         return Self.pixels(x)
     }

@@ -125,12 +125,11 @@ extension PreparedText {
         var bestWidth: Int64 = 0
         var x: Int64 = 0
         var u = line.start
-        let tabSize = Int64(spaceWidth) * 8
         while u < line.end {
             var v = u + 1
             var gw = Int64(unitAdvances[u])
             while v < line.end && !isGraphemeStart(v) { gw += Int64(unitAdvances[v]); v += 1 }
-            if units[u] == 0x09 && tabSize > 0 { gw = (x / tabSize + 1) * tabSize - x }
+            if units[u] == 0x09 { gw = TabStop.end(from: x, spaceWidth: spaceWidth) - x }
             x += gw
             if x > available { break }
             if !isHangingSpace(units[v - 1]) { best = v; bestWidth = x }

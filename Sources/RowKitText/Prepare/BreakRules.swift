@@ -1,3 +1,4 @@
+import CHarfBuzz
 import CICU
 
 /// Break rules the browser applies on top of ICU's UAX #14 line breaking.
@@ -174,11 +175,10 @@ extension PreparedText {
     func trailingWidth(_ a: Int, _ b: Int, from x: Int64) -> Int64 {
         let units = storage.units
         guard units[a..<b].contains(0x09) else { return width(Int32(a), Int32(b)) }
-        let tabSize = Int64(spaceWidth) * 8
         var pen = x
         for unit in units[a..<b] {
             if unit == 0x20 { pen += Int64(spaceWidth) }
-            else if unit == 0x09 && tabSize > 0 { pen = (pen / tabSize + 1) * tabSize }
+            else if unit == 0x09 { pen = TabStop.end(from: pen, spaceWidth: spaceWidth) }
         }
         return pen - x
     }
@@ -263,5 +263,137 @@ extension PreparedText {
             if Int(ends[mid]) < a { low = mid + 1 } else { high = mid }
         }
         return low + 1
+    }
+}
+
+/// Widths inside clusters that hold several graphemes (ligatures such as "ffi", Myanmar and
+/// Khmer stacked syllables, lam-alef).
+///
+/// When overflow-wrap breaks a word between graphemes, Chromium may break inside such a
+/// cluster: every character of a cluster sits at the cluster's start, so the candidate break
+/// falls before the cluster's last grapheme; the line's end is then shaped again alone and the
+/// break moves back a grapheme at a time until it fits (ShapingLineBreaker::ShapeLine,
+/// docs/CHROMIUM.md §3(h)). Crediting each grapheme of the cluster with what it adds to the
+/// cluster's prefix shaped alone makes the grapheme sums of the break-word loop give those
+/// widths; the cluster's total is unchanged, so nothing else moves.
+enum ClusterSplit {
+    /// Redistributes `unitAdvances` (per run unit, design units, a cluster's advance on its
+    /// first unit) over the graphemes of each multi-grapheme cluster of the run `units[item]`.
+    /// Uses `buffer` (its contents are replaced).
+    static func creditGraphemes(_ unitAdvances: inout [Int32], clusters: [Int32], units: UnsafeBufferPointer<UInt16>,
+                                item: Range<Int>, font: Font, rightToLeft: Bool, language: ShapingLanguage,
+                                buffer: OpaquePointer) {
+        let count = item.count
+        guard count > 1 else { return }
+        var isStart = [Bool](repeating: false, count: count + 1)
+        for c in clusters where c >= 0 && Int(c) < count { isStart[Int(c)] = true }
+        isStart[count] = true
+        var graphemeStart: [Bool]?
+        var c0 = 0
+        while c0 < count {
+            var c1 = c0 + 1
+            while !isStart[c1] { c1 += 1 }
+            defer { c0 = c1 }
+            guard c1 - c0 > 1 else { continue }
+            if graphemeStart == nil {
+                var starts = [Bool](repeating: false, count: count + 1)
+                let slice = UnsafeBufferPointer(rebasing: units[item])
+                var previous = 0
+                if let ends = try? UnicodeAnalysis.graphemeEnds(slice) {
+                    for end in ends { starts[previous] = true; previous = Int(end) }
+                }
+                starts[count] = true
+                graphemeStart = starts
+            }
+            guard let starts = graphemeStart else { return }
+            let inner = (c0 + 1..<c1).filter { starts[$0] }
+            guard !inner.isEmpty, isStart[c0] else { continue }
+            let total = unitAdvances[c0]
+            var previous: Int32 = 0
+            var credited = c0
+            for g in inner {
+                let prefix = width(units, item.lowerBound + c0..<item.lowerBound + g, font: font, rightToLeft: rightToLeft,
+                                   language: language, buffer: buffer)
+                unitAdvances[credited] = prefix &- previous
+                previous = prefix
+                credited = g
+            }
+            for u in c0 + 1..<c1 where !inner.contains(u) { unitAdvances[u] = 0 }
+            unitAdvances[credited] = total &- previous
+        }
+    }
+
+    /// The advance of `units[range]` shaped alone, in design units.
+    private static func width(_ units: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, font: Font, rightToLeft: Bool,
+                              language: ShapingLanguage, buffer: OpaquePointer) -> Int32 {
+        hb_buffer_clear_contents(buffer)
+        hb_buffer_add_utf16(buffer, units.baseAddress! + range.lowerBound, Int32(range.count), 0, Int32(range.count))
+        hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        if let language = language.language { hb_buffer_set_language(buffer, language) }
+        hb_buffer_guess_segment_properties(buffer)
+        hb_shape(font.hbFont, buffer, nil, 0)
+        var count: UInt32 = 0
+        guard let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return 0 }
+        var total: Int32 = 0
+        for i in 0..<Int(count) { total &+= positions[i].x_advance }
+        return total
+    }
+}
+
+extension PreparedText {
+    /// Where a line that starts at unit `u` of an overflowing word ends when overflow-wrap
+    /// breaks the word (`u..<contentEnd` is the rest of the word), as Chromium's shaping line
+    /// breaker finds it (docs/CHROMIUM.md §3(h)): the candidate is the cluster that reaches past
+    /// the limit; a break before it when it starts after `u`, or inside it before one of its
+    /// graphemes, the last whose prefix (shaped alone, see ``ClusterSplit``) still fits; a line
+    /// that fits nothing keeps the first cluster but its last grapheme, or the first grapheme.
+    /// `endTrim` is what a closing bracket ending the word may give up to fit. Returns the end,
+    /// the line's width there (untrimmed) and whether the bracket's trim made it fit.
+    func breakWordLine(from u: Int, contentEnd: Int, limit: Int64, endTrim: Int64) -> (end: Int, width: Int64, trimmed: Bool) {
+        let isClusterStart = clusterStarts(u..<contentEnd)
+        let advances = storage.unitAdvances
+        var x: Int64 = 0
+        var c = u
+        while c < contentEnd {
+            var c1 = c + 1
+            while c1 < contentEnd && !(isClusterStart[c1 - u] && isGraphemeStart(c1)) { c1 += 1 }
+            var total: Int64 = 0
+            for k in c..<c1 { total += Int64(advances[k]) }
+            if x + total > limit {
+                if c1 == contentEnd && endTrim > 0 && x + total - endTrim <= limit && c1 - u > 0 { return (contentEnd, x + total, true) }
+                let inner = (c + 1..<c1).filter { isGraphemeStart($0) }
+                var prefix = x
+                var fits: [(Int, Int64)] = []
+                var k = c
+                for g in inner {
+                    while k < g { prefix += Int64(advances[k]); k += 1 }
+                    fits.append((g, prefix))
+                }
+                if let last = fits.last(where: { $0.1 <= limit }) { return (last.0, last.1, false) }
+                if c > u { return (c, x, false) }
+                if let last = fits.last { return (last.0, last.1, false) }
+                return (c1, total, false)
+            }
+            x += total
+            c = c1
+        }
+        return (contentEnd, x, false)
+    }
+
+    /// For each unit of `range`, whether a HarfBuzz cluster starts there (units no run covers
+    /// count as starts).
+    func clusterStarts(_ range: Range<Int>) -> [Bool] {
+        var starts = [Bool](repeating: false, count: range.count + 1)
+        var covered = [Bool](repeating: false, count: range.count)
+        for run in storage.runs where Int(run.end) > range.lowerBound && Int(run.start) < range.upperBound {
+            for u in max(Int(run.start), range.lowerBound)..<min(Int(run.end), range.upperBound) { covered[u - range.lowerBound] = true }
+            for cluster in run.shaped.clusters {
+                let u = Int(run.start) + Int(cluster)
+                if range.contains(u) { starts[u - range.lowerBound] = true }
+            }
+        }
+        for i in covered.indices where !covered[i] { starts[i] = true }
+        starts[range.count] = true
+        return starts
     }
 }

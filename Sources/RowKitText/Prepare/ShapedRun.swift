@@ -62,6 +62,8 @@ public final class ShapedRun: Sendable {
             clusters[i] = cluster
             unitAdvances[Int(cluster)] &+= positions[i].x_advance
         }
+        ClusterSplit.creditGraphemes(&unitAdvances, clusters: clusters, units: units, item: item, font: font,
+                                     rightToLeft: rightToLeft, language: language, buffer: buffer)
         return ShapedRun(glyphs: glyphs, advances: advances, offsetsX: offsetsX, offsetsY: offsetsY,
                          clusters: clusters, unitAdvances: unitAdvances)
     }

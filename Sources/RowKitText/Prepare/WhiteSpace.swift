@@ -37,3 +37,17 @@ extension WhiteSpace {
 @inline(__always) func isHangingSpace(_ unit: UInt16) -> Bool {
     unit == 0x20 || unit == 0x09 || unit == 0x0A || unit == 0x3000
 }
+
+/// Tab stops of preserved tabs (CSS `tab-size: 8`): every 8 space widths of the primary font
+/// from the line start; a tab that would reach the next stop in less than half a space goes on
+/// to the one after (Chromium's `Font::TabWidth`, measured: docs/CHROMIUM.md §3(m)).
+enum TabStop {
+    /// The pen after a tab that starts at `pen` (16.16 px), or `pen` when the space is empty.
+    @inline(__always) static func end(from pen: Int64, spaceWidth: Int32) -> Int64 {
+        let size = Int64(spaceWidth) * 8
+        guard size > 0 else { return pen }
+        var end = (pen / size + 1) * size
+        if end - pen < Int64(spaceWidth) / 2 { end += size }
+        return end
+    }
+}
