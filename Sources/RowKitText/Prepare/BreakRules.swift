@@ -205,7 +205,6 @@ extension PreparedText {
     func layOutDictionaryRun(_ firstBreaks: [Int32], lineStart: inout Int32, content: inout Int64, x: inout Int64,
                              limit: Int64, _ emit: (Int32, Int32, Int64, Bool) -> Bool) -> Int? {
         let units = storage.units
-        let advances = storage.unitAdvances
         var breaks = firstBreaks
         var k = 0
         var a = Int(lineStart)
@@ -216,29 +215,22 @@ extension PreparedText {
             let b = Int(breaks[k])
             var contentEnd = b
             while contentEnd > a && isHangingSpace(units[contentEnd - 1]) { contentEnd -= 1 }
-            let w = width(Int32(a), Int32(contentEnd))
+            let w = a == Int(lineStart) && !placed ? lineStartWidth(a, contentEnd) : width(Int32(a), Int32(contentEnd))
             if placed && x + w > limit {
                 if !emit(lineStart, Int32(a), content, false) { return nil }
                 lineStart = Int32(a)
                 placed = false
             }
             if !placed && w > limit {
-                var gx: Int64 = 0, onLine = 0, u = a
+                var gx: Int64 = 0, u = a
                 var again: [Int32]?
                 while u < contentEnd {
-                    var v = u + 1
-                    var gw = Int64(advances[u])
-                    while v < contentEnd && !isGraphemeStart(v) { gw += Int64(advances[v]); v += 1 }
-                    if onLine > 0 && gx + gw > limit {
-                        if !emit(lineStart, Int32(u), gx, false) { return nil }
-                        lineStart = Int32(u)
-                        gx = 0
-                        onLine = 0
-                        if let found = dictionaryBreaks(from: u) { again = found; break }
-                    }
-                    gx += gw
-                    onLine += 1
-                    u = v
+                    let piece = breakWordLine(from: u, contentEnd: contentEnd, limit: limit, endTrim: 0)
+                    if piece.end == contentEnd { gx = piece.width; break }
+                    if !emit(lineStart, Int32(piece.end), piece.width, false) { return nil }
+                    lineStart = Int32(piece.end)
+                    u = piece.end
+                    if let found = dictionaryBreaks(from: u) { again = found; break }
                 }
                 if let again {
                     breaks = again
@@ -324,7 +316,7 @@ enum ClusterSplit {
     }
 
     /// The advance of `units[range]` shaped alone, in design units.
-    private static func width(_ units: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, font: Font, rightToLeft: Bool,
+    static func width(_ units: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, font: Font, rightToLeft: Bool,
                               language: ShapingLanguage, buffer: OpaquePointer) -> Int32 {
         hb_buffer_clear_contents(buffer)
         hb_buffer_add_utf16(buffer, units.baseAddress! + range.lowerBound, Int32(range.count), 0, Int32(range.count))
@@ -350,34 +342,74 @@ extension PreparedText {
     /// `endTrim` is what a closing bracket ending the word may give up to fit. Returns the end,
     /// the line's width there (untrimmed) and whether the bracket's trim made it fit.
     func breakWordLine(from u: Int, contentEnd: Int, limit: Int64, endTrim: Int64) -> (end: Int, width: Int64, trimmed: Bool) {
-        let isClusterStart = clusterStarts(u..<contentEnd)
+        let lo = max(0, u - 1)
+        let isClusterStart = clusterStarts(lo..<contentEnd)
+        @inline(__always) func boundary(_ k: Int) -> Bool { k >= contentEnd || (isClusterStart[k - lo] && isGraphemeStart(k)) }
         let advances = storage.unitAdvances
+        // A line that starts inside a cluster (after a break inside it) begins with the rest of
+        // the cluster shaped alone, as Chromium reshapes a line start that is not safe to break
+        // (a lone Myanmar vowel sign then gets HarfBuzz's dotted circle).
+        let startsInside = !boundary(u)
         var x: Int64 = 0
         var c = u
         while c < contentEnd {
             var c1 = c + 1
-            while c1 < contentEnd && !(isClusterStart[c1 - u] && isGraphemeStart(c1)) { c1 += 1 }
+            while !boundary(c1) { c1 += 1 }
+            let alone = c == u && startsInside
             var total: Int64 = 0
-            for k in c..<c1 { total += Int64(advances[k]) }
+            if alone { total = shapedAlone(u..<c1) } else { for k in c..<c1 { total += Int64(advances[k]) } }
             if x + total > limit {
-                if c1 == contentEnd && endTrim > 0 && x + total - endTrim <= limit && c1 - u > 0 { return (contentEnd, x + total, true) }
-                let inner = (c + 1..<c1).filter { isGraphemeStart($0) }
-                var prefix = x
-                var fits: [(Int, Int64)] = []
+                if c1 == contentEnd && endTrim > 0 && x + total - endTrim <= limit { return (contentEnd, x + total, true) }
+                // Inside the cluster: each grapheme boundary with the width of the line's end
+                // shaped up to it (the cluster's prefix, which ClusterSplit credited).
+                var fits: [(end: Int, width: Int64)] = []
+                var prefix: Int64 = 0
                 var k = c
-                for g in inner {
-                    while k < g { prefix += Int64(advances[k]); k += 1 }
-                    fits.append((g, prefix))
+                for g in c + 1..<c1 where isGraphemeStart(g) {
+                    if alone {
+                        prefix = shapedAlone(u..<g)
+                    } else {
+                        while k < g { prefix += Int64(advances[k]); k += 1 }
+                    }
+                    fits.append((g, x + prefix))
                 }
-                if let last = fits.last(where: { $0.1 <= limit }) { return (last.0, last.1, false) }
+                if let last = fits.last(where: { $0.width <= limit }) { return (last.end, last.width, false) }
                 if c > u { return (c, x, false) }
-                if let last = fits.last { return (last.0, last.1, false) }
+                if let last = fits.last { return (last.end, last.width, false) }
                 return (c1, total, false)
             }
             x += total
             c = c1
         }
         return (contentEnd, x, false)
+    }
+
+    /// Width of `a..<b` at the start of a line: when `a` is inside a cluster (a break inside it
+    /// ended the previous line), the rest of the cluster counts shaped alone (``shapedAlone(_:)``).
+    func lineStartWidth(_ a: Int, _ b: Int) -> Int64 {
+        guard a > 0, a < b else { return width(Int32(a), Int32(b)) }
+        let starts = clusterStarts(a..<b)
+        if starts[0] && isGraphemeStart(a) { return width(Int32(a), Int32(b)) }
+        var c1 = a + 1
+        while c1 < b && !(starts[c1 - a] && isGraphemeStart(c1)) { c1 += 1 }
+        return shapedAlone(a..<c1) + width(Int32(c1), Int32(b))
+    }
+
+    /// Width of `range` (inside one glyph run) shaped alone with the run's font, 16.16 px: a
+    /// line start inside a cluster. Layout shapes only here, for lines that start inside a
+    /// cluster, which only overflow-wrap makes.
+    func shapedAlone(_ range: Range<Int>) -> Int64 {
+        guard let run = storage.runs.first(where: { Int($0.start) <= range.lowerBound && Int($0.end) >= range.upperBound }) else {
+            return width(Int32(range.lowerBound), Int32(range.upperBound))
+        }
+        let buffer = hb_buffer_create()!
+        defer { hb_buffer_destroy(buffer) }
+        let language = ShapingLanguage(style.lang)
+        let designUnits = storage.units.withUnsafeBufferPointer { units in
+            ClusterSplit.width(units, range, font: run.font, rightToLeft: run.bidiLevel & 1 == 1, language: language, buffer: buffer)
+        }
+        let size = fontSize
+        return Int64(clamp(run.font.fixedAdvance(designUnits, scale: run.font.fixedScale(size: size), size: size)))
     }
 
     /// For each unit of `range`, whether a HarfBuzz cluster starts there (units no run covers
