@@ -429,3 +429,30 @@ extension PreparedText {
         return starts
     }
 }
+
+/// Kerning a line end gives back: Chromium shapes a line's end again alone when the break is
+/// not safe to break (HarfBuzz kerned across it), and checks that the line still fits
+/// (ShapingLineBreaker::ShapeLine, docs/CHROMIUM.md §3(h)). A cluster that kerning tightened
+/// against the next one is wider at a line end by what the kerning took away.
+enum LineEndKerning {
+    /// (run offset, kerning in design units) of each cluster whose last glyph GPOS tightened
+    /// against a next cluster that HarfBuzz marks unsafe to break before, flat. Zero-width
+    /// glyphs (marks) are left out.
+    static func collect(glyphs: [UInt32], advances: [Int32], clusters: [Int32], unsafeToBreak: [Bool],
+                        rightToLeft: Bool, font: Font) -> [Int32] {
+        var pairs: [Int32] = []
+        let n = glyphs.count
+        for i in 0..<n where advances[i] != 0 {
+            // The glyph that follows in logical order, and whether it starts another cluster.
+            let next = rightToLeft ? i - 1 : i + 1
+            guard next >= 0 && next < n, clusters[next] != clusters[i], unsafeToBreak[next] else { continue }
+            // Only the cluster's last glyph in logical order.
+            let own = hb_font_get_glyph_h_advance(font.hbFont, glyphs[i])
+            let kern = advances[i] &- own
+            guard kern < 0, own > 0 else { continue }
+            pairs.append(clusters[i])
+            pairs.append(kern)
+        }
+        return pairs
+    }
+}

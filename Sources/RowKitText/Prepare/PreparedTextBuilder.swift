@@ -26,6 +26,8 @@ struct Builder {
     var endTrimAmounts: [Int32] = []
     /// Units shaped half-width (trimmed CJK punctuation).
     var trimmed: Set<Int> = []
+    /// Kerning (16.16 px) of the clusters starting at these units (``LineEndKerning``).
+    var kerned: [Int: Int32] = [:]
 
     init(style: TextStyle, primary: Font, fonts: FontLibrary, cache: ShapeCache) {
         self.style = style
@@ -130,6 +132,11 @@ struct Builder {
                     flag |= PreparedText.Flag.endTrim
                     endTrimSegments.append(Int32(k))
                     endTrimAmounts.append(-unitAdvances[last])
+                } else if contentEnd == end, !kerned.isEmpty, let kern = kerned[units[last] & 0xFC00 == 0xDC00 ? last - 1 : last], kern < 0 {
+                    // Kerned against the next segment: its own width if the line ends here.
+                    flag |= PreparedText.Flag.endTrim
+                    endTrimSegments.append(Int32(k))
+                    endTrimAmounts.append(kern)
                 }
             }
             segmentEnds.append(Int32(end))
@@ -219,6 +226,9 @@ struct Builder {
         }
         runs.append(GlyphRun(font: font, start: Int32(start), end: Int32(end), bidiLevel: level, shaped: shaped))
         let scale = font.fixedScale(size: style.size)
+        for p in stride(from: 0, to: shaped.kerning.count, by: 2) {
+            kerned[start + Int(shaped.kerning[p])] = clamp(font.fixedAdvance(shaped.kerning[p + 1], scale: scale, size: style.size))
+        }
         for u in start..<end {
             let designUnits = shaped.unitAdvances[u - start]
             if designUnits != 0 { unitAdvances[u] = clamp(font.fixedAdvance(designUnits, scale: scale, size: style.size)) }

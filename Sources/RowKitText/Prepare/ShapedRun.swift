@@ -17,14 +17,19 @@ public final class ShapedRun: Sendable {
     public let clusters: [Int32]
     /// Advance credited to each UTF-16 unit of the run (a cluster's advance goes to its first unit).
     let unitAdvances: [Int32]
+    /// Clusters that HarfBuzz kerned against the next one: (run offset, kerning) pairs, flat
+    /// (``LineEndKerning``).
+    let kerning: [Int32]
 
-    init(glyphs: [UInt32], advances: [Int32], offsetsX: [Int32], offsetsY: [Int32], clusters: [Int32], unitAdvances: [Int32]) {
+    init(glyphs: [UInt32], advances: [Int32], offsetsX: [Int32], offsetsY: [Int32], clusters: [Int32], unitAdvances: [Int32],
+         kerning: [Int32] = []) {
         self.glyphs = glyphs
         self.advances = advances
         self.offsetsX = offsetsX
         self.offsetsY = offsetsY
         self.clusters = clusters
         self.unitAdvances = unitAdvances
+        self.kerning = kerning
     }
 
     /// Approximate heap bytes held by the run.
@@ -62,10 +67,14 @@ public final class ShapedRun: Sendable {
             clusters[i] = cluster
             unitAdvances[Int(cluster)] &+= positions[i].x_advance
         }
+        var unsafe = [Bool](repeating: false, count: n)
+        for i in 0..<n { unsafe[i] = hb_glyph_info_get_glyph_flags(infos + i).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0 }
+        let kerning = LineEndKerning.collect(glyphs: glyphs, advances: advances, clusters: clusters, unsafeToBreak: unsafe,
+                                             rightToLeft: rightToLeft, font: font)
         ClusterSplit.creditGraphemes(&unitAdvances, clusters: clusters, units: units, item: item, font: font,
                                      rightToLeft: rightToLeft, language: language, buffer: buffer)
         return ShapedRun(glyphs: glyphs, advances: advances, offsetsX: offsetsX, offsetsY: offsetsY,
-                         clusters: clusters, unitAdvances: unitAdvances)
+                         clusters: clusters, unitAdvances: unitAdvances, kerning: kerning)
     }
 }
 
