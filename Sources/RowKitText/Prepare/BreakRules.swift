@@ -346,10 +346,15 @@ extension PreparedText {
         let isClusterStart = clusterStarts(lo..<contentEnd)
         @inline(__always) func boundary(_ k: Int) -> Bool { k >= contentEnd || (isClusterStart[k - lo] && isGraphemeStart(k)) }
         let advances = storage.unitAdvances
+        let kerning = kerningGrowth(u..<contentEnd)
         // A line that starts inside a cluster (after a break inside it) begins with the rest of
         // the cluster shaped alone, as Chromium reshapes a line start that is not safe to break
         // (a lone Myanmar vowel sign then gets HarfBuzz's dotted circle).
         let startsInside = !boundary(u)
+        // Every grapheme boundary after `u` so far, with the width of the line ending there as
+        // Chromium checks it: inside a cluster its prefix shaped alone; at a cluster end the
+        // cluster's own width when kerning tied it to the next one.
+        var candidates: [(end: Int, width: Int64)] = []
         var x: Int64 = 0
         var c = u
         while c < contentEnd {
@@ -358,30 +363,48 @@ extension PreparedText {
             let alone = c == u && startsInside
             var total: Int64 = 0
             if alone { total = shapedAlone(u..<c1) } else { for k in c..<c1 { total += Int64(advances[k]) } }
+            var prefix: Int64 = 0
+            var k = c
+            for g in c + 1..<c1 where isGraphemeStart(g) {
+                if alone {
+                    prefix = shapedAlone(u..<g)
+                } else {
+                    while k < g { prefix += Int64(advances[k]); k += 1 }
+                }
+                candidates.append((g, x + prefix))
+            }
             if x + total > limit {
                 if c1 == contentEnd && endTrim > 0 && x + total - endTrim <= limit { return (contentEnd, x + total, true) }
-                // Inside the cluster: each grapheme boundary with the width of the line's end
-                // shaped up to it (the cluster's prefix, which ClusterSplit credited).
-                var fits: [(end: Int, width: Int64)] = []
-                var prefix: Int64 = 0
-                var k = c
-                for g in c + 1..<c1 where isGraphemeStart(g) {
-                    if alone {
-                        prefix = shapedAlone(u..<g)
-                    } else {
-                        while k < g { prefix += Int64(advances[k]); k += 1 }
-                    }
-                    fits.append((g, x + prefix))
-                }
-                if let last = fits.last(where: { $0.width <= limit }) { return (last.end, last.width, false) }
-                if c > u { return (c, x, false) }
-                if let last = fits.last { return (last.end, last.width, false) }
+                // The latest boundary up to the cluster reaching past the limit whose line fits.
+                if let fit = candidates.last(where: { $0.width <= limit }) { return (fit.end, fit.width, false) }
+                // Nothing fits: the line overflows up to the latest boundary, or takes the first grapheme.
+                if let last = candidates.last { return (last.end, last.width, false) }
                 return (c1, total, false)
             }
             x += total
             c = c1
+            if c < contentEnd { candidates.append((c, x + (kerning[c] ?? 0))) }
         }
         return (contentEnd, x, false)
+    }
+
+    /// What kerning took from the clusters that end at these units (16.16 px, positive): those
+    /// HarfBuzz kerned against the next cluster across a point unsafe to break (``LineEndKerning``).
+    func kerningGrowth(_ range: Range<Int>) -> [Int: Int64] {
+        var growth: [Int: Int64] = [:]
+        let size = fontSize
+        for run in storage.runs where Int(run.end) > range.lowerBound && Int(run.start) < range.upperBound && !run.shaped.kerning.isEmpty {
+            let pairs = run.shaped.kerning
+            let scale = run.font.fixedScale(size: size)
+            for p in stride(from: 0, to: pairs.count, by: 2) {
+                let c = Int(run.start) + Int(pairs[p])
+                guard range.contains(c) else { continue }
+                var end = c + 1
+                while end < Int(run.end) && !isGraphemeStart(end) { end += 1 }
+                growth[end] = -run.font.fixedAdvance(pairs[p + 1], scale: scale, size: size)
+            }
+        }
+        return growth
     }
 
     /// Width of `a..<b` at the start of a line: when `a` is inside a cluster (a break inside it
