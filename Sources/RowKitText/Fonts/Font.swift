@@ -136,9 +136,10 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
         return ((Double(ascender) * scale).rounded() + above, (Double(descender) * scale).rounded() + gap - above)
     }
 
-    /// FreeType's 16.16 scale for a size: `FT_DivFix(round(size × 64), unitsPerEm)`.
+    /// FreeType's 16.16 scale for a size: `FT_DivFix(floor(size × 64), unitsPerEm)` — Skia hands
+    /// FreeType the size in 26.6 truncated (measured at fractional sizes, docs/CHROMIUM.md §1).
     @inline(__always) func fixedScale(size: Double) -> Int64 {
-        let size26_6 = Int64((size * 64).rounded())
+        let size26_6 = Int64((Float(size) * 64).rounded(.down))
         return ((size26_6 << 16) + Int64(unitsPerEm) / 2) / Int64(unitsPerEm)
     }
 
