@@ -131,14 +131,18 @@ extension PreparedText {
     /// hyphen and that has no earlier break that fits: overflow-wrap breaks the word between
     /// grapheme clusters instead, and a soft hyphen stays with the character before it, so the
     /// split falls before the last visible grapheme of segment `end` (`schwin‐` → `schwi` /
-    /// `n‐dig‐`). Nil when that would leave the line empty.
+    /// `n‐dig‐`); with one grapheme before the soft hyphen, before the soft hyphen. Nil when the
+    /// soft hyphen starts the line.
     func softHyphenSplit(lineStart: Int32, segment end: Int) -> Int32? {
         var u = Int(contentEnds[end]) - 1            // the soft hyphen
         while u > Int(lineStart) && !isGraphemeStart(u) { u -= 1 }
         guard u > Int(lineStart) else { return nil }
+        let softHyphen = u
         u -= 1
         while u > Int(lineStart) && !isGraphemeStart(u) { u -= 1 }
-        return u > Int(lineStart) ? Int32(u) : nil
+        // One grapheme before the soft hyphen: it stays, and the soft hyphen starts the next
+        // line alone, where its hyphen shows (measured: `m` / `‐` / `pr`).
+        return Int32(u > Int(lineStart) ? u : softHyphen)
     }
 
     /// For a line that starts inside a word of a script ICU segments with a dictionary (Thai,
