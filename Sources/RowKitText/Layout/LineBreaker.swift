@@ -94,15 +94,38 @@ extension PreparedText {
                                 width = fallback.width
                                 hyphen = fallback.hyphen
                                 growth = fallback.growth
-                            } else if hyphen, let split = softHyphenSplit(lineStart: lineStart, segment: end) {
-                                // overflow-wrap breaks the word between graphemes instead; the
-                                // soft hyphen stays with its character on the next line.
-                                if !emit(lineStart, split, self.width(lineStart, split), false) { return }
-                                lineStart = split
-                                lineFirst = end
-                                content = self.width(split, contentEnds[end])
-                                x = content + Int64(spaces[end])
-                                placed = 1
+                            } else if hyphen, let split = softHyphenOverflowBreak(lineStart: Int(lineStart), limit: limit, hyphenWidth: hyphenWidth) {
+                                // overflow-wrap breaks the word between graphemes instead
+                                // (docs/CHROMIUM.md §3(b)); the line resumes where it broke.
+                                if !emit(lineStart, Int32(split.end), split.width, split.hyphen) { return }
+                                lineStart = Int32(split.end)
+                                var j = end
+                                while j < n && Int(ends[j]) <= split.end { j += 1 }
+                                if j < n && j > 0 && Int(ends[j - 1]) == split.end {
+                                    placed = 0
+                                    lastFlags = 0
+                                    x = 0
+                                    content = 0
+                                    i = j
+                                } else if j < n {
+                                    lineFirst = j
+                                    content = self.width(Int32(split.end), contentEnds[j])
+                                    x = content + Int64(spaces[j])
+                                    placed = 1
+                                    lastFlags = flags[j] & ~Flag.mandatoryBreak
+                                    i = j + 1
+                                    if flags[j] & Flag.mandatoryBreak != 0 {
+                                        if !emit(lineStart, ends[j], content, false) { return }
+                                        lineStart = ends[j]
+                                        placed = 0
+                                        lastFlags = 0
+                                        x = 0
+                                        content = 0
+                                    }
+                                } else {
+                                    placed = 0
+                                    i = n
+                                }
                                 continue
                             } else {
                                 hyphen = false

@@ -127,22 +127,41 @@ extension PreparedText {
         max(0, endTrim(segment: i))
     }
 
-    /// Where Chromium splits a line whose last break is a soft hyphen that does not fit with its
+    /// Where Chromium ends a line whose last break is a soft hyphen that does not fit with its
     /// hyphen and that has no earlier break that fits: overflow-wrap breaks the word between
-    /// grapheme clusters instead, and a soft hyphen stays with the character before it, so the
-    /// split falls before the last visible grapheme of segment `end` (`schwin‐` → `schwi` /
-    /// `n‐dig‐`); with one grapheme before the soft hyphen, before the soft hyphen. Nil when the
-    /// soft hyphen starts the line.
-    func softHyphenSplit(lineStart: Int32, segment end: Int) -> Int32? {
-        var u = Int(contentEnds[end]) - 1            // the soft hyphen
-        while u > Int(lineStart) && !isGraphemeStart(u) { u -= 1 }
-        guard u > Int(lineStart) else { return nil }
-        let softHyphen = u
-        u -= 1
-        while u > Int(lineStart) && !isGraphemeStart(u) { u -= 1 }
-        // One grapheme before the soft hyphen: it stays, and the soft hyphen starts the next
-        // line alone, where its hyphen shows (measured: `m` / `‐` / `pr`).
-        return Int32(u > Int(lineStart) ? u : softHyphen)
+    /// graphemes, through the following soft hyphens too, at the last boundary that fits —
+    /// never just before a soft hyphen (it stays with the grapheme before it), and just after
+    /// one only with its hyphen (`un‐be‐liev` at 55 px: `u` / `n‐` / `bel`, measured,
+    /// docs/CHROMIUM.md §3(b)). When none fits, the line takes its first grapheme (`m` / `‐`).
+    /// Returns the line's end, width (hyphen included) and whether it shows a hyphen; nil when
+    /// the line starts at the end of the text.
+    func softHyphenOverflowBreak(lineStart: Int, limit: Int64, hyphenWidth: Int64) -> (end: Int, width: Int64, hyphen: Bool)? {
+        let units = storage.units
+        let advances = storage.unitAdvances
+        var best: (end: Int, width: Int64, hyphen: Bool)?
+        var first: (end: Int, width: Int64, hyphen: Bool)?
+        var x: Int64 = 0
+        var u = lineStart
+        while u < units.count {
+            let unit = units[u]
+            if unit == 0x20 || unit == 0x09 || unit == 0x0A { break }
+            var v = u + 1
+            var w = Int64(advances[u])
+            while v < units.count && !isGraphemeStart(v) { w += Int64(advances[v]); v += 1 }
+            x += w
+            let afterSoftHyphen = units[v - 1] == 0xAD
+            if first == nil { first = (v, afterSoftHyphen ? x + hyphenWidth : x, afterSoftHyphen) }
+            if x > limit { break }
+            if v < units.count && units[v] == 0xAD {
+                // Never just before a soft hyphen.
+            } else if afterSoftHyphen {
+                if Self.ceilToLayoutUnit(x) + Self.ceilToLayoutUnit(hyphenWidth) <= limit { best = (v, x + hyphenWidth, true) }
+            } else {
+                best = (v, x, false)
+            }
+            u = v
+        }
+        return best ?? first
     }
 
     /// For a line that starts inside a word of a script ICU segments with a dictionary (Thai,
