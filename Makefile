@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 DEBUG_BIN := .build/debug
 
-.PHONY: setup build release demo test gui-test view fidelity bench view-bench clean
+.PHONY: setup build release demo test gui-test tsan view fidelity bench view-bench fuzz clean
 
 setup:
 	@bash scripts/setup.sh
@@ -55,6 +55,14 @@ gui-test:
 	  $(GUI_ENV) ROWKIT=$(DEBUG_BIN)/rowkit python3 Tests/GUI/view_tests.py; \
 	fi
 
+## tsan: the list-engine tests, with an 8-thread stress test of the public API, under ThreadSanitizer
+## (a separate build in .build-tsan; any report fails it). ROWKIT_STRESS_STEPS: the stress test's
+## steps per thread. scripts/tsan-suppressions.txt explains its two lines.
+tsan: setup
+	ROWKIT_STRESS_STEPS=$${ROWKIT_STRESS_STEPS:-300} \
+	TSAN_OPTIONS="suppressions=$(CURDIR)/scripts/tsan-suppressions.txt" \
+	  $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter RowKitListTests
+
 ## view: a million generated rows in a window (needs a display).
 view: release
 	$(RELEASE_BIN)/rowkit view --sample 1000000
@@ -80,5 +88,11 @@ bench: setup
 view-bench: release
 	$(GUI_ENV) xvfb-run -a -s "-screen 0 1280x1024x24" python3 Benchmarks/view/view_bench.py
 
+## fuzz: libFuzzer + AddressSanitizer on the YAML loaders, measure input lines, row files and
+## PreparedText/layout (build in .build-fuzz); FUZZ_SECONDS per harness (default 20) or FUZZ_RUNS
+## executions; prints executions per harness and appends them to Fuzz/RESULTS.md.
+fuzz: setup
+	bash scripts/fuzz.sh
+
 clean:
-	rm -rf .build out
+	rm -rf .build .build-fuzz out

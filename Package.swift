@@ -9,7 +9,9 @@ let package = Package(
         .library(name: "RowKitText", targets: ["RowKitText"]),
         .library(name: "RowKitCells", targets: ["RowKitCells"]),
         .library(name: "RowKitList", targets: ["RowKitList"]),
+        .library(name: "RowKitListCells", targets: ["RowKitListCells"]),
         .library(name: "RowKitDraw", targets: ["RowKitDraw"]),
+        .library(name: "RowKitIO", targets: ["RowKitIO"]),
         .library(name: "RowKitView", targets: ["RowKitView"]),
         .library(name: "RowKitWindow", targets: ["RowKitWindow"]),
         .executable(name: "rowkit", targets: ["rowkit"]),
@@ -31,34 +33,44 @@ let package = Package(
         // What Swift cannot call in GTK/GObject: variadic functions, macros, signal emission.
         .target(name: "CGtkShim", dependencies: ["CGtk"]),
 
+        // Reading inputs and writing outputs safely: files and standard streams, size limits,
+        // streaming JSON with exact numbers and line:column errors, atomic file replacement.
+        .target(name: "RowKitIO"),
+
         // Text engine: prepare once (ICU, fontconfig, HarfBuzz), layout at any width.
         .target(name: "RowKitText", dependencies: ["CICU", "CHarfBuzz", "CFontconfig"]),
         // Cells: declarative layouts bound to row data, stylesheets, the classic cells.
-        .target(name: "RowKitCells", dependencies: ["RowKitText", .product(name: "Yams", package: "Yams")]),
-        // List engine: exact heights and offsets for any number of rows, reuse, updates.
-        .target(name: "RowKitList", dependencies: ["RowKitCells"]),
+        .target(name: "RowKitCells", dependencies: ["RowKitText", "RowKitIO", .product(name: "Yams", package: "Yams")]),
+        // List engine: exact heights and offsets for any number of rows, reuse, updates —
+        // generic over what it measures (knows nothing of cells or text).
+        .target(name: "RowKitList"),
+        // The list engine's adapter to cells: rows of cell templates and their data.
+        .target(name: "RowKitListCells", dependencies: ["RowKitList", "RowKitCells"]),
         // Drawing: cairo renders the glyph runs of a measured layout, and whole cells.
-        .target(name: "RowKitDraw", dependencies: ["RowKitText", "RowKitCells", "CCairo", "CFreeType"]),
+        .target(name: "RowKitDraw", dependencies: ["RowKitText", "RowKitCells", "RowKitIO", "CCairo", "CFreeType"]),
         // View model of a scrolling list on screen, without GTK: scroll position, wheel, kinetic
         // deceleration, keys, resize anchor, scroll bar, sticky headers, frame statistics, scripts.
-        .target(name: "RowKitView", dependencies: ["RowKitList", "RowKitCells"]),
+        .target(name: "RowKitView", dependencies: ["RowKitList", "RowKitListCells", "RowKitCells"]),
         // The GTK4 window: a drawing area painted by RowKitDraw, a scroll bar, event controllers.
-        .target(name: "RowKitWindow", dependencies: ["RowKitView", "RowKitList", "RowKitCells", "RowKitDraw", "RowKitText", "CCairo", "CGtk", "CGtkShim"]),
+        .target(name: "RowKitWindow", dependencies: ["RowKitView", "RowKitList", "RowKitListCells", "RowKitCells", "RowKitDraw", "RowKitText", "CCairo", "CGtk", "CGtkShim"]),
 
         .executableTarget(name: "rowkit", dependencies: [
-            "RowKitText", "RowKitCells", "RowKitList", "RowKitDraw", "RowKitView", "RowKitWindow",
+            "RowKitText", "RowKitCells", "RowKitList", "RowKitListCells", "RowKitDraw", "RowKitIO", "RowKitView", "RowKitWindow",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "rowkit-bench", dependencies: ["RowKitText", "RowKitCells", "RowKitList", "CPango"], path: "Benchmarks/rowkit-bench"),
+        .executableTarget(name: "rowkit-bench", dependencies: ["RowKitText", "RowKitCells", "RowKitList", "RowKitListCells", "CPango"], path: "Benchmarks/rowkit-bench"),
 
         .testTarget(name: "RowKitTextTests", dependencies: [
             "RowKitText",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "RowKitCellsTests", dependencies: ["RowKitCells", "RowKitText"]),
-        .testTarget(name: "RowKitListTests", dependencies: ["RowKitList", "RowKitCells", "RowKitText"]),
-        .testTarget(name: "RowKitViewTests", dependencies: ["RowKitView", "RowKitList", "RowKitCells"]),
-        .testTarget(name: "RowKitWindowTests", dependencies: ["RowKitWindow", "RowKitView", "RowKitList", "RowKitCells", "RowKitDraw", "RowKitText", "CCairo"]),
+        .testTarget(name: "RowKitListTests", dependencies: ["RowKitList", "RowKitListCells", "RowKitCells", "RowKitText"]),
+        .testTarget(name: "RowKitViewTests", dependencies: ["RowKitView", "RowKitList", "RowKitListCells", "RowKitCells"]),
+        .testTarget(name: "RowKitWindowTests", dependencies: ["RowKitWindow", "RowKitView", "RowKitList", "RowKitListCells", "RowKitCells", "RowKitDraw", "RowKitText", "CCairo"]),
         .testTarget(name: "RowKitDrawTests", dependencies: ["RowKitText", "RowKitCells", "RowKitDraw", "CCairo"]),
+        .testTarget(name: "RowKitIOTests", dependencies: ["RowKitIO"]),
+        // Runs the built `rowkit` binary: exit status, messages, and files left intact.
+        .testTarget(name: "rowkitTests", dependencies: ["rowkit", "RowKitIO"]),
     ]
 )

@@ -16,23 +16,36 @@ struct CorpusTiming {
     let fontFamily: String
     let fontSize: Double
     let width: Double, secondWidth: Double
+    /// PreparedText (measuring form and glyphs) + measure.
     var rowkitCold: Timing?
+    /// TextMetrics (measuring form only, what a list keeps) + measure.
+    var rowkitColdMetrics: Timing?
     var pangoCold: Timing?
     var rowkitRemeasure: Timing?
     var rowkitRemeasureSample: Timing?
     var pangoRemeasure: Timing?
     var pangoSample = 0
-    var preparedBytes = 0
+    var preparedBytes = 0, metricsBytes = 0
     var cacheRuns = 0, cacheHits = 0, cacheMisses = 0
+    /// This thread's word cache over the cold pass: chunks found, chunks analysed.
+    var wordHits = 0, wordMisses = 0
     var sameLines = 0
     /// Paragraphs measured (all of them, or an even sample with --quick).
     var measured = 0
+    /// Per file (same order as `corpus.files`): paragraphs measured and the best repetition's
+    /// total microseconds of each engine (for the per-language table).
+    var fileParagraphs: [Int] = []
+    var fileRowKit: [Double] = []
+    var filePango: [Double] = []
 
     static let coldTarget = 10.0
     static let remeasureTarget = 500.0
 
     var paragraphs: Int { measured }
     var coldRatio: Double? { ratio(pangoCold, rowkitCold) }
+    var coldMetricsRatio: Double? { ratio(pangoCold, rowkitColdMetrics) }
+    var coldMetricsMet: Bool { (coldMetricsRatio ?? 0) >= Self.coldTarget }
+    var wordHitRate: Double { Double(wordHits) / Double(max(1, wordHits + wordMisses)) }
     var remeasureRatio: Double? { ratio(pangoRemeasure, rowkitRemeasureSample) }
     var coldMet: Bool { (coldRatio ?? 0) >= Self.coldTarget }
     var remeasureMet: Bool { (remeasureRatio ?? 0) >= Self.remeasureTarget }
@@ -52,15 +65,33 @@ struct CorpusTiming {
         return [
             "\(corpus.name): \(grouped(paragraphs)) of \(grouped(corpus.paragraphs.count)) paragraphs, \(grouped(corpus.totalUTF16)) UTF-16 units "
                 + "(mean \(fixed(Double(corpus.totalUTF16) / Double(max(1, corpus.paragraphs.count)), 1))) from \(corpus.files.count) file(s)",
-            row("cold: prepare + measure at \(fixed(width, 0)) px (cache empty at start)", rowkitCold, pangoCold, coldRatio,
+            row("cold, measuring form: TextMetrics + measure at \(fixed(width, 0)) px", rowkitColdMetrics, pangoCold, coldMetricsRatio,
+                "≥ \(fixed(Self.coldTarget, 0))×: \(verdict(coldMetricsMet))"),
+            row("cold, with glyphs: PreparedText + measure", rowkitCold, pangoCold, coldRatio,
                 "≥ \(fixed(Self.coldTarget, 0))×: \(verdict(coldMet))"),
             row("re-measure at \(fixed(secondWidth, 0))/\(fixed(width, 0)) px, sample of \(grouped(pangoSample))",
                 rowkitRemeasureSample, pangoRemeasure, remeasureRatio, "≥ \(fixed(Self.remeasureTarget, 0))×: \(verdict(remeasureMet))"),
             row("re-measure, all paragraphs (RowKit)", rowkitRemeasure, nil, nil, ""),
-            "    prepared form \(grouped(preparedBytes / max(1, paragraphs))) B per paragraph; shape cache after the cold pass "
-                + "\(grouped(cacheRuns)) runs, hit rate \(fixed(100 * hitRate, 1))%; same line count as Pango at "
+            "    measuring form \(grouped(metricsBytes / max(1, paragraphs))) B per paragraph, with glyphs \(grouped(preparedBytes / max(1, paragraphs))) B; "
+                + "word cache hit rate \(fixed(100 * wordHitRate, 1))% (chunks), shape cache after the cold pass "
+                + "\(grouped(cacheRuns)) runs; same line count as Pango at "
                 + "\(fixed(width, 0)) px: \(fixed(100 * Double(sameLines) / Double(max(1, paragraphs)), 1))%",
-        ]
+        ] + perFileLines()
+    }
+
+    /// One line per file (cold µs per paragraph, both engines), when the corpus has several.
+    func perFileLines() -> [String] {
+        guard corpus.files.count > 1 else { return [] }
+        var out = ["    by file (cold µs per paragraph: RowKit, Pango, ratio; share of RowKit's total time):"]
+        let total = fileRowKit.reduce(0, +)
+        for (k, file) in corpus.files.enumerated() where fileParagraphs[k] > 0 {
+            let n = Double(fileParagraphs[k])
+            out.append("      " + pad(file, 58) + pad(grouped(fileParagraphs[k]), 7, right: true)
+                       + pad(micros(fileRowKit[k] / n), 10, right: true) + pad(micros(filePango[k] / n), 10, right: true)
+                       + pad(times(filePango[k] / max(1e-9, fileRowKit[k])), 9, right: true)
+                       + pad(fixed(100 * fileRowKit[k] / max(1e-9, total), 1) + "%", 8, right: true))
+        }
+        return out
     }
 
     func json() -> JSONObject {
@@ -72,11 +103,16 @@ struct CorpusTiming {
         j.add("utf16_units", corpus.totalUTF16)
         j.add("font", "\(fontFamily) \(fixed(fontSize, 0)) px, line-height normal")
         j.add("width", width)
-        j.add("cold_rowkit_us", us(rowkitCold))
+        j.add("cold_metrics_rowkit_us", us(rowkitColdMetrics))
+        j.add("cold_prepared_rowkit_us", us(rowkitCold))
         j.add("cold_pango_us", us(pangoCold))
-        j.add("cold_ratio", rounded(coldRatio))
+        j.add("cold_metrics_ratio", rounded(coldMetricsRatio))
+        j.add("cold_prepared_ratio", rounded(coldRatio))
         j.add("cold_ratio_target_min", Self.coldTarget)
-        j.add("cold_ratio_met", coldMet)
+        j.add("cold_metrics_ratio_met", coldMetricsMet)
+        j.add("cold_prepared_ratio_met", coldMet)
+        j.add("word_cache_hit_rate_pct", (10000 * wordHitRate).rounded() / 100)
+        j.add("metrics_bytes_per_paragraph", Double(metricsBytes) / Double(max(1, paragraphs)))
         j.add("remeasure_rowkit_us", us(rowkitRemeasureSample))
         j.add("remeasure_pango_us", us(pangoRemeasure))
         j.add("remeasure_ratio", rounded(remeasureRatio))
@@ -88,6 +124,18 @@ struct CorpusTiming {
         j.add("shape_cache_runs", cacheRuns)
         j.add("shape_cache_hit_rate_pct", (10000 * hitRate).rounded() / 100)
         j.add("same_line_count_as_pango_pct", (10000 * Double(sameLines) / Double(max(1, paragraphs))).rounded() / 100)
+        if corpus.files.count > 1 {
+            var files = JSONObject()
+            for (k, file) in corpus.files.enumerated() where fileParagraphs[k] > 0 {
+                var f = JSONObject()
+                let n = Double(fileParagraphs[k])
+                f.add("paragraphs", fileParagraphs[k])
+                f.add("cold_rowkit_us", (fileRowKit[k] / n * 100).rounded() / 100)
+                f.add("cold_pango_us", (filePango[k] / n * 100).rounded() / 100)
+                files.add(file, f)
+            }
+            j.add("by_file", files)
+        }
         return j
     }
 }
@@ -96,9 +144,21 @@ struct CorpusTiming {
 func runCorpusBench(_ corpus: RealCorpus, quick: Bool, policy: TimingPolicy, checksum: inout Checksum) throws -> CorpusTiming {
     let family = "Noto Sans", size = 16.0, width = 320.0, second = 480.0
     var r = CorpusTiming(corpus: corpus, fontFamily: family, fontSize: size, width: width, secondWidth: second)
-    let texts = quick ? evenSample(count: 300, of: corpus.paragraphs.count).map { corpus.paragraphs[$0] } : corpus.paragraphs
+    let chosen = quick ? evenSample(count: 300, of: corpus.paragraphs.count) : Array(corpus.paragraphs.indices)
+    let texts = chosen.map { corpus.paragraphs[$0] }
+    let files = chosen.map { corpus.fileIndices[$0] }
     let n = texts.count
     r.measured = n
+    r.fileParagraphs = corpus.files.indices.map { k in files.filter { $0 == k }.count }
+    r.fileRowKit = [Double](repeating: .infinity, count: corpus.files.count)
+    r.filePango = r.fileRowKit
+    /// Adds the time since `start` to `sums[file]` and restarts the clock.
+    func lap(_ sums: inout [Double], _ file: Int, _ start: inout UInt64) {
+        let now = monotonicNanoseconds()
+        sums[file] += Double(now - start) / 1000
+        start = now
+    }
+    func keepBest(_ best: inout [Double], _ sums: [Double]) { for k in best.indices { best[k] = min(best[k], sums[k]) } }
     let style = TextStyle(font: FontDescriptor(family: family), size: size, lineHeight: .normal)
     let pango = PangoMeasurer(family: family, pixelSize: size)
     let layout = pango.makeLayout(width: width)
@@ -111,7 +171,27 @@ func runCorpusBench(_ corpus: RealCorpus, quick: Bool, policy: TimingPolicy, che
         checksum.add(UInt64(layout.pixelSize().height))
     }
 
+    progress("\(corpus.name): RowKit measuring form (TextMetrics) + measure, cache empty at start…")
+    var metrics: [TextMetrics] = []
+    r.rowkitColdMetrics = try timeSlowLoop(items: n, policy: policy, checksum: &checksum, setup: {
+        metrics = []
+        metrics.reserveCapacity(n)
+        ShapeCache.shared.removeAll()
+    }) { _ in
+        var sum: UInt64 = 0
+        for i in 0..<n {
+            let m = try TextMetrics(texts[i], style: style)
+            let size = try m.measure(width: width)
+            sum &+= UInt64(size.lineCount) &+ size.maxLineWidth.bitPattern
+            metrics.append(m)
+        }
+        return sum
+    }
+    r.metricsBytes = metrics.reduce(0) { $0 + $1.byteCount }
+    metrics = []
+
     progress("\(corpus.name): RowKit prepare + measure, cache empty at start…")
+    var wordsBefore = PrepareScratch.wordCacheStatistics
     var prepared: [PreparedText] = []
     var rowkitLines = [Int](repeating: 0, count: n)
     r.rowkitCold = try timeSlowLoop(items: n, policy: policy, checksum: &checksum, setup: {
@@ -121,15 +201,22 @@ func runCorpusBench(_ corpus: RealCorpus, quick: Bool, policy: TimingPolicy, che
     }, after: { _ in
         let s = ShapeCache.shared.statistics
         (r.cacheRuns, r.cacheHits, r.cacheMisses) = (s.runs, s.hits, s.misses)
+        let words = PrepareScratch.wordCacheStatistics
+        (r.wordHits, r.wordMisses) = (words.hits - wordsBefore.hits, words.misses - wordsBefore.misses)
+        wordsBefore = words
     }) { _ in
         var sum: UInt64 = 0
+        var sums = [Double](repeating: 0, count: corpus.files.count)
+        var start = monotonicNanoseconds()
         for i in 0..<n {
             let p = try PreparedText(texts[i], style: style)
             let m = try p.measure(width: width)
             rowkitLines[i] = m.lineCount
             sum &+= UInt64(m.lineCount) &+ m.maxLineWidth.bitPattern
             prepared.append(p)
+            if i + 1 == n || files[i + 1] != files[i] { lap(&sums, files[i], &start) }
         }
+        keepBest(&r.fileRowKit, sums)
         return sum
     }
 
@@ -137,13 +224,17 @@ func runCorpusBench(_ corpus: RealCorpus, quick: Bool, policy: TimingPolicy, che
     var pangoLines = [Int](repeating: 0, count: n)
     r.pangoCold = timeSlowLoop(items: n, policy: policy, checksum: &checksum) { _ in
         var sum: UInt64 = 0
+        var sums = [Double](repeating: 0, count: corpus.files.count)
+        var start = monotonicNanoseconds()
         for i in 0..<n {
             layout.setText(texts[i])
             layout.setWidth(width)
             let size = layout.pixelSize()
             pangoLines[i] = layout.lineCount
             sum &+= UInt64(size.width) &* 65_536 &+ UInt64(size.height)
+            if i + 1 == n || files[i + 1] != files[i] { lap(&sums, files[i], &start) }
         }
+        keepBest(&r.filePango, sums)
         return sum
     }
     r.sameLines = zip(rowkitLines, pangoLines).filter { $0 == $1 }.count

@@ -21,7 +21,8 @@ struct Options {
     static let usage = """
         usage: rowkit-bench [--paragraphs N] [--quick] [--results DIR] [--corpora DIR | --no-corpora]
                rowkit-bench --list-only [ROWS]
-               rowkit-bench --profile-prepare [PASSES] | --profile-measure | --profile-cells
+               rowkit-bench --profile-prepare [PASSES] | --profile-corpus english|multilingual [PASSES]
+               rowkit-bench --profile-measure | --profile-cells
 
           --paragraphs N     paragraphs in the generated corpus (default 20000; 1000 with --quick)
           --quick            small run for smoke tests (a few seconds)
@@ -31,6 +32,7 @@ struct Options {
           --no-corpora       skip the real corpora
           --list-only ROWS   only the list-engine benchmark (default 1,000,000 rows)
           --profile-prepare  RowKit prepare + measure alone, for a profiler (5 s, or PASSES × 1000 paragraphs)
+          --profile-corpus   RowKit prepare + measure of a real corpus alone, PASSES passes (default 1)
           --profile-measure  re-measuring 25-word paragraphs alone (3 s)
           --profile-cells    re-measuring bound caption-text cells alone (3 s)
           --help             this text

@@ -12,6 +12,8 @@ struct RealCorpus {
     let files: [String]
     /// Non-empty lines of those files, in order.
     let paragraphs: [String]
+    /// For each paragraph, the index in `files` of the file it comes from.
+    var fileIndices: [Int] = []
 
     var totalUTF16: Int { paragraphs.reduce(0) { $0 + $1.utf16.count } }
     var totalUTF8: Int { paragraphs.reduce(0) { $0 + $1.utf8.count } }
@@ -64,14 +66,18 @@ enum RealCorpora {
 
     private static func read(_ directory: String, _ names: [String], name: String) -> RealCorpus? {
         var paragraphs: [String] = []
-        for file in names {
+        var fileIndices: [Int] = []
+        for (index, file) in names.enumerated() {
             guard let text = readFile(directory + "/" + file) else { return nil }
             for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
                 let trimmed = line.drop(while: { $0 == " " || $0 == "\r" || $0 == "\t" })
-                if !trimmed.isEmpty { paragraphs.append(String(line)) }
+                if !trimmed.isEmpty {
+                    paragraphs.append(String(line))
+                    fileIndices.append(index)
+                }
             }
         }
-        return paragraphs.isEmpty ? nil : RealCorpus(name: name, files: names, paragraphs: paragraphs)
+        return paragraphs.isEmpty ? nil : RealCorpus(name: name, files: names, paragraphs: paragraphs, fileIndices: fileIndices)
     }
 
     /// `*.txt` files of `directory`, sorted by name; nil when it cannot be read.

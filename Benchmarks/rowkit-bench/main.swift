@@ -31,35 +31,87 @@ if arguments.first == "--profile-prepare" {
     print("profile-prepare: \(passes) passes, \(micros / Double(passes * corpus.paragraphs.count)) µs per paragraph (checksum \(sum))")
     exit(0)
 }
+if arguments.first == "--profile-corpus" {
+    // Profiling aid: RowKit prepare + measure of one real corpus (english | multilingual), cache
+    // emptied per pass, PASSES passes (default 1), for callgrind or perf.
+    guard arguments.count > 1, let real = RealCorpora.load() else {
+        progress("rowkit-bench: --profile-corpus english|multilingual|FILE [PASSES]; " + RealCorpora.absenceNote())
+        exit(2)
+    }
+    let corpus: RealCorpus
+    switch arguments[1] {
+    case "english": corpus = real.english
+    case "multilingual": corpus = real.multilingual
+    default:
+        // One file of the corpora folder, by name.
+        guard let text = RealCorpora.readFile(real.directory + "/" + arguments[1]) else {
+            progress("rowkit-bench: cannot read \(real.directory)/\(arguments[1])")
+            exit(2)
+        }
+        corpus = RealCorpus(name: arguments[1], files: [arguments[1]],
+                            paragraphs: text.split(separator: "\n").map(String.init).filter { !$0.allSatisfy(\.isWhitespace) })
+    }
+    let passes = arguments.count > 2 ? Int(arguments[2]) ?? 1 : 1
+    let style = TextStyle(font: FontDescriptor(family: "Noto Sans"), size: 16, lineHeight: .normal)
+    var sum = 0
+    // Open the fonts first (untimed in the benchmark too).
+    for text in corpus.paragraphs { sum &+= (try? PreparedText(text, style: style).measure(width: 320).lineCount) ?? 0 }
+    let start = ContinuousClock.now
+    for _ in 0..<passes {
+        ShapeCache.shared.removeAll()
+        for text in corpus.paragraphs { sum &+= (try? PreparedText(text, style: style).measure(width: 320).lineCount) ?? 0 }
+    }
+    let elapsed = ContinuousClock.now - start
+    let micros = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
+    print("profile-corpus \(corpus.name): \(passes) passes, \(micros / Double(passes * corpus.paragraphs.count)) µs per paragraph (checksum \(sum))")
+    exit(0)
+}
 if arguments.first == "--profile-measure" {
-    // Profiling aid: re-measuring the 25-word paragraphs only, alternating two widths, for ~3 s.
+    // Profiling aid: re-measuring the 25-word paragraphs only, alternating two widths, for ~3 s
+    // (or exactly PASSES passes of 100 rounds, for callgrind: count the instructions of
+    // `remeasureRounds`).
+    let fixedPasses = arguments.count > 1 ? Int(arguments[1]) : nil
     let corpus = Corpus.generate(count: 20_000)
     let style = TextStyle(font: FontDescriptor(family: "DejaVu Sans"), size: 13, lineHeight: .pixels(16))
     let prepared = corpus.indices(withWords: 25).compactMap { try? PreparedText(corpus.paragraphs[$0], style: style) }
-    var sum = 0, calls = 0
+    var sum = 0, calls = 0, passes = 0
     let start = ContinuousClock.now
-    while ContinuousClock.now - start < .seconds(3) {
-        for _ in 0..<100 {
-            for (k, p) in prepared.enumerated() { sum &+= (try? p.measure(width: k & 1 == 0 ? 300 : 220).lineCount) ?? 0 }
-        }
+    while fixedPasses.map({ passes < $0 }) ?? (ContinuousClock.now - start < .seconds(3)) {
+        sum &+= remeasureRounds(prepared, rounds: 100)
         calls += 100 * prepared.count
+        passes += 1
     }
     let elapsed = ContinuousClock.now - start
     let nanos = (Double(elapsed.components.seconds) * 1e18 + Double(elapsed.components.attoseconds)) / 1e9
     print("profile-measure: \(calls) calls, \(nanos / Double(calls)) ns per 25-word paragraph (checksum \(sum))")
     exit(0)
 }
-if arguments.first == "--profile-cells" {
-    // Profiling aid: re-measuring bound caption-text cells, alternating two widths, for ~3 s.
-    let corpus = Corpus.generate(count: 20_000)
-    let cells = corpus.paragraphs.prefix(5_000).enumerated().compactMap { k, text in
-        try? ClassicCells.captionText.bind(RowData(["caption": .string("Caption \(k)"), "body": .string(text)]))
+
+/// `rounds` passes of measure(width:) over `prepared`, alternating 300 and 220 px.
+@inline(never)
+func remeasureRounds(_ prepared: [PreparedText], rounds: Int) -> Int {
+    var sum = 0
+    for _ in 0..<rounds {
+        for (k, p) in prepared.enumerated() { sum &+= (try? p.measure(width: k & 1 == 0 ? 300 : 220).lineCount) ?? 0 }
     }
-    var sum = 0.0, calls = 0
+    return sum
+}
+if arguments.first == "--profile-cells" {
+    // Profiling aid: re-measuring the compact forms of caption-text cells, alternating two
+    // widths, for ~3 s (or exactly PASSES passes, for callgrind: count `remeasureCompact`).
+    let fixedPasses = arguments.count > 1 ? Int(arguments[1]) : nil
+    let corpus = Corpus.generate(count: 20_000)
+    let compiled = ClassicCells.captionText.compile()
+    let forms = corpus.paragraphs.prefix(5_000).enumerated().compactMap { k, text in
+        try? compiled.metrics(for: RowData(["caption": .string("Caption \(k)"), "body": .string(text)]))
+    }
+    var sum: UInt64 = 0
+    var calls = 0, passes = 0
     let start = ContinuousClock.now
-    while ContinuousClock.now - start < .seconds(3) {
-        for (k, cell) in cells.enumerated() { sum += (try? cell.measure(width: k & 1 == 0 ? 320 : 480).height) ?? 0 }
-        calls += cells.count
+    while fixedPasses.map({ passes < $0 }) ?? (ContinuousClock.now - start < .seconds(3)) {
+        sum &+= (try? remeasureCompact(forms, width: passes & 1 == 0 ? 320 : 480)) ?? 0
+        calls += forms.count
+        passes += 1
     }
     let elapsed = ContinuousClock.now - start
     let nanos = (Double(elapsed.components.seconds) * 1e18 + Double(elapsed.components.attoseconds)) / 1e9

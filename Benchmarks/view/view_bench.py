@@ -90,6 +90,8 @@ def main():
     idle_cpu = (cpu_seconds(process.pid) - idle_cpu_start) / (time.monotonic() - idle_start)
     idle_frames = sum(1 for _ in open(log)) - frames_before_idle
     uptime_after = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    with open(f"/proc/{process.pid}/status") as f:
+        peak_rss_mb = next(int(line.split()[1]) for line in f if line.startswith("VmHWM")) / 1024
     process.terminate()
     process.wait(10)
 
@@ -123,6 +125,7 @@ def main():
                        "paintMs": first["paintMs"], "unmeasuredRows": first["unmeasured"]},
         "backgroundMeasuring": {"secondsAfterFling": round(measured_after, 1), "cpuSeconds": round(measuring_cpu, 2),
                                 "cpuPerSecond": [round(s, 2) for s in samples]},
+        "memory": {"peakRSSMiB": round(peak_rss_mb), "note": "after every row was measured"},
         "idle": {"seconds": 5.0, "cpuPercent": round(idle_cpu * 100, 2), "framesPainted": idle_frames},
         "targets": {"paintP99Ms": 8, "framesOver16_7ms": 0, "firstFrameMs": 300, "idleCpuPercent": "~0"},
     }

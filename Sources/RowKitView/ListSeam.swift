@@ -1,9 +1,8 @@
-import RowKitCells
 import RowKitList
 
-/// A row's position (section, row) in the engine's terms. Foundation has an `IndexPath` too;
-/// this alias is the one place that names the engine's type.
-public typealias RowPath = RowKitList.IndexPath
+/// A row's position (section, row) in the engine's terms; this alias is the one place that
+/// names the engine's type.
+public typealias RowPath = ListIndexPath
 
 /// What the view model needs of a list engine: the only place that calls ``ListEngine``, so
 /// that engine API changes stay in one file.
@@ -29,12 +28,15 @@ public protocol ListSeam: AnyObject {
     /// Scrolls so that item `index`'s top is `screenY` below the viewport's top (clamped to
     /// the content), exactly, whatever the heights around it were estimated at.
     func place(item index: Int, atScreenY screenY: Double) throws
+    /// Scrolls so that the row at `path` is at `position` (exactly, among unmeasured rows).
+    func scrollTo(row path: RowPath, position: RowPosition) throws
     /// Moves the viewport by `dy` relative to what it shows now (background measurement may
     /// change the offset meanwhile without moving the content).
     func scroll(by dy: Double) throws
     /// Scrolls to an absolute offset (clamped).
     func scroll(to offset: Double)
-    /// Lays every row out again at `width`; the row at the top keeps its screen position.
+    /// Lays every row out again at `width` without blocking: the visible rows at once, the
+    /// rest in the background; the row at the top keeps its screen position.
     func setWidth(_ width: Double) throws
 
     /// Kind and index path of item `index`.
@@ -52,18 +54,23 @@ public protocol ListSeam: AnyObject {
     func numberOfRows(inSection section: Int) -> Int
     var numberOfSections: Int { get }
 
-    /// Selection and highlight (rows only); `state` is how item `index` draws.
+    /// Selection (nil deselects all) and the highlight of a pressed row (rows only).
     func select(_ path: RowPath?) throws
     func highlight(_ path: RowPath?) throws
-    func state(ofItem index: Int) -> CellState
 
-    /// Measures every unmeasured row on background threads; `completion` runs on one of them
-    /// when all are measured (nil) or measuring failed.
+    /// Measures every unmeasured row on background threads; `completion` runs through the
+    /// engine's executor when all are measured (nil) or measuring failed.
     func measureInBackground(completion: @escaping @Sendable (Error?) -> Void)
 
-    /// Inserts rows at the top of section 0. With `stayAtTop`, a viewport at offset 0 stays at
-    /// offset 0 (the new rows show); otherwise the content on screen does not move.
-    func insertAtTop(_ rows: [ListRow], stayAtTop: Bool) throws
+    /// Where the engine's background results are reported: `executor` runs each callback (the
+    /// window's main loop), `layoutChanged` is called there after heights or the offset changed,
+    /// with the number of items still unmeasured.
+    func deliverBackgroundResults(through executor: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+                                  layoutChanged: @escaping @Sendable (_ unmeasured: Int) -> Void)
+
+    /// Inserts `count` new rows at the top of section 0. With `stayAtTop`, a viewport at offset
+    /// 0 stays at offset 0 (the new rows show); otherwise the content on screen does not move.
+    func insertAtTop(count: Int, stayAtTop: Bool) throws
 }
 
 /// An item on screen: its place in the flattened list (headers, rows and footers of all
@@ -77,14 +84,17 @@ public struct ViewItem: Sendable, Hashable {
     public var id: String
     /// Top of the item in list coordinates, and its height (exact: visible items are measured).
     public var y: Double, height: Double
+    /// How it draws: normal, highlighted (pressed) or selected.
+    public var state: ListItemState
 
-    public init(index: Int, kind: ListItemKind, indexPath: RowPath, id: String, y: Double, height: Double) {
+    public init(index: Int, kind: ListItemKind, indexPath: RowPath, id: String, y: Double, height: Double, state: ListItemState = .normal) {
         self.index = index
         self.kind = kind
         self.indexPath = indexPath
         self.id = id
         self.y = y
         self.height = height
+        self.state = state
     }
 }
 
@@ -106,17 +116,23 @@ public struct ListSnapshot: Sendable {
 
 /// ``ListSeam`` over RowKit's ``ListEngine``.
 ///
-/// Today the engine applies background measurement results from a worker thread, moving the
-/// content offset with them (anchoring). A read of the items followed by a read of the offset
-/// could straddle such a change and draw one frame off by the change. Every multi-step access
-/// here therefore runs "quietly": it is repeated until no background result landed during it
-/// (results always lower ``ListEngine/unmeasuredCount``), and writes are expressed relative to
-/// an item so that repeating them is harmless.
+/// The engine applies background results (measured heights, a width change) from a worker
+/// thread, moving the content offset with them (anchoring), and reports them later through its
+/// executor. A read of the items followed by a read of the offset could straddle such a change
+/// and draw one frame off by it. Every multi-step access here therefore runs "quietly": it is
+/// repeated until no background result landed during it (results always lower
+/// ``ListEngine/unmeasuredCount``), and writes are expressed relative to an item so that
+/// repeating them is harmless.
 public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
     /// The engine driven.
     public let engine: ListEngine<Measurer>
+    /// Makes the rows `insertAtTop` inserts (`--live` rows, a script's `insert`).
+    public var makeRows: ((Int) -> [Measurer.Row])?
 
-    public init(_ engine: ListEngine<Measurer>) { self.engine = engine }
+    public init(_ engine: ListEngine<Measurer>, makeRows: ((Int) -> [Measurer.Row])? = nil) {
+        self.engine = engine
+        self.makeRows = makeRows
+    }
 
     public var itemCount: Int { engine.itemCount }
     public var contentHeight: Double { engine.contentHeight }
@@ -128,7 +144,7 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
     }
     public var unmeasuredCount: Int { engine.unmeasuredCount }
     public var numberOfSections: Int { engine.numberOfSections }
-    public func numberOfRows(inSection section: Int) -> Int { engine.numberOfRows(inSection: section) }
+    public func numberOfRows(inSection section: Int) -> Int { (try? engine.numberOfRows(inSection: section)) ?? 0 }
 
     /// Runs `body` until no background result landed while it ran (at most 16 tries).
     @discardableResult
@@ -160,7 +176,7 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
 
     private func visibleItems() throws -> [ViewItem] {
         try engine.visibleItems().map {
-            ViewItem(index: $0.index, kind: $0.kind, indexPath: $0.indexPath, id: $0.row.id, y: $0.y, height: $0.height)
+            ViewItem(index: $0.index, kind: $0.kind, indexPath: $0.indexPath, id: "\($0.id)", y: $0.y, height: $0.height, state: $0.state)
         }
     }
 
@@ -171,9 +187,9 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
         // content ends (the offset stops changing).
         var lastOffset = -1.0
         for _ in 0..<12 {
-            quietly { engine.scroll(to: engine.offset(ofItem: index) - screenY) }
+            quietly { engine.scroll(to: offset(ofItem: index) - screenY) }
             let snap = try snapshot()
-            let y = quietly { engine.offset(ofItem: index) - engine.contentOffset }
+            let y = quietly { offset(ofItem: index) - engine.contentOffset }
             if y == screenY || snap.offset == lastOffset { return }
             lastOffset = snap.offset
         }
@@ -193,20 +209,30 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
 
     public func scroll(to offset: Double) { engine.scroll(to: offset) }
 
+    public func scrollTo(row path: RowPath, position: RowPosition) throws {
+        let enginePosition: ScrollPosition
+        switch position {
+        case .top: enginePosition = .top
+        case .middle: enginePosition = .middle
+        case .bottom: enginePosition = .bottom
+        case .nearest: enginePosition = .nearest
+        }
+        try engine.scrollTo(path, position: enginePosition)
+    }
+
     public func setWidth(_ width: Double) throws { try engine.setWidth(width) }
 
     public func item(at index: Int) -> (kind: ListItemKind, indexPath: RowPath, id: String) {
-        let item = engine.item(at: index)
-        return (item.kind, item.indexPath, item.row.id)
+        guard let item = try? engine.item(at: index) else { return (.row, RowPath(section: 0, row: 0), "") }
+        return (item.kind, item.indexPath, "\(item.id)")
     }
 
     public func index(of path: RowPath) -> Int? { try? engine.index(of: path) }
-    public func offset(ofItem index: Int) -> Double { engine.offset(ofItem: index) }
-    public func height(ofItem index: Int) -> Double { engine.height(ofItem: index) }
+    public func offset(ofItem index: Int) -> Double { (try? engine.offset(ofItem: index)) ?? 0 }
+    public func height(ofItem index: Int) -> Double { (try? engine.height(ofItem: index)) ?? 0 }
 
     public func exactHeight(ofItem index: Int) throws -> Double {
-        if engine.isMeasured(index) { return engine.height(ofItem: index) }
-        return engine.measurer.height(of: try engine.preparedItem(at: index), width: engine.width)
+        try engine.exactHeight(ofItem: index)
     }
 
     public func headerIndex(ofSection section: Int) -> Int? {
@@ -214,39 +240,44 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
         // The header sits right before the section's first row; a section without rows is
         // found from its footer or its neighbour.
         var candidate: Int?
-        if engine.numberOfRows(inSection: section) > 0, let first = try? engine.index(of: RowPath(section: section, row: 0)) {
+        if numberOfRows(inSection: section) > 0, let first = try? engine.index(of: RowPath(section: section, row: 0)) {
             candidate = first - 1
-        } else if section + 1 < engine.numberOfSections, engine.numberOfRows(inSection: section + 1) > 0,
+        } else if section + 1 < engine.numberOfSections, numberOfRows(inSection: section + 1) > 0,
                   let next = try? engine.index(of: RowPath(section: section + 1, row: 0)) {
             candidate = next - 1
-            while let c = candidate, c >= 0, engine.item(at: c).indexPath.section > section { candidate = c - 1 }
-            while let c = candidate, c >= 0, engine.item(at: c).kind == .footer, engine.item(at: c).indexPath.section == section { candidate = c - 1 }
+            while let c = candidate, c >= 0, item(at: c).indexPath.section > section { candidate = c - 1 }
+            while let c = candidate, c >= 0, item(at: c).kind == .footer, item(at: c).indexPath.section == section { candidate = c - 1 }
         }
         guard let index = candidate, index >= 0, index < engine.itemCount else { return nil }
-        let item = engine.item(at: index)
-        return item.kind == .header && item.indexPath.section == section ? index : nil
+        let found = item(at: index)
+        return found.kind == .header && found.indexPath.section == section ? index : nil
     }
 
     public func select(_ path: RowPath?) throws {
-        if let path {
-            try engine.select(path)
-        } else {
-            for selected in engine.selectedIndexPaths { try engine.deselect(selected) }
-        }
+        if let path { try engine.select(path) } else { engine.deselectAll() }
     }
 
     public func highlight(_ path: RowPath?) throws { try engine.highlight(path) }
-    public func state(ofItem index: Int) -> CellState { engine.state(ofItem: index) }
 
     public func measureInBackground(completion: @escaping @Sendable (Error?) -> Void) {
         // Small chunks: applying a chunk holds the engine's lock, which a frame may wait for.
-        engine.startBackgroundMeasurement(chunkSize: 256, completion: completion)
+        engine.startBackgroundMeasurement(chunkSize: 256) { result in
+            switch result {
+            case .completed, .cancelled, .superseded: completion(nil)
+            case .failed(let error): completion(error)
+            }
+        }
     }
 
-    public func insertAtTop(_ rows: [ListRow], stayAtTop: Bool) throws {
-        guard !rows.isEmpty, engine.numberOfSections > 0 else { return }
-        let wasAtTop = engine.contentOffset == 0
+    public func deliverBackgroundResults(through executor: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+                                         layoutChanged: @escaping @Sendable (_ unmeasured: Int) -> Void) {
+        engine.callbackExecutor = ListExecutor(executor)
+        engine.layoutObserver = { change in layoutChanged(change.unmeasuredCount) }
+    }
+
+    public func insertAtTop(count: Int, stayAtTop: Bool) throws {
+        guard count > 0, engine.numberOfSections > 0, let rows = makeRows?(count), !rows.isEmpty else { return }
+        engine.scrollAnchoring = stayAtTop ? .stayAtTop : .keepContentStill
         try engine.performBatchUpdates { $0.insert(rows, at: RowPath(section: 0, row: 0)) }
-        if stayAtTop && wasAtTop { engine.scroll(to: 0) }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import RowKitCells
 import RowKitList
 
 /// How a list on screen behaves where tastes differ.
@@ -37,7 +36,6 @@ public struct ViewFrame: Sendable {
     public var offset: Double
     /// Visible items in list coordinates, with the state each draws in.
     public var items: [ViewItem]
-    public var states: [CellState]
     /// The pinned section header, if any.
     public var sticky: StickyHeader?
     /// The list's height when the frame was taken.
@@ -125,7 +123,7 @@ public final class ListViewModel {
 
     /// What the scroll bar shows.
     public var scrollBar: ScrollBarGeometry {
-        ScrollBarGeometry(value: lastFrame?.offset ?? list.contentOffset, upper: max(list.contentHeight, height), pageSize: height,
+        ScrollBarGeometry(value: list.contentOffset, upper: max(list.contentHeight, height), pageSize: height,
                           stepIncrement: wheelStep, pageIncrement: pageDistance, isExact: list.unmeasuredCount == 0)
     }
 
@@ -144,8 +142,7 @@ public final class ListViewModel {
             try list.setWidth(w)
         }
         let snapshot = try list.snapshot()
-        let states = snapshot.items.map { list.state(ofItem: $0.index) }
-        let frame = ViewFrame(width: width, height: height, offset: snapshot.offset, items: snapshot.items, states: states,
+        let frame = ViewFrame(width: width, height: height, offset: snapshot.offset, items: snapshot.items,
                               sticky: try stickyHeader(snapshot), contentHeight: snapshot.contentHeight)
         lastFrame = frame
         needsDisplay = false
@@ -171,6 +168,14 @@ public final class ListViewModel {
         }
         guard screenY + height > 0 else { return nil }
         return StickyHeader(index: headerIndex, screenY: screenY, height: height, section: section)
+    }
+
+    /// Background work changed heights (the content on screen did not move, but list
+    /// coordinates did). Once every item is measured, one more frame records the exact offset.
+    public func layoutChanged(unmeasured: Int) {
+        if unmeasured == 0, let frame = lastFrame, frame.offset != list.contentOffset || frame.contentHeight != list.contentHeight {
+            setNeedsDisplay()
+        }
     }
 
     /// Records a painted frame's paint time (the readout and `--frame-log` use it).
@@ -250,6 +255,12 @@ public final class ListViewModel {
         kinetic = nil
         defer { setNeedsDisplay() }
         let inset = headerInset(forItem: index)
+        let item = list.item(at: index)
+        if inset == 0 && item.kind == .row {
+            // No pinned header in the way: the engine lands rows exactly where asked.
+            try list.scrollTo(row: item.indexPath, position: position)
+            return
+        }
         // The item's height becomes exact once it is in view; place it again if it changed.
         for _ in 0..<4 {
             let h = list.height(ofItem: index)
@@ -399,12 +410,14 @@ public final class ListViewModel {
 
     // MARK: updates
 
-    /// Inserts rows above everything (a chat or feed receiving a message). What the user looks
-    /// at does not move, except at offset 0 with ``ViewConfiguration/stayAtTopOnInsert``.
-    public func insertAtTop(_ rows: [ListRow]) throws {
-        guard !rows.isEmpty else { return }
-        try list.insertAtTop(rows, stayAtTop: configuration.stayAtTopOnInsert)
-        if let s = selected, s.section == 0 { selected = RowPath(section: 0, row: s.row + rows.count) }
+    /// Inserts `count` new rows above everything (a chat or feed receiving messages). What the
+    /// user looks at does not move, except at offset 0 with ``ViewConfiguration/stayAtTopOnInsert``.
+    public func insertAtTop(count: Int) throws {
+        guard count > 0 else { return }
+        let before = list.itemCount
+        try list.insertAtTop(count: count, stayAtTop: configuration.stayAtTopOnInsert)
+        let inserted = list.itemCount - before
+        if let s = selected, s.section == 0 { selected = RowPath(section: 0, row: s.row + inserted) }
         if pressed != nil { try cancelPress() }
         setNeedsDisplay()
     }

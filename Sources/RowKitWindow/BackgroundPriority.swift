@@ -10,6 +10,10 @@ import RowKitList
 /// get about a tenth of a core's share when the main thread wants to run (Linux CFS weights),
 /// so frames keep their deadline and measuring uses whatever is left.
 public struct BackgroundPriorityMeasurer<Base: RowMeasurer>: RowMeasurer {
+    public typealias Row = Base.Row
+    public typealias Measuring = Base.Measuring
+    public typealias Drawing = Base.Drawing
+
     public let base: Base
     /// The nice value given to measuring threads.
     public let niceness: Int32
@@ -19,13 +23,14 @@ public struct BackgroundPriorityMeasurer<Base: RowMeasurer>: RowMeasurer {
         self.niceness = niceness
     }
 
-    public func prepare(_ row: ListRow) throws -> Base.Prepared {
+    public func measuringForm(of row: Row) throws -> Measuring {
         if !Thread.isMainThread { Self.lowerPriority(to: niceness) }
-        return try base.prepare(row)
+        return try base.measuringForm(of: row)
     }
 
-    public func height(of prepared: Base.Prepared, width: Double) -> Double { base.height(of: prepared, width: width) }
-    public func byteCount(of prepared: Base.Prepared) -> Int { base.byteCount(of: prepared) }
+    public func height(of form: Measuring, width: Double) -> Double { base.height(of: form, width: width) }
+    public func drawingForm(of row: Row, measuring: Measuring?) throws -> Drawing { try base.drawingForm(of: row, measuring: measuring) }
+    public func byteCount(of form: Measuring) -> Int { base.byteCount(of: form) }
 
     private static func lowerPriority(to niceness: Int32) {
         let key = "rowkit.background-priority"

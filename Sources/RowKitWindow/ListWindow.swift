@@ -19,10 +19,8 @@ public struct WindowOptions {
     public var script: [ScriptStep] = []
     /// Close the window this many seconds after the first frame.
     public var quitAfter: Double?
-    /// Insert a new row above the viewport every this many seconds.
+    /// Insert a new row above the viewport every this many seconds (the list's seam makes it).
     public var liveInterval: Double?
-    /// New rows for `--live` and the script's `insert`: `makeRows(n)` gives n fresh rows.
-    public var makeRows: (Int) -> [ListRow] = { _ in [] }
     /// The process's start on the monotonic clock (`monotonicNow()`), for the frame log's times.
     public var startTime: Double = ListWindow.monotonicNow()
 
@@ -100,8 +98,13 @@ public final class ListWindow {
             }
             frameLog = handle
         }
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        build(me)
+        build(Unmanaged.passUnretained(self).toOpaque())
+        let me = MainLoopOnly(value: self)
+        model.list.deliverBackgroundResults(through: { job in MainLoop.post(job) },
+                                            layoutChanged: { unmeasured in
+                                                me.value.scheduleScrollBarUpdate(within: 0.1)
+                                                me.value.model.layoutChanged(unmeasured: unmeasured)
+                                            })
         model.onNeedsDisplay = { [unowned self] in
             if !drawing { gtk_widget_queue_draw(area) }
             if model.isAnimating { startTicking() }
@@ -337,19 +340,34 @@ public final class ListWindow {
         if model.showsFrameRate && running { gtk_widget_queue_draw(area) }
     }
 
-    private var scrollBarUpdatePending = false
-    private func scheduleScrollBarUpdate() {
-        guard !scrollBarUpdatePending else { return }
-        scrollBarUpdatePending = true
-        MainLoop.idle { [weak self] in
-            self?.scrollBarUpdatePending = false
-            self?.updateScrollBar()
+    private var scrollBarUpdatePending = false, slowScrollBarUpdatePending = false
+    /// Updates the scroll bar at the next idle moment (after a frame), or within `delay` seconds
+    /// (background results arrive in bursts: a few updates a second are enough, and each costs
+    /// the scroll bar a layout).
+    private func scheduleScrollBarUpdate(within delay: Double = 0) {
+        if delay > 0 {
+            guard !slowScrollBarUpdatePending else { return }
+            slowScrollBarUpdatePending = true
+            MainLoop.after(delay) { [weak self] in
+                self?.slowScrollBarUpdatePending = false
+                self?.updateScrollBar()
+            }
+        } else {
+            guard !scrollBarUpdatePending else { return }
+            scrollBarUpdatePending = true
+            MainLoop.idle { [weak self] in
+                self?.scrollBarUpdatePending = false
+                self?.updateScrollBar()
+            }
         }
     }
 
+    private var shownScrollBar: ScrollBarGeometry?
     private func updateScrollBar() {
         guard running else { return }   // the widgets go when the loop ends
         let bar = model.scrollBar
+        guard bar != shownScrollBar else { return }
+        shownScrollBar = bar
         updatingAdjustment = true
         gtk_adjustment_configure(adjustment, bar.value, 0, bar.upper, bar.stepIncrement, bar.pageIncrement, bar.pageSize)
         updatingAdjustment = false
@@ -357,33 +375,24 @@ public final class ListWindow {
 
     // MARK: background measuring, live rows, scripts
 
-    /// Measures every row in the background; the scroll bar follows the exact heights as they
-    /// arrive (every 0.2 s) and is exact when done. Results come back through the main loop.
+    /// Measures every row in the background. The engine reports new heights through the main
+    /// loop (``ListSeam/deliverBackgroundResults(through:layoutChanged:)``), which moves the
+    /// scroll bar; it is exact when done.
     private func startBackgroundMeasurement() {
         guard model.list.unmeasuredCount > 0 else { backgroundDone = true; return }
         backgroundDone = false
         let me = MainLoopOnly(value: self)
         model.list.measureInBackground { error in
-            MainLoop.post {
-                let window = me.value
-                window.backgroundDone = true
-                if let error { window.fail(error) } else { window.updateScrollBar() }
-            }
-        }
-        pollMeasurement()
-    }
-
-    private func pollMeasurement() {
-        MainLoop.after(0.2) { [weak self] in
-            guard let self, running else { return }
-            updateScrollBar()
-            if !backgroundDone { pollMeasurement() }
+            // Runs on the main loop (the engine's executor).
+            let window = me.value
+            window.backgroundDone = true
+            if let error { window.fail(error) } else { window.scheduleScrollBarUpdate() }
         }
     }
 
     /// Inserts new rows above everything and measures them in the background.
     private func insertRows(_ count: Int) {
-        perform { try model.insertAtTop(options.makeRows(count)) }
+        perform { try model.insertAtTop(count: count) }
         if backgroundDone { startBackgroundMeasurement() }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import RowKitCells
 import RowKitDraw
 import RowKitList
+import RowKitListCells
 import RowKitText
 import RowKitView
 
@@ -19,10 +20,10 @@ public final class ViewportPainter {
     private let arrange: (Int) throws -> CellArrangement
     private let listWidth: () -> Double
 
-    /// A painter of `engine`'s cells (any measurer that prepares rows into bound cells).
-    public init<Measurer: RowMeasurer>(engine: ListEngine<Measurer>, images: ImageStore) where Measurer.Prepared == BoundCell {
+    /// A painter of `engine`'s cells (any measurer whose drawing form is a bound cell).
+    public init<Measurer: RowMeasurer>(engine: ListEngine<Measurer>, images: ImageStore) where Measurer.Drawing == BoundCell {
         self.images = images
-        self.arrange = { [unowned engine] index in try engine.preparedItem(at: index).arrange(width: engine.width) }
+        self.arrange = { [unowned engine] index in try engine.drawingForm(atItem: index).arrange(width: engine.width) }
         self.listWidth = { [unowned engine] in engine.width }
     }
 
@@ -35,7 +36,7 @@ public final class ViewportPainter {
         var canvas: ObjectIdentifier
         var offset: Double, width: Double, height: Double, listWidth: Double
         /// Each drawn item by row id: list y, height and state.
-        var items: [String: (y: Double, height: Double, state: CellState)]
+        var items: [String: (y: Double, height: Double, state: ListItemState)]
         /// Bottom of the pinned header and of the readout box (0 when absent), on screen.
         var overlayBottom: Double
     }
@@ -71,7 +72,7 @@ public final class ViewportPainter {
             // overflow reaching into the band is drawn exactly as in a whole frame.
             for (k, item) in frame.items.enumerated() {
                 let y = item.y - frame.offset
-                CellPainter.draw(arrangements[k], in: canvas, x: 0, y: y, state: frame.states[k], images: images)
+                CellPainter.draw(arrangements[k], in: canvas, x: 0, y: y, state: CellState(item.state), images: images)
                 if item.kind == .row {
                     // A separator on the row's last pixel line, as table views draw one.
                     canvas.setColor(Self.separator)
@@ -86,7 +87,7 @@ public final class ViewportPainter {
         }
 
         let now = Painted(canvas: ObjectIdentifier(canvas), offset: frame.offset, width: frame.width, height: frame.height,
-                          listWidth: width, items: Dictionary(frame.items.enumerated().map { ($1.id, ($1.y, $1.height, frame.states[$0])) },
+                          listWidth: width, items: Dictionary(frame.items.map { ($0.id, ($0.y, $0.height, $0.state)) },
                                                               uniquingKeysWith: { a, _ in a }),
                           overlayBottom: overlayBottom)
         defer { painted = now }

@@ -1,15 +1,18 @@
 import ArgumentParser
 import Foundation
 import RowKitDraw
+import RowKitIO
 import RowKitText
 
 struct Draw: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Draw texts at a width to PNG, PDF or SVG, one paragraph under another.",
         discussion: """
-        Texts come from --text (repeatable) or from JSON Lines (--input, same format as `measure`). \
-        Each paragraph is drawn from the same layout `measure` reports, so its drawn height is its \
-        measured height. --debug-frames outlines each line box (red) and paragraph box (blue).
+        Texts come from --text (repeatable) or from JSON Lines (--input, same format as `measure`; \
+        - reads standard input). Each paragraph is drawn from the same layout `measure` reports, so \
+        its drawn height is its measured height. --debug-frames outlines each line box (red) and \
+        paragraph box (blue). Bad input lines are all reported (file:line:column) and nothing is \
+        drawn. The file is replaced only once completely written; "wrote …" goes to standard error.
         """
     )
 
@@ -39,11 +42,14 @@ struct Draw: ParsableCommand {
     @Option(help: "Space around and between paragraphs, in pixels.")
     var padding: Double = 8
 
-    @Option(help: "Device pixels per pixel for PNG output.")
+    @Option(help: "Device pixels per pixel for PNG output (0.05...8).")
     var scale: Double = 1
 
     @Flag(help: "Outline every line box and paragraph box.")
     var debugFrames = false
+
+    @Flag(help: "Do not print the summary.")
+    var quiet = false
 
     func validate() throws {
         guard width.isFinite, width > 0, width <= 30_000 else { throw ValidationError("--width must be in (0, 30000], not \(width)") }
@@ -52,17 +58,36 @@ struct Draw: ParsableCommand {
         guard Color(hex: color) != nil else { throw ValidationError("--color must be #rgb or #rrggbb, not '\(color)'") }
         if let maxLines, maxLines < 1 { throw ValidationError("--max-lines must be at least 1") }
         guard padding.isFinite, padding >= 0, padding <= 1000 else { throw ValidationError("--padding must be in [0, 1000]") }
+        guard scale.isFinite, Canvas.scaleRange.contains(scale) else {
+            throw ValidationError("--scale must be in \(Canvas.scaleRange.lowerBound)...\(Canvas.scaleRange.upperBound), not \(scale)")
+        }
         guard texts.isEmpty != (input == nil) else { throw ValidationError("give either --text or --input") }
     }
 
     func run() throws {
+        try FontPaths.check(text.font)
         var records: [InputRecord] = texts.map { InputRecord(text: $0) }
         if let input {
-            for (n, line) in splitLines(try readInput(input)).enumerated() where !line.allSatisfy(\.isWhitespace) {
-                do { records.append(try InputRecord.parse(line)) } catch {
-                    throw CommandError("\(input == "-" ? "stdin" : input):\(n + 1): \(error)")
+            let source = BufferedInput(try InputFile(input, what: "input"))
+            var failures = 0
+            while let line = try source.nextLine() {
+                if source.consumedBytes > InputLimits.wholeInputBytes {
+                    throw CommandError("\(source.name): the input is larger than the \(byteCountText(InputLimits.wholeInputBytes)) limit for texts drawn at once")
+                }
+                do throws(LineError) {
+                    if line.isTooLong { throw .message("the line is longer than the \(byteCountText(InputLimits.recordBytes)) limit") }
+                    if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+                    let record = try InputRecord.parse(line, source: source.name)
+                    if let font = record.font {
+                        do { try FontPaths.check(font) } catch { throw .message(error.description) }
+                    }
+                    records.append(record)
+                } catch {
+                    failures += 1
+                    Diagnostics.error("\(source.name):\(line.number)\(error.columnSuffix): \(error)")
                 }
             }
+            if failures > 0 { throw CommandError("\(source.name): \(failures) bad line\(failures == 1 ? "" : "s"); nothing drawn") }
         }
         var layouts: [TextLayout] = []
         for record in records {
@@ -78,14 +103,19 @@ struct Draw: ParsableCommand {
         }
         let canvasWidth = (layouts.map(\.maxWidth).max() ?? width) + 2 * padding
         let canvasHeight = layouts.reduce(padding) { $0 + max($1.height, 1) + padding }
-        let canvas = try Canvas(width: canvasWidth, height: max(1, canvasHeight), scale: scale, path: output)
+        let canvas: Canvas
+        do { canvas = try Canvas(width: canvasWidth, height: max(1, canvasHeight), scale: scale, path: output) } catch {
+            throw CommandError(error.description)
+        }
         canvas.fill(.white)
         var y = padding
         for layout in layouts {
             TextPainter.draw(layout, in: canvas, x: padding, y: y, debugFrames: debugFrames)
             y += max(layout.height, 1) + padding
         }
-        try canvas.finish()
-        print("wrote \(output): \(layouts.count) paragraphs, \(jsonNumber(canvasWidth))×\(jsonNumber(canvasHeight)) px")
+        do { try canvas.finish() } catch { throw CommandError(error.description) }
+        if !quiet {
+            Diagnostics.note("wrote \(output): \(layouts.count) paragraph\(layouts.count == 1 ? "" : "s"), \(describeSize(canvas))")
+        }
     }
 }

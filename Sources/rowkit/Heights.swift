@@ -1,6 +1,8 @@
 import ArgumentParser
+import Dispatch
 import Foundation
 import RowKitCells
+import RowKitIO
 import RowKitList
 
 struct Heights: ParsableCommand {
@@ -8,45 +10,258 @@ struct Heights: ParsableCommand {
         abstract: "Compute every row's exact height and y at a width, as JSON Lines (for precomputing heights server-side).",
         discussion: """
         Output: one {"row": i, "section": s, "y": y, "height": h} per row (and {"header": s, …} per \
-        section header), in list order. Rows are measured on all cores; a progress bar shows on stderr \
-        when it is a terminal.
+        section title), in list order; i is the row's index in its section as written. Heights and y \
+        are the list engine's (1/64 px units, summed exactly). Rows are read streaming (JSON Lines, a \
+        JSON array or {"sections": …}, of any size; - reads standard input) and measured on all cores \
+        in bounded memory. A row may name its template with "cell" (one of the --cell templates or a \
+        built-in cell; the first --cell is the default) and give a unique "id". A bad row is reported \
+        on standard error as file:line:column and skipped; the others are still measured and the exit \
+        status is 1. A progress bar shows on standard error when it is a terminal.
         """
     )
 
-    @Option(help: "Built-in cell name or template YAML file.")
-    var cell: String
-
-    @Option(help: "Stylesheet YAML for a template file.")
-    var stylesheet: String?
-
-    @Option(help: "Rows: .json (an array of row objects, or an object with sections) or .jsonl (one row object per line).")
-    var data: String
+    @OptionGroup var source: DataOptions
 
     @Option(help: "List width in pixels.")
     var width: Double
 
     func validate() throws {
         guard width.isFinite, width >= 1, width <= 30_000 else { throw ValidationError("--width must be in [1, 30000], not \(width)") }
+        guard source.data != nil else { throw ValidationError("give --data (a file, or - for standard input)") }
+    }
+
+    /// One thing to measure: a row, or a section's title in the `section-header` cell.
+    enum Job: Sendable {
+        case row(RowFileRow)
+        case header(section: Int, title: String)
+    }
+
+    /// What the reader yielded, in order, with the measuring jobs referred to by index.
+    enum Event: @unchecked Sendable {
+        case measured(Int)
+        case error(InputError)
+        case sectionStart(RowFileSection)
+        case sectionEnd(RowFileSection)
+    }
+
+    /// A batch of rows read ahead of measuring: the jobs, the events in file order, and how
+    /// far into the input the reader was (for progress); `failure` ends reading.
+    struct Batch: @unchecked Sendable {
+        var jobs: [Job] = []
+        var events: [Event] = []
+        var bytesRead = 0
+        var failure: InputError?
+        var isLast = false
     }
 
     func run() throws {
-        let template = try loadTemplate(cell, stylesheet: stylesheet)
-        let sections = try loadSections(data, template: template.name)
-        let engine = try ListEngine(sections: sections, measurer: CellMeasurer([template, ClassicCells.sectionHeader]), width: width)
-        let total = engine.itemCount
-        let progress = Progress(total: total, label: "measured")
-        try engine.measureAll { done, _ in progress.update(done) }
-        progress.finish()
-        var output = OutputBuffer()
-        var y = 0.0
-        for index in 0..<total {
-            let item = engine.item(at: index)
-            let height = engine.height(ofItem: index)
-            let what = item.kind == .row ? "\"row\": \(item.indexPath.row), \"section\": \(item.indexPath.section)"
-                : item.kind == .header ? "\"header\": \(item.indexPath.section)" : "\"footer\": \(item.indexPath.section)"
-            output.append("{\(what), \"y\": \(jsonNumber(y)), \"height\": \(jsonNumber(height))}")
-            y += height
+        let templates = try source.templates()
+        let byName = Dictionary(templates.all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let reader = try RowFileReader(path: source.data!, options: source.rowFileOptions(templates))
+        let emitter = Emitter(output: OutputWriter(), byName: byName, width: width, source: reader.name)
+        let progress = ProgressBar(label: "heights", unit: "rows")
+        let total = reader.byteCount
+        let width = self.width
+        // Reading (one thread) overlaps measuring (all cores); at most two batches of 4,096
+        // rows wait, so memory stays bounded whatever the input's size.
+        let batches = BatchQueue(capacity: 2)
+        let readerBox = UncheckedBox(reader)
+        let readerThread = Thread {
+            let reader = readerBox.value
+            while true {
+                var batch = Batch()
+                do throws(InputError) {
+                    while batch.jobs.count < 4096 {
+                        guard let item = try reader.next() else { batch.isLast = true; break }
+                        switch item {
+                        case .row(let row):
+                            batch.jobs.append(.row(row))
+                            batch.events.append(.measured(batch.jobs.count - 1))
+                        case .error(let error):
+                            batch.events.append(.error(error))
+                        case .sectionStart(let section):
+                            batch.events.append(.sectionStart(section))
+                            if section.titleIsFinal, let title = section.title {
+                                batch.jobs.append(.header(section: section.index, title: title))
+                                batch.events.append(.measured(batch.jobs.count - 1))
+                            }
+                        case .sectionEnd(let section):
+                            batch.events.append(.sectionEnd(section))
+                        }
+                    }
+                } catch {
+                    batch.failure = error
+                    batch.isLast = true
+                }
+                batch.bytesRead = reader.bytesRead
+                let last = batch.isLast
+                guard batches.push(batch), !last else { return }
+            }
         }
-        output.flush()
+        readerThread.stackSize = 8 << 20
+        readerThread.start()
+        defer { batches.close() }
+        var rows = 0
+        while let batch = batches.pop() {
+            let results = ResultSlots<Result<Double, CommandError>>(count: batch.jobs.count)
+            let jobs = batch.jobs
+            DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
+                results[i] = Self.measure(jobs[i], byName: byName, width: width)
+            }
+            for event in batch.events {
+                switch event {
+                case .measured(let i): try emitter.measured(jobs[i], results[i]!)
+                case .error(let error): try emitter.error(error.description)
+                case .sectionStart(let section): emitter.start(section)
+                case .sectionEnd(let section): try emitter.end(section)
+                }
+            }
+            rows += jobs.count
+            progress.update(rows, fraction: total.map { Double(batch.bytesRead) / Double(max(1, $0)) })
+            if let failure = batch.failure {
+                try emitter.output.flush()
+                progress.finish()
+                throw failure
+            }
+            if batch.isLast { break }
+        }
+        try emitter.output.flush()
+        progress.finish()
+        if emitter.failed { throw ExitCode(1) }
+    }
+
+    /// A bounded queue of batches between the reading thread and the measuring one.
+    final class BatchQueue: @unchecked Sendable {
+        private let lock = NSCondition()
+        private var items: [Batch] = []
+        private var closed = false
+        private let capacity: Int
+
+        init(capacity: Int) { self.capacity = capacity }
+
+        /// Adds a batch, waiting while the queue is full; false once the consumer has closed it.
+        func push(_ batch: Batch) -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            while items.count >= capacity && !closed { lock.wait() }
+            guard !closed else { return false }
+            items.append(batch)
+            lock.broadcast()
+            return true
+        }
+
+        /// The next batch, waiting for one; nil once closed and empty.
+        func pop() -> Batch? {
+            lock.lock()
+            defer { lock.unlock() }
+            while items.isEmpty && !closed { lock.wait() }
+            guard !items.isEmpty else { return nil }
+            let batch = items.removeFirst()
+            lock.broadcast()
+            return batch
+        }
+
+        /// Stops the producer (the consumer is done or failed).
+        func close() {
+            lock.lock()
+            closed = true
+            lock.broadcast()
+            lock.unlock()
+        }
+    }
+
+    /// The height of one job's cell at `width`.
+    static func measure(_ job: Job, byName: [String: CellTemplate], width: Double) -> Result<Double, CommandError> {
+        let template: CellTemplate?, data: RowData
+        switch job {
+        case .row(let row): template = byName[row.template]; data = row.data
+        case .header(_, let title): template = byName[ClassicCells.sectionHeader.name]; data = ["title": title]
+        }
+        guard let template else { return .failure(CommandError("no template")) }
+        do {
+            return .success(try template.bind(data).measure(width: width).height)
+        } catch {
+            return .failure(CommandError("\(error)"))
+        }
+    }
+
+    /// Writes the results in list order, with y summed in the list engine's 1/64 px units.
+    /// A section whose title comes after its rows in the file is held back (heights only, 16
+    /// bytes a row) until its end, since its header comes first in the list.
+    final class Emitter {
+        let output: OutputWriter
+        let byName: [String: CellTemplate]
+        let width: Double
+        let source: String
+        private(set) var failed = false
+        private var y: Int64 = 0
+        private var heldSection: RowFileSection?
+        private var held: [(row: Int, units: Int64)] = []
+
+        init(output: OutputWriter, byName: [String: CellTemplate], width: Double, source: String) {
+            self.output = output
+            self.byName = byName
+            self.width = width
+            self.source = source
+        }
+
+        /// The list engine's rounding of a height to 1/64 px (see `HeightIndex`).
+        static func units(_ height: Double) -> Int64 {
+            guard height > 0 else { return 0 }
+            return Int64(Int32(clamping: Int64((min(height, HeightIndex.maximumHeight) * HeightIndex.unitsPerPixel).rounded())))
+        }
+
+        static func pixels(_ units: Int64) -> String { jsonNumber(Double(units) / HeightIndex.unitsPerPixel) }
+
+        func error(_ message: String) throws(OutputError) {
+            failed = true
+            try output.flush()
+            Diagnostics.error(message)
+        }
+
+        func start(_ section: RowFileSection) {
+            if !section.titleIsFinal { heldSection = section }
+        }
+
+        func measured(_ job: Job, _ result: Result<Double, CommandError>) throws(OutputError) {
+            switch (job, result) {
+            case (.row(let row), .success(let height)):
+                let units = Self.units(height)
+                if heldSection != nil {
+                    held.append((row.row, units))
+                } else {
+                    try line(row: row.row, section: row.section, units: units)
+                }
+            case (.header(let section, _), .success(let height)):
+                try header(section, units: Self.units(height))
+            case (.row(let row), .failure(let failure)):
+                try error("\(source):\(row.position): cannot measure row \(row.row) of section \(row.section): \(failure)")
+            case (.header(let section, _), .failure(let failure)):
+                try error("\(source): cannot measure the title of section \(section): \(failure)")
+            }
+        }
+
+        func end(_ section: RowFileSection) throws(OutputError) {
+            guard let heldSection, heldSection.index == section.index else { return }
+            self.heldSection = nil
+            if let title = section.title {
+                switch Heights.measure(.header(section: section.index, title: title), byName: byName, width: width) {
+                case .success(let height): try header(section.index, units: Self.units(height))
+                case .failure(let failure): try error("\(source): cannot measure the title of section \(section.index): \(failure)")
+                }
+            }
+            for entry in held { try line(row: entry.row, section: section.index, units: entry.units) }
+            held.removeAll()
+        }
+
+        private func line(row: Int, section: Int, units: Int64) throws(OutputError) {
+            try output.writeLine("{\"row\": \(row), \"section\": \(section), \"y\": \(Self.pixels(y)), \"height\": \(Self.pixels(units))}")
+            y += units
+        }
+
+        private func header(_ section: Int, units: Int64) throws(OutputError) {
+            try output.writeLine("{\"header\": \(section), \"y\": \(Self.pixels(y)), \"height\": \(Self.pixels(units))}")
+            y += units
+        }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import RowKitIO
 import RowKitText
 
 struct Measure: ParsableCommand {
@@ -12,7 +13,8 @@ struct Measure: ParsableCommand {
         "lang" and "lineHeight" (a number or "normal"). Output is one JSON object per text per \
         width, in input order: {"index": i, "width": W, "lineCount": n, "height": h, "maxLineWidth": w}. \
         "index" is the 0-based input line. A bad line gets an error on stderr naming its line number; \
-        the other lines are still measured and the exit status is 1.
+        the other lines are still measured and the exit status is 1. The input is streamed (any \
+        size; one line at most 16 MiB); CRLF line ends and a UTF-8 byte order mark are accepted.
         """
     )
 
@@ -27,38 +29,53 @@ struct Measure: ParsableCommand {
     @Flag(help: "Also output each line's text, width and fonts (\"lines\": [{\"text\": …, \"width\": …, \"fonts\": […]}]).")
     var lines = false
 
+    func validate() throws {
+        _ = try width.map(parseWidths)
+    }
+
     func run() throws {
         let widths = try width.map(parseWidths) ?? []
-        let data = try readInput(input)
-        let lines = splitLines(data)
-        let progress = Progress(total: lines.count, label: "measured")
+        try FontPaths.check(text.font)
+        let source = BufferedInput(try InputFile(input, what: "input"))
+        let progress = ProgressBar(label: "measure", unit: "texts")
+        let output = OutputWriter()
         var failed = false
-        let chunkSize = 4096
-        var chunkStart = 0
-        var output = OutputBuffer()
-        while chunkStart < lines.count {
-            let chunk = Array(lines[chunkStart..<min(lines.count, chunkStart + chunkSize)])
+        var count = 0
+        var chunk: [BufferedInput.Line] = []
+        var chunkBytes = 0
+        func measureChunk() throws {
+            guard !chunk.isEmpty else { return }
             let results = ResultSlots<Result<[TextMeasureLine], LineError>>(count: chunk.count)
-            defer { results.deallocate() }
-            let base = chunkStart
-            DispatchQueue.concurrentPerform(iterations: chunk.count) { i in
-                results[i] = measureLine(chunk[i], index: base + i, defaultWidths: widths)
+            let lines = chunk
+            let name = source.name
+            DispatchQueue.concurrentPerform(iterations: lines.count) { i in
+                results[i] = measureLine(lines[i], index: lines[i].number - 1, source: name, defaultWidths: widths)
             }
-            for i in 0..<chunk.count {
+            for i in 0..<lines.count {
                 switch results[i]! {
                 case .success(let measured):
-                    for m in measured { output.append(m.json) }
+                    for m in measured { try output.writeLine(m.json) }
+                case .failure(.blank):
+                    continue
                 case .failure(let error):
-                    if case .blank = error { continue }
                     failed = true
-                    output.flush()
-                    FileHandle.standardError.write(Data("rowkit measure: \(input == "-" ? "stdin" : input):\(base + i + 1): \(error)\n".utf8))
+                    try output.flush()
+                    Diagnostics.error("\(source.name):\(lines[i].number)\(error.columnSuffix): \(error)")
                 }
             }
-            output.flush()
-            chunkStart += chunk.count
-            progress.update(chunkStart)
+            try output.flush()
+            count += lines.count
+            chunk.removeAll(keepingCapacity: true)
+            chunkBytes = 0
+            progress.update(count, fraction: source.byteCount.map { Double(source.consumedBytes) / Double(max(1, $0)) })
         }
+        while let line = try source.nextLine() {
+            chunk.append(line)
+            chunkBytes += line.bytes.count
+            // Bounded memory: at most 4,096 lines or 32 MiB of text in flight.
+            if chunk.count >= 4096 || chunkBytes >= 32 << 20 { try measureChunk() }
+        }
+        try measureChunk()
         progress.finish()
         if failed { throw ExitCode(1) }
     }
@@ -77,12 +94,16 @@ struct Measure: ParsableCommand {
         func layoutUnits(_ width: Double) -> Double { (width * 64).rounded(.up) / 64 }
     }
 
-    func measureLine(_ line: Substring, index: Int, defaultWidths: [Double]) -> Result<[TextMeasureLine], LineError> {
-        if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { return .failure(.blank) }
+    func measureLine(_ line: BufferedInput.Line, index: Int, source: String, defaultWidths: [Double]) -> Result<[TextMeasureLine], LineError> {
+        if line.isTooLong { return .failure(.message("the line is longer than the \(byteCountText(InputLimits.recordBytes)) limit")) }
+        if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .failure(.blank) }
         let record: InputRecord
-        do { record = try InputRecord.parse(line) } catch { return .failure(error) }
+        do { record = try InputRecord.parse(line, source: source) } catch { return .failure(error) }
         let widths = record.width.map { [$0] } ?? defaultWidths
         guard !widths.isEmpty else { return .failure(.message("no width: pass --width or give \"width\" in the line")) }
+        if let font = record.font {
+            do { try FontPaths.check(font) } catch { return .failure(.message(error.description)) }
+        }
         do throws(TextError) {
             let prepared = try PreparedText(record.text, style: text.style(font: record.font, size: record.size, overrides: record.style))
             var measured: [TextMeasureLine] = []
@@ -105,14 +126,20 @@ struct Measure: ParsableCommand {
     }
 }
 
+/// Why a line gives no measurement: blank (skipped quietly), or a message, at a column when known.
 enum LineError: Error, CustomStringConvertible {
     case blank
-    case message(String)
+    case message(String, column: Int? = nil)
     var description: String {
         switch self {
         case .blank: return "blank line"
-        case .message(let text): return text
+        case .message(let text, _): return text
         }
+    }
+    /// `:column` for a `file:line:column` prefix, or "".
+    var columnSuffix: String {
+        if case .message(_, let column?) = self, column > 0 { return ":\(column)" }
+        return ""
     }
 }
 
@@ -127,129 +154,74 @@ struct InputRecord {
 
     static let keys = Set(["text", "font", "size", "width"]).union(StyleOverrides.keys)
 
-    static func parse(_ line: Substring) throws(LineError) -> InputRecord {
-        let value: Any
+    /// Parses one JSON Lines line (errors carry the column; the caller adds file and line).
+    static func parse(_ line: BufferedInput.Line, source: String) throws(LineError) -> InputRecord {
+        let value: JSONValue
         do {
-            value = try JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
+            value = try parseJSON(line.bytes, source: source, origin: TextPosition(line: line.number, column: line.column))
         } catch {
-            throw .message("not valid JSON")
+            throw .message("not valid JSON: \(error.message)", column: error.position?.column ?? 0)
         }
-        if let text = value as? String { return InputRecord(text: text) }
-        guard let object = value as? [String: Any] else {
-            throw .message("expected a JSON string or an object with \"text\"")
+        return try parse(value)
+    }
+
+    /// A record from a parsed JSON value.
+    static func parse(_ value: JSONValue) throws(LineError) -> InputRecord {
+        if case .string(let text) = value { return InputRecord(text: text) }
+        guard case .object(let object) = value else {
+            throw .message("expected a JSON string or an object with \"text\", not \(value.kindDescription)")
         }
-        if let unknown = object.keys.sorted().first(where: { !keys.contains($0) }) {
-            throw .message("unknown key \"\(unknown)\" (expected text, font, size, width, weight, italic, whiteSpace, direction, lang, lineHeight)")
+        if let (first, second) = object.firstDuplicateKey {
+            throw .message("\"\(second.key)\" is given twice (first at column \(first.keyPosition.column))", column: second.keyPosition.column)
+        }
+        if let unknown = object.members.first(where: { !keys.contains($0.key) }) {
+            let hint = didYouMeanKey(unknown.key).map { " (did you mean '\($0)'?)" } ?? ""
+            throw .message("unknown key \"\(unknown.key)\"\(hint); expected text, font, size, width, weight, italic, whiteSpace, direction, lang, lineHeight",
+                           column: unknown.keyPosition.column)
         }
         guard let rawText = object["text"] else { throw .message("missing \"text\"") }
-        guard let text = rawText as? String else { throw .message("\"text\" must be a string") }
+        guard case .string(let text) = rawText.value else {
+            throw .message("\"text\" must be a string, not \(rawText.value.kindDescription)", column: rawText.valuePosition.column)
+        }
         var record = InputRecord(text: text)
         if let font = object["font"] {
-            guard let name = font as? String, !name.isEmpty else { throw .message("\"font\" must be a non-empty string") }
+            guard case .string(let name) = font.value, !name.isEmpty else {
+                throw .message("\"font\" must be a non-empty string, not \(font.value.kindDescription)", column: font.valuePosition.column)
+            }
             record.font = name
         }
-        record.size = try number(object, "size") { $0 > 0 && $0 <= 10_000 }
+        record.size = try number(object, "size", "in (0, 10000]") { $0 > 0 && $0 <= 10_000 }
         record.style = try StyleOverrides.parse(object)
-        record.width = try number(object, "width") { $0 >= 0 }
+        record.width = try number(object, "width", "at least 0") { $0 >= 0 }
         return record
     }
 
-    private static func number(_ object: [String: Any], _ key: String, valid: (Double) -> Bool) throws(LineError) -> Double? {
-        guard let raw = object[key] else { return nil }
-        guard !(raw is Bool), let number = raw as? NSNumber, type(of: raw) != type(of: true) else {
-            throw .message("\"\(key)\" must be a number")
+    private static func didYouMeanKey(_ key: String) -> String? {
+        keys.sorted().first { $0.lowercased() == key.lowercased() || levenshteinAtMost1($0, key) }
+    }
+
+    private static func levenshteinAtMost1(_ a: String, _ b: String) -> Bool {
+        let a = Array(a), b = Array(b)
+        guard abs(a.count - b.count) <= 1 else { return false }
+        var i = 0, j = 0, edits = 0
+        while i < a.count && j < b.count {
+            if a[i] == b[j] { i += 1; j += 1; continue }
+            edits += 1
+            if edits > 1 { return false }
+            if a.count > b.count { i += 1 } else if b.count > a.count { j += 1 } else { i += 1; j += 1 }
+        }
+        return edits + (a.count - i) + (b.count - j) <= 1
+    }
+
+    private static func number(_ object: JSONObject, _ key: String, _ range: String, valid: (Double) -> Bool) throws(LineError) -> Double? {
+        guard let member = object[key] else { return nil }
+        guard case .number(let number) = member.value else {
+            throw .message("\"\(key)\" must be a number, not \(member.value.kindDescription)", column: member.valuePosition.column)
         }
         let value = number.doubleValue
-        guard value.isFinite, valid(value) else { throw .message("\"\(key)\" out of range: \(jsonNumber(value))") }
+        guard value.isFinite, valid(value) else {
+            throw .message("\"\(key)\" is out of range: \(number.text) (must be \(range))", column: member.valuePosition.column)
+        }
         return value
     }
-}
-
-func readInput(_ path: String) throws -> Data {
-    if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
-    guard let handle = FileHandle(forReadingAtPath: path) else {
-        throw CommandError("cannot open input file '\(path)'")
-    }
-    defer { try? handle.close() }
-    return handle.readDataToEndOfFile()
-}
-
-/// Lines of UTF-8 text (a trailing newline does not start another line).
-func splitLines(_ data: Data) -> [Substring] {
-    let text = String(decoding: data, as: UTF8.self)
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    if lines.last?.isEmpty == true { lines.removeLast() }
-    return lines
-}
-
-/// Buffered stdout writer.
-struct OutputBuffer {
-    private var pending = ""
-    mutating func append(_ line: String) {
-        pending += line
-        pending += "\n"
-        if pending.utf8.count > 1 << 16 { flush() }
-    }
-    mutating func flush() {
-        guard !pending.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(pending.utf8))
-        pending = ""
-    }
-}
-
-/// A progress line on stderr, shown only when stderr is a terminal and the job is large.
-struct Progress {
-    let total: Int
-    let label: String
-    let visible: Bool
-
-    init(total: Int, label: String) {
-        self.total = total
-        self.label = label
-        self.visible = isatty(2) == 1 && total >= 20_000
-    }
-
-    func update(_ done: Int) {
-        guard visible else { return }
-        FileHandle.standardError.write(Data("\r\(label) \(done)/\(total) (\(done * 100 / max(1, total))%)".utf8))
-    }
-
-    func finish() {
-        guard visible else { return }
-        FileHandle.standardError.write(Data("\n".utf8))
-    }
-}
-
-/// Fixed slots that concurrent workers fill, one slot per worker index (no two write the same).
-final class ResultSlots<Value>: @unchecked Sendable {
-    private let slots: UnsafeMutableBufferPointer<Value?>
-    init(count: Int) {
-        slots = .allocate(capacity: count)
-        slots.initialize(repeating: nil)
-    }
-    subscript(i: Int) -> Value? {
-        get { slots[i] }
-        set { slots[i] = newValue }
-    }
-    func deallocate() {
-        _ = slots.deinitialize()
-        slots.deallocate()
-    }
-}
-
-/// A string as a JSON string literal.
-func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\t": out += "\\t"
-        case "\r": out += "\\r"
-        default:
-            if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-        }
-    }
-    return out + "\""
 }

@@ -1,6 +1,8 @@
-import Foundation
 import ArgumentParser
+import Foundation
+import RowKitIO
 import RowKitText
+import Synchronization
 
 /// Font and paragraph options shared by the commands that take text.
 struct TextOptions: ParsableArguments {
@@ -46,11 +48,16 @@ struct TextOptions: ParsableArguments {
     /// A family name, or a file when the name looks like a font path.
     static func descriptor(_ name: String, weight: FontWeight) -> FontDescriptor {
         // A family name may be a CSS list: `Foo, "Noto Sans", sans-serif`.
-        let lower = name.lowercased()
-        if name.contains("/") && [".ttf", ".otf", ".ttc", ".otc"].contains(where: lower.hasSuffix) {
+        if isFontPath(name) {
             return FontDescriptor(family: "", weight: weight, path: name)
         }
         return FontDescriptor(family: name, weight: weight)
+    }
+
+    /// Whether `name` is the path of a font file (it has a `/` and a font extension).
+    static func isFontPath(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return name.contains("/") && [".ttf", ".otf", ".ttc", ".otc"].contains(where: lower.hasSuffix)
     }
 }
 
@@ -65,15 +72,29 @@ func parseWidths(_ text: String) throws -> [Double] {
     }
 }
 
-/// A number as JSON: integers without a fraction, others in their shortest form.
-func jsonNumber(_ value: Double) -> String {
-    if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
-    return String(value)
-}
+/// Font files named by path, checked through the one input path before the text engine opens
+/// them: a missing file, a directory, a device or a file over the limit is a clear error. Each
+/// path is checked once; at most 1,000 results are remembered (then the memory is cleared).
+enum FontPaths {
+    private static let checked = Mutex<[String: InputError?]>([:])
 
-/// A failure while running a command (bad input file, unknown cell…): printed as
-/// "Error: …" without the usage text, which is for option mistakes.
-struct CommandError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+    /// Throws when `name` is a font path (see `TextOptions.descriptor`) that cannot be used.
+    static func check(_ name: String) throws(InputError) {
+        guard TextOptions.isFontPath(name) else { return }
+        if let known = checked.withLock({ $0[name] }) {
+            if let known { throw known }
+            return
+        }
+        var failure: InputError?
+        do throws(InputError) {
+            try checkReadableFile(name, limit: InputLimits.fontBytes, what: "font file")
+        } catch {
+            failure = error
+        }
+        checked.withLock { cache in
+            if cache.count >= 1_000 { cache.removeAll() }
+            cache[name] = .some(failure)
+        }
+        if let failure { throw failure }
+    }
 }

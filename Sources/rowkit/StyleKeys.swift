@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RowKitIO
 import RowKitText
 
 /// The style keys of `measure` and `draw`: per input line (JSON) and as command-line flags.
@@ -26,52 +27,57 @@ struct StyleOverrides: Equatable {
 
     static let keys: Set<String> = ["weight", "italic", "whiteSpace", "direction", "lang", "lineHeight"]
 
-    /// Reads the style keys of one input object; a bad value names its key and what it expects.
-    static func parse(_ object: [String: Any]) throws(LineError) -> StyleOverrides {
+    /// Reads the style keys of one input object; a bad value names its key, what it expects
+    /// and its column.
+    static func parse(_ object: JSONObject) throws(LineError) -> StyleOverrides {
         var s = StyleOverrides()
-        if let raw = object["weight"] {
-            if let text = raw as? String, let weight = FontWeight(parsing: text) {
-                s.weight = weight
-            } else if let number = Self.number(raw), number == number.rounded(), (1...1000).contains(number) {
-                s.weight = FontWeight(Int(number))
-            } else {
-                throw .message("\"weight\" must be \"normal\", \"bold\" or a number 1...1000")
+        if let member = object["weight"] {
+            switch member.value {
+            case .string(let text) where FontWeight(parsing: text) != nil:
+                s.weight = FontWeight(parsing: text)
+            case .number(let number) where number.doubleValue == number.doubleValue.rounded() && (1...1000).contains(number.doubleValue):
+                s.weight = FontWeight(Int(number.doubleValue))
+            default:
+                throw .message("\"weight\" must be \"normal\", \"bold\" or a number 1...1000, not \(member.value.kindDescription)",
+                               column: member.valuePosition.column)
             }
         }
-        if let raw = object["italic"] {
-            if Self.isBool(raw), let flag = raw as? Bool {
-                s.slant = flag ? .italic : .normal
-            } else if let text = raw as? String, let slant = FontSlant(rawValue: text.lowercased()) {
-                s.slant = slant
-            } else {
-                throw .message("\"italic\" must be true, false, \"italic\", \"oblique\" or \"normal\"")
+        if let member = object["italic"] {
+            switch member.value {
+            case .bool(let flag): s.slant = flag ? .italic : .normal
+            case .string(let text) where FontSlant(rawValue: text.lowercased()) != nil: s.slant = FontSlant(rawValue: text.lowercased())
+            default:
+                throw .message("\"italic\" must be true, false, \"italic\", \"oblique\" or \"normal\", not \(member.value.kindDescription)",
+                               column: member.valuePosition.column)
             }
         }
-        if let raw = object["whiteSpace"] {
-            guard let text = raw as? String, let value = WhiteSpace(rawValue: text) else {
-                throw .message("\"whiteSpace\" must be \"normal\" or \"pre-wrap\"")
+        if let member = object["whiteSpace"] {
+            guard case .string(let text) = member.value, let value = WhiteSpace(rawValue: text) else {
+                throw .message("\"whiteSpace\" must be \"normal\" or \"pre-wrap\"", column: member.valuePosition.column)
             }
             s.whiteSpace = value
         }
-        if let raw = object["direction"] {
-            guard let text = raw as? String, let value = TextDirection(rawValue: text) else {
-                throw .message("\"direction\" must be \"ltr\", \"rtl\" or \"auto\"")
+        if let member = object["direction"] {
+            guard case .string(let text) = member.value, let value = TextDirection(rawValue: text) else {
+                throw .message("\"direction\" must be \"ltr\", \"rtl\" or \"auto\"", column: member.valuePosition.column)
             }
             s.direction = value
         }
-        if let raw = object["lang"] {
-            guard let text = raw as? String, let lang = Self.language(text) else {
-                throw .message("\"lang\" must be a language tag such as \"ja\" or \"zh-Hant\" (or \"\" for none)")
+        if let member = object["lang"] {
+            guard case .string(let text) = member.value, let lang = Self.language(text) else {
+                throw .message("\"lang\" must be a language tag such as \"ja\" or \"zh-Hant\" (or \"\" for none)",
+                               column: member.valuePosition.column)
             }
             s.lang = .some(lang.isEmpty ? nil : lang)
         }
-        if let raw = object["lineHeight"] {
-            if let text = raw as? String, text == "normal" {
-                s.lineHeight = .normal
-            } else if let number = Self.number(raw), number.isFinite, number >= 0, number <= 100_000 {
-                s.lineHeight = .pixels(number)
-            } else {
-                throw .message("\"lineHeight\" must be a number in [0, 100000] or \"normal\"")
+        if let member = object["lineHeight"] {
+            switch member.value {
+            case .string("normal"): s.lineHeight = .normal
+            case .number(let number) where number.doubleValue.isFinite && number.doubleValue >= 0 && number.doubleValue <= 100_000:
+                s.lineHeight = .pixels(number.doubleValue)
+            default:
+                throw .message("\"lineHeight\" must be a number in [0, 100000] or \"normal\", not \(member.value.kindDescription)",
+                               column: member.valuePosition.column)
             }
         }
         return s
@@ -86,20 +92,6 @@ struct StyleOverrides: Equatable {
         if let lang { style.lang = lang }
         if let lineHeight { style.lineHeight = lineHeight }
     }
-
-    /// A JSON number (not a boolean), as a Double.
-    static func number(_ raw: Any) -> Double? {
-        guard !isBool(raw), let number = raw as? NSNumber else { return nil }
-        return number.doubleValue
-    }
-
-    /// Whether a JSONSerialization value is `true` or `false` (a boolean NSNumber, whose class
-    /// differs from a number's; `is Bool` also holds for the numbers 0 and 1).
-    static func isBool(_ raw: Any) -> Bool {
-        type(of: raw) == booleanType
-    }
-
-    private static let booleanType = type(of: NSNumber(value: true))
 
     /// A BCP 47-like tag (letters, digits, `-`/`_`, at most 64 characters), or "" for none.
     static func language(_ text: String) -> String? {

@@ -3,6 +3,7 @@ import Foundation
 import RowKitCells
 import RowKitDraw
 import RowKitList
+import RowKitListCells
 import RowKitView
 import RowKitWindow
 
@@ -95,34 +96,54 @@ struct View: ParsableCommand {
         let start = ListWindow.monotonicNow()
         let template = try loadTemplate(cell, stylesheet: stylesheet)
         let generator = SampleRows(template: template)
-        let sections: [ListSection]
+        let rows: [ListSection<ListRow>]?
         if let data {
-            sections = try loadSections(data, template: template.name)
-        } else if let sample {
-            sections = generator.sections(count: sample, sectionSize: sectionSize)
+            rows = try loadSections(data, template: template)
+        } else if sample != nil {
+            rows = nil
         } else {
-            sections = [ListSection(id: "samples", rows: template.samples.enumerated().map {
+            rows = [ListSection(rows: template.samples.enumerated().map {
                 ListRow(id: "sample-\($0.offset)", template: template.name, data: $0.element)
             })]
         }
-        guard sections.contains(where: { !$0.rows.isEmpty }) else {
+        if let rows, !rows.contains(where: { !$0.rows.isEmpty }) {
             throw CommandError("no rows: give --data or --sample (the template has no samples)")
         }
         let steps: [ScriptStep]
         do { steps = try script.map { path throws(ScriptError) in try Script.load(path) } ?? [] } catch { throw CommandError(error.description) }
 
         // Building a long list's engine and opening the display overlap (GTK wants the main thread).
-        let measurer = BackgroundPriorityMeasurer(CellMeasurer([template, ClassicCells.sectionHeader]))
-        let built = EngineBuild()
-        let listWidth = width
+        let cells = CellMeasurer([template, ClassicCells.sectionHeader])
+        let built = BuiltList()
+        let listWidth = width, count = sample ?? 0, sectionSize = sectionSize
         DispatchQueue.global(qos: .userInitiated).async(group: built.group) {
-            built.result = Result { try ListEngine(sections: sections, measurer: measurer, width: listWidth) }
+            built.result = Result {
+                if let rows {
+                    let engine = try ListEngine(sections: rows, measurer: BackgroundPriorityMeasurer(cells), width: listWidth)
+                    let live = Counter()
+                    return (EngineSeam(engine) { n in
+                        (0..<n).map { _ in let k = live.next(); return generator.row(id: "live-\(k)", index: k, seed: 0x11fe) }
+                    }, { ViewportPainter(engine: engine, images: $0) })
+                }
+                // Generated rows are pulled by id (their number) when measured or drawn: nothing
+                // per row but its id and height, and integer ids hash fast.
+                let engine = try ListEngine(sections: generator.idSections(count: count, sectionSize: sectionSize),
+                                            dataSource: generator, measurer: BackgroundPriorityMeasurer(SampleMeasurer(cells: cells)),
+                                            width: listWidth)
+                let live = Counter()
+                return (EngineSeam(engine) { n in
+                    (0..<n).map { _ in
+                        let k = live.next()
+                        return SampleRow(id: SampleRows.liveIDs + k, row: generator.row(id: "live-\(k)", index: k, seed: 0x11fe))
+                    }
+                }, { ViewportPainter(engine: engine, images: $0) })
+            }
         }
         do { try ListWindow.openDisplay() } catch { throw CommandError(error.description) }
         built.group.wait()
-        let engine = try built.result!.get()
+        let (seam, makePainter) = try built.result!.get()
         let configuration = ViewConfiguration(stickyHeaders: !noStickyHeaders, stayAtTopOnInsert: atTop == .showNew)
-        let model = ListViewModel(list: EngineSeam(engine), width: width, height: height, configuration: configuration)
+        let model = ListViewModel(list: seam, width: width, height: height, configuration: configuration)
         model.showsFrameRate = showFPS
         var options = WindowOptions()
         options.width = width
@@ -134,31 +155,51 @@ struct View: ParsableCommand {
         options.quitAfter = quitAfter
         options.liveInterval = live.map { $0 / 1000 }
         options.startTime = start
-        var liveCount = 0
-        options.makeRows = { n in
-            defer { liveCount += n }
-            return (0..<n).map { generator.row(id: "live-\(liveCount + $0)", index: liveCount + $0, seed: 0x11fe) }
-        }
-        let window = ListWindow(model: model, painter: ViewportPainter(engine: engine, images: ImageStore(folder: images)), options: options)
+        let window = ListWindow(model: model, painter: makePainter(ImageStore(folder: images)), options: options)
         do { try window.run() } catch { throw CommandError("\(error)") }
     }
 }
 
-/// An engine built on another thread while the main thread opens the display.
-private final class EngineBuild: @unchecked Sendable {
+/// A list built on another thread while the main thread opens the display: its seam, and how
+/// to make its painter.
+private final class BuiltList: @unchecked Sendable {
     let group = DispatchGroup()
     /// Written by the building thread before `group` is left, read after waiting on it.
-    var result: Result<ListEngine<BackgroundPriorityMeasurer<CellMeasurer>>, Error>?
+    var result: Result<(ListSeam, (ImageStore) -> ViewportPainter), Error>?
+}
+
+/// Numbers for new rows (used on the main loop only).
+private final class Counter: @unchecked Sendable {
+    private var value = 0
+    func next() -> Int { defer { value += 1 }; return value }
+}
+
+/// A generated row; its id is its number (negative for section headers).
+struct SampleRow: Identifiable, Sendable {
+    let id: Int
+    let row: ListRow
+}
+
+/// Measures generated rows with the cells of their ``ListRow``.
+struct SampleMeasurer: RowMeasurer {
+    let cells: CellMeasurer
+    func measuringForm(of row: SampleRow) throws -> MeasuredCell { try cells.measuringForm(of: row.row) }
+    func height(of form: MeasuredCell, width: Double) -> Double { cells.height(of: form, width: width) }
+    func drawingForm(of row: SampleRow, measuring: MeasuredCell?) throws -> BoundCell { try cells.drawingForm(of: row.row, measuring: measuring) }
+    func byteCount(of form: MeasuredCell) -> Int { cells.byteCount(of: form) }
 }
 
 /// Generated rows for `--sample` and `--live`: the template's sample rows with every text field
-/// of three words or more replaced by text of a realistic length mix (2 to 45 words).
+/// of three words or more replaced by text of a realistic length mix (2 to 45 words), different
+/// for every row.
 ///
-/// A million distinct rows would cost seconds to build before the first frame, so rows cycle
-/// through a pool of 1,024 generated ones (each with its own id); live rows are all distinct.
-struct SampleRows {
+/// For `--sample` the engine gets only ids (row numbers; −1 − k for section k's header) and
+/// pulls a row's data from here when it measures or draws it (a data source), so a million rows
+/// cost their ids, not a million row values built before the first frame.
+struct SampleRows: ListDataSource {
     let template: CellTemplate
-    static let poolSize = 1024
+    /// Ids of rows inserted live start here (above any generated row's).
+    static let liveIDs = 1 << 40
     static let words = ("list row height text measure layout width cell table scroll anchor section header reuse "
         + "update insert delete move reload exact prepare shape glyph line break font fallback emoji "
         + "bidi arabic hebrew thai korean japanese chinese browser chromium pango cairo harfbuzz").split(separator: " ").map(String.init)
@@ -169,8 +210,8 @@ struct SampleRows {
         let samples = template.samples.isEmpty ? [RowData()] : template.samples
         var random = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
         var fields = samples[index % samples.count].fields
-        for (key, value) in fields {
-            guard case .string(let text) = value, text.split(whereSeparator: \.isWhitespace).count >= 3 else { continue }
+        for key in fields.keys.sorted() {
+            guard case .string(let text)? = fields[key], text.split(whereSeparator: \.isWhitespace).count >= 3 else { continue }
             let count = Self.lengths[Int(random.next() % UInt64(Self.lengths.count))]
             let sentence = (0..<count).map { _ in Self.words[Int(random.next() % UInt64(Self.words.count))] }.joined(separator: " ")
             fields[key] = .string(sentence.prefix(1).uppercased() + sentence.dropFirst() + ".")
@@ -178,16 +219,29 @@ struct SampleRows {
         return ListRow(id: id, template: template.name, data: RowData(fields))
     }
 
-    /// `count` rows, in one section or in sections of `sectionSize` rows with headers.
-    func sections(count: Int, sectionSize: Int?) -> [ListSection] {
-        let pool = (0..<min(count, Self.poolSize)).map { row(id: "", index: $0, seed: 7).data }
-        let name = template.name
-        let rows = (0..<count).map { ListRow(id: "r\($0)", template: name, data: pool[$0 % pool.count]) }
-        guard let size = sectionSize else { return [ListSection(id: "s0", rows: rows)] }
+    /// The ids of `count` rows, in one section or in sections of `sectionSize` rows with headers.
+    func idSections(count: Int, sectionSize: Int?) -> [ListSection<Int>] {
+        guard let size = sectionSize else { return [ListSection(rows: Array(0..<count))] }
         return stride(from: 0, to: count, by: size).enumerated().map { s, start in
-            ListSection(id: "s\(s)", header: ListRow(id: "s\(s)-header", template: "section-header", data: ["title": "Section \(s + 1)"]),
-                        rows: Array(rows[start..<min(count, start + size)]))
+            ListSection(header: -1 - s, rows: Array(start..<min(count, start + size)))
         }
+    }
+
+    /// The row with `id` (the engine asks from any thread).
+    func row(for id: Int, kind: ListItemKind, at indexPath: ListIndexPath) throws -> SampleRow {
+        if id < 0 {
+            return SampleRow(id: id, row: ListRow(id: "s\(-1 - id)-header", template: "section-header", data: ["title": "Section \(-id)"]))
+        }
+        guard id < Self.liveIDs else { throw SampleRowError.unknownID(id) }
+        return SampleRow(id: id, row: row(id: "r\(id)", index: id, seed: 7))
+    }
+}
+
+/// An id the sample generator did not make (live rows are kept by the engine, never asked for).
+enum SampleRowError: Error, CustomStringConvertible {
+    case unknownID(Int)
+    var description: String {
+        switch self { case .unknownID(let id): return "no generated row has the id \(id)" }
     }
 }
 

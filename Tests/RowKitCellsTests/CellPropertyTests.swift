@@ -93,19 +93,25 @@ enum ImageNames {
         }
     }
 
-    /// Problems with one arrangement: frames (or, for clipped elements of `project`, clips)
-    /// outside the cell, and text wider or taller than its frame. Each problem says whether it
-    /// is one of the reported bugs (`known`).
+    /// Problems with one arrangement: frames outside the cell, and text wider or taller than
+    /// its frame. Each problem says whether it is one of the reported bugs (`known`).
+    ///
+    /// Frames are checked as arranged, not as clipped: `arrange` clips every element to the
+    /// cell, so a check of `frame ∩ clip` would hold whatever the frames were.
     static func violations(_ template: CellTemplate, _ a: CellArrangement) -> [(problem: String, known: Bool)] {
         let bounds = Rect(x: 0, y: 0, width: a.size.width, height: a.size.height)
         let narrow = knownOverflowWidth(template.name).map { a.size.width < $0 } ?? false
         var problems: [(String, Bool)] = []
         for (i, element) in a.elements.enumerated() {
-            // Clipped elements (fixed frames and sizes: `project`'s frames, long titles in
-            // `project-growing`) draw only inside their clip: check that part. An empty clip (a
-            // logo frame right of a narrow `project` cell) draws nothing.
-            let drawn = element.clip.map { intersection(element.frame, $0) } ?? element.frame
-            if drawn.width > 0 && drawn.height > 0 && !bounds.contains(drawn) {
+            // `project` ports seed 003's fixed frames, laid out for a 320 px cell: in a narrower
+            // one they stick out to the right by design (and are clipped), never elsewhere.
+            var allowed = bounds
+            if template.name == ClassicCells.project.name { allowed.width = max(bounds.width, 320) }
+            // Content inside a fixed frame or size (clipped to it, a clip smaller than the cell)
+            // may be larger than that frame; the frame itself is checked as its container element.
+            let insideFixedFrame = element.clip.map { !($0.contains(bounds) && bounds.contains($0)) } ?? false
+            let drawn = element.frame
+            if !insideFixedFrame && drawn.width > 0 && drawn.height > 0 && !allowed.contains(drawn) {
                 problems.append(("element \(i) \(kindName(element.kind)) frame \(element.frame) clip \(String(describing: element.clip)) outside \(bounds)", narrow))
             }
             if let clip = element.clip, clip.width < 0 || clip.height < 0 { problems.append(("element \(i) negative clip \(clip)", false)) }
@@ -179,8 +185,23 @@ enum ImageNames {
         // extend past the edge, and the cell's own clip keeps their drawing inside it.
         let template = try #require(ClassicCells.named(name))
         let arrangement = try template.bind(template.samples[0]).arrange(width: 200)
-        let problems = Self.violations(template, arrangement).map(\.problem)
+        let outside = Self.violations(template, arrangement)
+        #expect(!outside.isEmpty && outside.allSatisfy { $0.known }, "at 200 px the fixed columns stick out (known): \(outside)")
+        let problems = Self.unclipped(arrangement)
         #expect(problems.isEmpty, "\(problems)")
+    }
+
+    /// Elements whose frame sticks out of the cell without a clip that keeps their drawing inside it.
+    static func unclipped(_ a: CellArrangement) -> [String] {
+        let bounds = Rect(x: 0, y: 0, width: a.size.width, height: a.size.height)
+        return a.elements.enumerated().compactMap { i, element in
+            guard element.frame.width > 0, element.frame.height > 0, !bounds.contains(element.frame) else { return nil }
+            // An empty clip (a logo frame right of a narrow cell) draws nothing.
+            guard let clip = element.clip, clip.width <= 0 || clip.height <= 0 || bounds.contains(clip) else {
+                return "element \(i) \(kindName(element.kind)) frame \(element.frame) clip \(String(describing: element.clip)) outside \(bounds)"
+            }
+            return nil
+        }
     }
 
     @Test func projectClipsEverythingToTheCellAtAnyWidth() throws {
@@ -189,7 +210,7 @@ enum ImageNames {
         for width in [0.0, 100, 200, 314, 320, 480] {
             for row in ClassicCells.project.samples {
                 let a = try ClassicCells.project.bind(row).arrange(width: width)
-                let problems = Self.violations(ClassicCells.project, a).map(\.problem)
+                let problems = Self.violations(ClassicCells.project, a).map(\.problem) + Self.unclipped(a)
                 #expect(problems.isEmpty, "width \(width): \(problems)")
             }
         }

@@ -303,7 +303,7 @@ struct StylesheetTests {
     @Test func unreadableFile() {
         let error = styleError { () throws(StyleError) in _ = try Stylesheet(contentsOf: cellsSample("no-such-sheet.yaml")) }
         #expect(error?.kind == .unreadableFile)
-        #expect(error?.description.hasSuffix("no-such-sheet.yaml: no such file") == true, "\(String(describing: error))")
+        #expect(error?.description.hasSuffix("no-such-sheet.yaml: cannot open stylesheet: No such file or directory") == true, "\(String(describing: error))")
     }
 
     @Test func suggestions() {

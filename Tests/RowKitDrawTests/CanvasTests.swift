@@ -1,4 +1,5 @@
 import CCairo
+import Foundation
 import Testing
 @testable import RowKitDraw
 import RowKitText
@@ -9,12 +10,17 @@ import RowKitText
         (0.0, 10.0, 1.0), (10, 0, 1), (-1, 10, 1), (10, -5, 1), (.nan, 10, 1), (10, .nan, 1),
         (.infinity, 10, 1), (10, .infinity, 1), (0.5, 10, 1), (32768, 10, 1), (10, 40000, 1),
         (10, 10, 0), (10, 10, -1), (10, 10, .nan), (10, 10, .infinity), (10, 10, 9), (5000, 10, 8),
+        (116, 32, 1e-9), (10, 10, 0.04),
     ])
     func badSizesAreRejected(_ width: Double, _ height: Double, _ scale: Double) {
         let error = #expect(throws: DrawError.self) {
             _ = try Canvas(width: width, height: height, scale: scale, path: "/tmp/rowkit-never-written.png")
         }
-        if let error, case .invalidSize = error {} else { Issue.record("expected invalidSize, got \(String(describing: error))") }
+        switch error {
+        case .invalidSize?: #expect(Canvas.scaleRange.contains(scale), "a bad scale is reported as a bad scale")
+        case .invalidScale?: #expect(!Canvas.scaleRange.contains(scale))
+        default: Issue.record("expected invalidSize or invalidScale, got \(String(describing: error))")
+        }
         #expect(fileSize("/tmp/rowkit-never-written.png") == nil)
     }
 
@@ -72,11 +78,40 @@ import RowKitText
         #expect(bitmap.argb.allSatisfy { $0 == 0xFFFF_0000 })
     }
 
-    @Test func writingIntoAMissingDirectoryFails() throws {
-        let canvas = try Canvas(width: 10, height: 10, path: "/nonexistent-rowkit-dir/out.png")
-        let error = #expect(throws: DrawError.self) { try canvas.finish() }
-        if let error, case .cairo = error {} else { Issue.record("expected a cairo error, got \(String(describing: error))") }
-        #expect(throws: DrawError.self) { _ = try Canvas(width: 10, height: 10, path: "/nonexistent-rowkit-dir/out.pdf") }
+    @Test(arguments: ImageFormat.allCases)
+    func writingIntoAMissingDirectoryFailsAtOnce(_ format: ImageFormat) throws {
+        let error = #expect(throws: DrawError.self) { _ = try Canvas(width: 10, height: 10, path: "/nonexistent-rowkit-dir/out." + format.rawValue) }
+        if let error, case .write(let output) = error {
+            #expect(output.description.contains("does not exist"), "\(output)")
+        } else {
+            Issue.record("expected a write error, got \(String(describing: error))")
+        }
+    }
+
+    @Test func tooManyPixelsAreRefusedBeforeAllocating() {
+        let error = #expect(throws: DrawError.self) { _ = try Canvas(width: 20000, height: 20000, path: "/tmp/rowkit-never-written.png") }
+        if let error, case .tooManyPixels(let w, let h) = error { #expect(w == 20000 && h == 20000) } else {
+            Issue.record("expected tooManyPixels, got \(String(describing: error))")
+        }
+        #expect(fileSize("/tmp/rowkit-never-written.png") == nil)
+    }
+
+    @Test(arguments: ImageFormat.allCases)
+    func aFailedWriteKeepsThePreviousFileAndLeavesNoTemporaryFile(_ format: ImageFormat) throws {
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        let path = dir + "/kept." + format.rawValue
+        let good = try Canvas(width: 40, height: 20, path: path)
+        good.fill(.white)
+        try good.finish()
+        let before = fileHead(path, 1 << 20)
+        // A canvas dropped without finish() leaves the previous file alone and no temporary file.
+        do {
+            let abandoned = try Canvas(width: 50, height: 50, path: path)
+            abandoned.fill(.black)
+        }
+        #expect(fileHead(path, 1 << 20) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["kept." + format.rawValue])
     }
 
     @Test func errorDescriptionsNameTheProblem() {

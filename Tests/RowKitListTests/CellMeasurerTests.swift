@@ -1,6 +1,7 @@
 import Testing
 @testable import RowKitList
 import RowKitCells
+import RowKitListCells
 import RowKitText
 
 /// The engine with the real cells: heights are the templates' own measurements.
@@ -20,12 +21,12 @@ import RowKitText
 
     @Test func heightsAreTheCellsMeasurementsAtEveryWidth() throws {
         let rows = Self.rows()
-        let e = try ListEngine(sections: [ListSection(id: "s", header: ListRow(id: "hdr", template: "label", data: ["text": "Header"]), rows: rows)],
+        let e = try ListEngine(sections: [ListSection(header: ListRow(id: "hdr", template: "label", data: ["text": "Header"]), rows: rows)],
                                measurer: CellMeasurer(ClassicCells.all), width: 320)
         e.viewportHeight = 480
         try e.measureAll()
         for width in [320.0, 568, 200] {
-            try e.setWidth(width)
+            try e.setWidthAndWait(width)
             #expect(e.unmeasuredCount == 0)
             let heights = e.allHeights
             #expect(heights[0] == (try Self.expected(ListRow(id: "hdr", template: "label", data: ["text": "Header"]), width: width)))
@@ -38,24 +39,37 @@ import RowKitText
         }
         // Labels wrap more when narrow.
         #expect(try Self.expected(rows[2], width: 200) > (try Self.expected(rows[2], width: 568)))
-        #expect(e.preparedCacheBytes.rows == rows.count + 1)
-        #expect(e.preparedCacheBytes.bytes > 0)
+        #expect(e.measuringFormBytes.items == rows.count + 1)
+        #expect(e.measuringFormBytes.bytes > 0)
     }
 
     @Test func visibleItemsMeasureOnDemand() throws {
         let rows = (0..<200).map { k in ListRow(id: "r\(k)", template: "label", data: ["text": String(repeating: "word ", count: k % 40 + 1)]) }
-        let e = try ListEngine(sections: [ListSection(id: "s", rows: rows)], measurer: CellMeasurer(ClassicCells.all), width: 320)
+        let e = try ListEngine(sections: [ListSection(rows: rows)], measurer: CellMeasurer(ClassicCells.all), width: 320)
         e.viewportHeight = 400
-        try e.scrollTo(IndexPath(section: 0, row: 120))
+        try e.scrollTo(ListIndexPath(section: 0, row: 120))
         let visible = try e.visibleItems()
         #expect(!visible.isEmpty)
         #expect(e.unmeasuredCount > 100)                   // only what was needed was measured
         for item in visible {
-            #expect(e.isMeasured(item.index))
-            #expect(item.height == (try Self.expected(item.row, width: 320)))
+            #expect(try e.isMeasured(item.index))
+            #expect(item.height == (try Self.expected(rows[Int(item.id.dropFirst())!], width: 320)))
             #expect(item.height >= 64)                     // 44 px minimum plus 10 px margins
         }
         #expect(visible.first!.y <= e.contentOffset)
         #expect(visible.last!.y + visible.last!.height >= e.contentOffset + 400)
+    }
+
+    @Test func drawingReusesTheMeasuredCellAndIsTheMeasuredGeometry() throws {
+        let rows = Self.rows()
+        let e = try ListEngine(sections: [ListSection(rows: rows)], measurer: CellMeasurer(ClassicCells.all), width: 320)
+        e.viewportHeight = 2_000
+        for item in try e.visibleItems() {
+            let cell = try e.drawingForm(for: item)
+            // Drawn at the list's width, the cell is exactly as tall as the list says.
+            #expect(Units.round(try cell.arrange(width: 320).size.height) == item.height)
+        }
+        #expect(e.cachedDrawingFormCount > 0)
+        #expect(CellState(ListItemState.selected) == .selected && CellState(.highlighted) == .highlighted && CellState(.normal) == .normal)
     }
 }

@@ -1,5 +1,6 @@
 import RowKitCells
 import RowKitList
+import RowKitListCells
 import RowKitText
 import Testing
 
@@ -25,17 +26,30 @@ import Testing
         let frames = try bound.arrange(width: 320)
         #expect(height > 20 && frames.size.height == height)
 
+        // A list of rows given as values (the engine keeps them; for large lists give ids and
+        // a ListDataSource instead).
         let rows = (0..<1000).map { ListRow(id: "r\($0)", template: "label", data: ["text": "Row \($0)"]) }
-        let newRow = ListRow(id: "new", template: "label", data: ["text": "New"])
-        let list = try ListEngine(sections: [ListSection(id: "s", rows: rows)],
-                                  measurer: CellMeasurer(ClassicCells.all), width: 320)
+        let list = try ListEngine(sections: [ListSection(rows: rows)], measurer: CellMeasurer(ClassicCells.all), width: 320)
         list.viewportHeight = 640
-        try list.scrollTo(IndexPath(section: 0, row: 500), position: .middle)
+        try list.scrollTo(ListIndexPath(section: 0, row: 500), position: .middle)
         let visible = try list.visibleItems()
-        #expect(visible.contains { $0.row.id == "r500" })
-        let before = visible.first { $0.row.id == "r500" }!.y - list.contentOffset
-        try list.performBatchUpdates { $0.insert([newRow], at: IndexPath(section: 0, row: 0)) }
-        let after = try list.offset(ofItem: list.index(of: IndexPath(section: 0, row: 501))) - list.contentOffset
-        #expect(before == after, "the row on screen stays put when a row is inserted above it")
+        let row500 = try #require(visible.first { $0.id == "r500" })
+        #expect(row500.y - list.contentOffset == (640 - row500.height) / 2, "exactly in the middle")
+        let drawn = try list.drawingForm(for: row500).arrange(width: 320)   // what a painter draws
+        #expect(drawn.size.height == row500.height)
+
+        // Batch updates with UIKit's index rule: deletes refer to rows before the update,
+        // inserts to rows after it.
+        let before = row500.y - list.contentOffset
+        try list.performBatchUpdates { batch in
+            batch.delete(at: ListIndexPath(section: 0, row: 3))
+            batch.insert([ListRow(id: "new", template: "label", data: ["text": "New"])], at: ListIndexPath(section: 0, row: 0))
+        }
+        let after = try list.offset(ofItem: list.index(of: ListIndexPath(section: 0, row: 500))) - list.contentOffset
+        #expect(before == after, "the row on screen stays put when rows change above it")
+
+        // Width changes never block: visible rows now, the rest in the background.
+        try list.setWidth(480)
+        #expect(try list.visibleItems().allSatisfy { $0.height > 0 })
     }
 }

@@ -1,53 +1,50 @@
 import Testing
 @testable import RowKitList
-import RowKitCells
 
 /// A cell that records what it shows.
 final class FakeCell: ReusableCell {
     let identifier: String
-    var row: ListRow?
-    var kind: ListItemKind?
-    var state: CellState?
+    var item: VisibleItem<String>?
     var reuses = 0
 
     init(identifier: String) { self.identifier = identifier }
 
-    func configure(with row: ListRow, kind: ListItemKind, state: CellState) {
-        self.row = row
-        self.kind = kind
-        self.state = state
-    }
+    func configure(with item: VisibleItem<String>) { self.item = item }
 
     func prepareForReuse() {
-        row = nil
-        kind = nil
-        state = nil
+        item = nil
         reuses += 1
     }
 }
 
+/// The template of every row the reuse tests made, by id (the reuse identifier).
+final class Templates {
+    var byID: [String: String] = [:]
+    func identifier(_ item: VisibleItem<String>) -> String { byID[item.id] ?? "?" }
+}
+
 @Suite struct ReuseTests {
     /// Runs one update and checks every reuse invariant against the previous one.
-    static func update(_ reuser: CellReuser<FakeCell>, _ e: FakeEngine, previous: inout [String: (template: String, cell: FakeCell)],
-                       _ context: String) throws {
+    static func update(_ reuser: CellReuser<FakeCell>, _ e: FakeEngine, _ templates: Templates,
+                       previous: inout [String: (template: String, cell: FakeCell)], _ context: String) throws {
         let visible = try e.visibleItems()
         let createdBefore = reuser.createdCount
-        let result = reuser.update(visible) { e.state(ofItem: $0.index) }
+        let result = reuser.update(visible, reuseIdentifier: templates.identifier)
         #expect(result.count == visible.count, "\(context)")
         var cells = Set<ObjectIdentifier>()
         var current: [String: (template: String, cell: FakeCell)] = [:]
         for (k, (item, cell)) in result.enumerated() {
+            let template = templates.identifier(item)
             #expect(item == visible[k])
-            #expect(cell.row == item.row, "\(context): cell shows \(cell.row?.id ?? "nothing") for \(item.row.id)")
-            #expect(cell.kind == item.kind)
-            #expect(cell.state == e.state(ofItem: item.index), "\(context): state of \(item.row.id)")
-            #expect(cell.identifier == item.row.template, "\(context): a \(cell.identifier) cell shows a \(item.row.template) row")
+            #expect(cell.item == item, "\(context): cell shows \(cell.item?.id ?? "nothing") for \(item.id)")
+            #expect(cell.item?.state == (try e.state(ofItem: item.index)), "\(context): state of \(item.id)")
+            #expect(cell.identifier == template, "\(context): a \(cell.identifier) cell shows a \(template) row")
             cells.insert(ObjectIdentifier(cell))
             // A row that stays on screen keeps its cell.
-            if let old = previous[item.row.id], old.template == item.row.template {
-                #expect(old.cell === cell, "\(context): \(item.row.id) changed cells while on screen")
+            if let old = previous[item.id], old.template == template {
+                #expect(old.cell === cell, "\(context): \(item.id) changed cells while on screen")
             }
-            current[item.row.id] = (item.row.template, cell)
+            current[item.id] = (template, cell)
         }
         #expect(cells.count == visible.count, "\(context): a cell shows two rows")
         // Alive: the visible cells plus at most `spareLimit` spares per identifier.
@@ -67,26 +64,30 @@ final class FakeCell: ReusableCell {
     func randomScrollingUpdatesAndSelection(seed: UInt64) throws {
         var rng = SeededRandom(seed: seed)
         var nextID = 0
-        func row(_ rng: inout SeededRandom) -> ListRow {
+        let templates = Templates()
+        func row(_ rng: inout SeededRandom) -> TestRow {
             nextID += 1
-            return Rows.text("r\(nextID)", length: rng.int(0...300), template: rng.pick(["a", "b", "c"]))
+            let row = Rows.text("r\(nextID)", length: rng.int(0...300), template: rng.pick(["a", "b", "c"]))
+            templates.byID[row.id] = row.template
+            return row
         }
         let sections = (0..<3).map { s in
-            ListSection(id: "s\(s)", header: Rows.fixed("h\(s)", 22, template: "hdr"), rows: (0..<400).map { _ in row(&rng) })
+            ListSection(header: Rows.fixed("h\(s)", 22, template: "hdr"), rows: (0..<400).map { _ in row(&rng) })
         }
+        for s in 0..<3 { templates.byID["h\(s)"] = "hdr" }
         let e = try makeEngine(sections, width: 320, viewport: 480)
         e.overscan = 40
         e.allowsMultipleSelection = seed % 2 == 0
         let reuser = CellReuser<FakeCell> { FakeCell(identifier: $0) }
         var previous: [String: (template: String, cell: FakeCell)] = [:]
-        try Self.update(reuser, e, previous: &previous, "initial")
-        func randomPath(_ rng: inout SeededRandom) -> IndexPath {
+        try Self.update(reuser, e, templates, previous: &previous, "initial")
+        func randomPath(_ rng: inout SeededRandom) throws -> ListIndexPath {
             let s = rng.int(0..<3)
-            return IndexPath(section: s, row: rng.int(0..<e.numberOfRows(inSection: s)))
+            return ListIndexPath(section: s, row: rng.int(0..<(try e.numberOfRows(inSection: s))))
         }
-        func visiblePath(_ rng: inout SeededRandom) throws -> IndexPath {
+        func visiblePath(_ rng: inout SeededRandom) throws -> ListIndexPath {
             let rows = try e.visibleItems().filter { $0.kind == .row }
-            return rows.isEmpty ? randomPath(&rng) : rng.pick(rows).indexPath
+            return rows.isEmpty ? try randomPath(&rng) : rng.pick(rows).indexPath
         }
         for step in 0..<250 {
             let action: String
@@ -97,7 +98,7 @@ final class FakeCell: ReusableCell {
             case 2:
                 e.scroll(to: e.contentOffset + Double(rng.int(-300...300))); action = "scroll by"
             case 3:
-                try e.scrollTo(randomPath(&rng), position: rng.pick([.top, .middle, .bottom])); action = "scrollTo"
+                try e.scrollTo(try randomPath(&rng), position: rng.pick(ScrollPosition.allCases)); action = "scrollTo"
             case 4:
                 let p = try visiblePath(&rng)
                 try e.select(p); action = "select \(p)"
@@ -109,7 +110,7 @@ final class FakeCell: ReusableCell {
             case 7:
                 let p = try visiblePath(&rng)
                 var new = row(&rng)
-                if rng.chance(0.6) { new.id = e.item(at: try e.index(of: p)).row.id }   // same row, new data (maybe new template)
+                if rng.chance(0.6) { new.id = try e.item(at: try e.index(of: p)).id; templates.byID[new.id] = new.template }   // same row, new data (maybe new template)
                 try e.performBatchUpdates { $0.reload(at: p, with: new) }; action = "reload \(p)"
             case 8:
                 let p = try visiblePath(&rng)
@@ -119,26 +120,29 @@ final class FakeCell: ReusableCell {
                 let p = try visiblePath(&rng)
                 try e.performBatchUpdates { $0.delete(at: p) }; action = "delete \(p)"
             case 10:
-                let from = try visiblePath(&rng), to = randomPath(&rng)
-                try e.performBatchUpdates { $0.move(from: from, to: to) }; action = "move \(from)→\(to)"
+                let from = try visiblePath(&rng), to = try randomPath(&rng)
+                // After the move the destination section has one row more if the row left another one.
+                let rowsAfter = try e.numberOfRows(inSection: to.section) + (from.section == to.section ? 0 : 1)
+                let target = ListIndexPath(section: to.section, row: min(to.row, rowsAfter - 1))
+                try e.performBatchUpdates { $0.move(from: from, to: target) }; action = "move \(from)→\(target)"
             default:
                 let w = rng.pick([240.0, 320, 400, 800])
-                try e.setWidth(w); action = "setWidth(\(w))"
+                try e.setWidthAndWait(w); action = "setWidth(\(w))"
             }
-            try Self.update(reuser, e, previous: &previous, "seed \(seed) step \(step) after \(action)")
+            try Self.update(reuser, e, templates, previous: &previous, "seed \(seed) step \(step) after \(action)")
         }
     }
 
     @Test func createdCountStaysBoundedByThePeakVisibleCount() throws {
         // 20 px rows in a 100 px viewport: 5 rows at offset 0, 6 at offset 10.
-        let e = try makeEngine([ListSection(id: "s", rows: Rows.uniform(100, height: 20))], viewport: 100, defaultEstimate: 20)
+        let e = try makeEngine([ListSection(rows: Rows.uniform(100, height: 20))], viewport: 100, defaultEstimate: 20)
         let reuser = CellReuser<FakeCell> { FakeCell(identifier: $0) }
         var peak = 0
         for k in 0..<20 {
             e.scroll(to: k % 2 == 0 ? 0 : 10)
             let visible = try e.visibleItems()
             peak = max(peak, visible.count)
-            _ = reuser.update(visible) { e.state(ofItem: $0.index) }
+            _ = reuser.update(visible) { _ in "a" }
             #expect(reuser.aliveCount <= visible.count + reuser.spareLimit)
         }
         #expect(peak == 6)
@@ -146,21 +150,21 @@ final class FakeCell: ReusableCell {
     }
 
     @Test func stateChangesReconfigureTheSameCell() throws {
-        let e = try makeEngine([ListSection(id: "s", rows: Rows.uniform(10, height: 20))], viewport: 100, defaultEstimate: 20)
+        let e = try makeEngine([ListSection(rows: Rows.uniform(10, height: 20))], viewport: 100, defaultEstimate: 20)
         let reuser = CellReuser<FakeCell> { FakeCell(identifier: $0) }
-        let first = reuser.update(try e.visibleItems()) { e.state(ofItem: $0.index) }
-        #expect(first.allSatisfy { $0.cell.state == .normal })
-        try e.select(IndexPath(section: 0, row: 1))
-        try e.highlight(IndexPath(section: 0, row: 2))
-        let second = reuser.update(try e.visibleItems()) { e.state(ofItem: $0.index) }
-        #expect(second.map(\.cell.state) == [.normal, .selected, .highlighted, .normal, .normal])
+        let first = reuser.update(try e.visibleItems()) { _ in "a" }
+        #expect(first.allSatisfy { $0.cell.item?.state == .normal })
+        try e.select(ListIndexPath(section: 0, row: 1))
+        try e.highlight(ListIndexPath(section: 0, row: 2))
+        let second = reuser.update(try e.visibleItems()) { _ in "a" }
+        #expect(second.map(\.cell.item?.state) == [.normal, .selected, .highlighted, .normal, .normal])
         #expect(zip(first, second).allSatisfy { $0.cell === $1.cell })
         #expect(reuser.createdCount == 5)
         // Scrolling a whole page reuses every cell for the new rows.
         e.scroll(to: 100)
-        let third = reuser.update(try e.visibleItems()) { e.state(ofItem: $0.index) }
-        #expect(third.map(\.item.row.id) == ["p5", "p6", "p7", "p8", "p9"])
+        let third = reuser.update(try e.visibleItems()) { _ in "a" }
+        #expect(third.map(\.item.id) == ["p5", "p6", "p7", "p8", "p9"])
         #expect(reuser.createdCount == 5)
-        #expect(third.allSatisfy { $0.cell.reuses == 1 && $0.cell.state == .normal })
+        #expect(third.allSatisfy { $0.cell.reuses == 1 && $0.cell.item?.state == .normal })
     }
 }

@@ -1,10 +1,9 @@
 import Foundation
 import Testing
 @testable import RowKitList
-import RowKitCells
 
-// Shared helpers for the list-engine tests: a seeded generator, a fast deterministic measurer,
-// row builders and exact layout-unit arithmetic.
+// Shared helpers for the list-engine tests: a seeded generator, a row type and a fast
+// deterministic measurer, a counting data source, row builders and exact layout-unit arithmetic.
 
 /// SplitMix64: a small, fast, seeded generator so every property test is reproducible.
 struct SeededRandom: RandomNumberGenerator {
@@ -34,25 +33,46 @@ enum Units {
     static func round(_ pixels: Double) -> Double { px(of(pixels)) }
 }
 
+/// A test row: `length` is a text length (height ceil(length × 7 / width) × 16 + 10, so
+/// heights change with the width), or `fixed` a width-independent height (0 and fractions
+/// allowed). Template "broken" fails to measure.
+struct TestRow: Identifiable, Sendable, Hashable {
+    var id: String
+    var template: String
+    var length: Int
+    var fixed: Double?
+}
+
 /// Counts calls to a fake measurer (shared between copies of the struct).
 final class MeasureCounter: @unchecked Sendable {
     private let lock = NSLock()
-    private var _prepares = 0, _heights = 0
-    var prepares: Int { lock.lock(); defer { lock.unlock() }; return _prepares }
+    private var _forms = 0, _heights = 0, _drawings = 0
+    var forms: Int { lock.lock(); defer { lock.unlock() }; return _forms }
     var heights: Int { lock.lock(); defer { lock.unlock() }; return _heights }
-    func didPrepare() { lock.lock(); _prepares += 1; lock.unlock() }
+    var drawings: Int { lock.lock(); defer { lock.unlock() }; return _drawings }
+    func didMakeForm() { lock.lock(); _forms += 1; lock.unlock() }
     func didMeasure() { lock.lock(); _heights += 1; lock.unlock() }
+    func didMakeDrawing() { lock.lock(); _drawings += 1; lock.unlock() }
 }
 
-/// A deterministic, instant measurer. A row's data field `len` (a number) is a text length and
-/// its height is ceil(len × 7 / width) × 16 + 10, so heights change with the width; a `fixed`
-/// field instead gives a width-independent height (0 and fractions allowed). Template "broken"
-/// fails to prepare.
+/// What `FakeMeasurer.measuringForm` fails with.
+struct BrokenRow: Error, CustomStringConvertible, Equatable {
+    var id: String
+    var description: String { "cannot measure '\(id)'" }
+}
+
+/// A deterministic, instant measurer of `TestRow`s.
 struct FakeMeasurer: RowMeasurer {
-    struct Prepared: Sendable { var length: Int; var fixed: Double? }
+    final class Form: Sendable {
+        let length: Int, fixed: Double?
+        init(length: Int, fixed: Double?) { self.length = length; self.fixed = fixed }
+    }
+    struct Drawing: Sendable, Equatable { var id: String; var length: Int; var fixed: Double? }
     var counter: MeasureCounter? = nil
-    /// Called at the start of every `prepare` (e.g. to slow down or gate background work).
-    var onPrepare: (@Sendable () -> Void)? = nil
+    /// Called at the start of every `measuringForm` (e.g. to slow down or gate background work).
+    var onForm: (@Sendable () -> Void)? = nil
+    /// Called at the start of every `height(of:width:)`.
+    var onHeight: (@Sendable () -> Void)? = nil
 
     static func height(length: Int, fixed: Double?, width: Double) -> Double {
         if let fixed { return fixed }
@@ -60,71 +80,104 @@ struct FakeMeasurer: RowMeasurer {
     }
 
     /// The height `row` has at `width` under this measurer.
-    static func height(of row: ListRow, width: Double) -> Double {
-        let p = Self.prepared(row)
-        return height(length: p.length, fixed: p.fixed, width: width)
+    static func height(of row: TestRow, width: Double) -> Double { height(length: row.length, fixed: row.fixed, width: width) }
+
+    func measuringForm(of row: TestRow) throws -> Form {
+        onForm?()
+        counter?.didMakeForm()
+        if row.template == "broken" { throw BrokenRow(id: row.id) }
+        return Form(length: row.length, fixed: row.fixed)
     }
 
-    static func prepared(_ row: ListRow) -> Prepared {
-        var length = 0
-        var fixed: Double?
-        if case .number(let n)? = row.data["len"] { length = Int(n) }
-        if case .number(let f)? = row.data["fixed"] { fixed = f }
-        return Prepared(length: length, fixed: fixed)
-    }
-
-    func prepare(_ row: ListRow) throws -> Prepared {
-        onPrepare?()
-        counter?.didPrepare()
-        if row.template == "broken" {
-            throw ListError.unknownTemplate(row: row.id, template: row.template, known: ["a", "b", "c"])
-        }
-        return Self.prepared(row)
-    }
-
-    func height(of prepared: Prepared, width: Double) -> Double {
+    func height(of form: Form, width: Double) -> Double {
+        onHeight?()
         counter?.didMeasure()
-        return Self.height(length: prepared.length, fixed: prepared.fixed, width: width)
+        return Self.height(length: form.length, fixed: form.fixed, width: width)
     }
 
-    func byteCount(of prepared: Prepared) -> Int { 16 }
+    func drawingForm(of row: TestRow, measuring: Form?) throws -> Drawing {
+        counter?.didMakeDrawing()
+        return Drawing(id: row.id, length: row.length, fixed: row.fixed)
+    }
+
+    func byteCount(of form: Form) -> Int { 16 }
+}
+
+/// A data source over a dictionary of rows that counts the rows asked for; thread-safe, and
+/// changeable (change it first, then tell the engine).
+final class CountingSource: ListDataSource, @unchecked Sendable {
+    private let lock = NSLock()
+    private var rows: [String: TestRow]
+    private var _asked = 0
+    var failing: Set<String> = []
+
+    init(_ rows: [TestRow]) { self.rows = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last }) }
+
+    struct Missing: Error, CustomStringConvertible { var id: String; var description: String { "no row '\(id)'" } }
+
+    func row(for id: String, kind: ListItemKind, at indexPath: ListIndexPath) throws -> TestRow {
+        lock.lock()
+        defer { lock.unlock() }
+        _asked += 1
+        guard let row = rows[id], !failing.contains(id) else { throw Missing(id: id) }
+        return row
+    }
+
+    var asked: Int { lock.lock(); defer { lock.unlock() }; return _asked }
+    func set(_ row: TestRow) { lock.lock(); rows[row.id] = row; lock.unlock() }
+    func set(_ row: TestRow, as id: String) { lock.lock(); rows[id] = row; lock.unlock() }
 }
 
 /// Row builders.
 enum Rows {
-    static func text(_ id: String, length: Int, template: String = "a") -> ListRow {
-        ListRow(id: id, template: template, data: RowData(["len": .number(Double(length))]))
+    static func text(_ id: String, length: Int, template: String = "a") -> TestRow {
+        TestRow(id: id, template: template, length: length, fixed: nil)
     }
-    static func fixed(_ id: String, _ height: Double, template: String = "a") -> ListRow {
-        ListRow(id: id, template: template, data: RowData(["fixed": .number(height)]))
+    static func fixed(_ id: String, _ height: Double, template: String = "a") -> TestRow {
+        TestRow(id: id, template: template, length: 0, fixed: height)
     }
     /// `count` rows "p0", "p1", … of fixed height `height`.
-    static func uniform(_ count: Int, height: Double, prefix: String = "p", template: String = "a") -> [ListRow] {
+    static func uniform(_ count: Int, height: Double, prefix: String = "p", template: String = "a") -> [TestRow] {
         (0..<count).map { fixed("\(prefix)\($0)", height, template: template) }
     }
 }
 
 typealias FakeEngine = ListEngine<FakeMeasurer>
 
-func makeEngine(_ sections: [ListSection], width: Double = 320, viewport: Double = 400,
-                defaultEstimate: Double = 44, measurer: FakeMeasurer = FakeMeasurer()) throws -> FakeEngine {
+func makeEngine(_ sections: [ListSection<TestRow>], width: Double = 320, viewport: Double = 400,
+                defaultEstimate: Double = 44, measurer: FakeMeasurer = FakeMeasurer(),
+                anchoring: ScrollAnchoring = .keepContentStill) throws -> FakeEngine {
     let engine = try FakeEngine(sections: sections, measurer: measurer, width: width, defaultEstimate: defaultEstimate)
     engine.viewportHeight = viewport
+    engine.scrollAnchoring = anchoring
     return engine
 }
+
+func path(_ section: Int, _ row: Int) -> ListIndexPath { ListIndexPath(section: section, row: row) }
 
 /// Runs `body` and checks it throws `ListError.indexOutOfRange`.
 func expectOutOfRange(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
     do {
         try body()
         Issue.record("\(what): expected indexOutOfRange, nothing thrown", sourceLocation: sourceLocation)
-    } catch let error as ListError {
-        guard case .indexOutOfRange = error else {
+    } catch {
+        guard case .indexOutOfRange? = error as? ListError else {
             Issue.record("\(what): expected indexOutOfRange, got \(error)", sourceLocation: sourceLocation)
             return
         }
+    }
+}
+
+/// Runs `body` and checks it throws `ListError.inconsistentBatch` mentioning `fragment`.
+func expectInconsistent(_ fragment: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
+    do {
+        try body()
+        Issue.record("expected inconsistentBatch (\(fragment)), nothing thrown", sourceLocation: sourceLocation)
     } catch {
-        Issue.record("\(what): expected ListError, got \(error)", sourceLocation: sourceLocation)
+        guard case .inconsistentBatch(let why)? = error as? ListError, why.contains(fragment) else {
+            Issue.record("expected inconsistentBatch containing '\(fragment)', got \(error)", sourceLocation: sourceLocation)
+            return
+        }
     }
 }
 
@@ -133,12 +186,98 @@ func expectInvalidWidth(_ what: String, sourceLocation: SourceLocation = #_sourc
     do {
         try body()
         Issue.record("\(what): expected invalidWidth, nothing thrown", sourceLocation: sourceLocation)
-    } catch let error as ListError {
-        guard case .invalidWidth = error else {
+    } catch {
+        guard case .invalidWidth? = error as? ListError else {
             Issue.record("\(what): expected invalidWidth, got \(error)", sourceLocation: sourceLocation)
             return
         }
-    } catch {
-        Issue.record("\(what): expected ListError, got \(error)", sourceLocation: sourceLocation)
     }
+}
+
+/// The completion's result, handed from the background to the test.
+final class Completion: @unchecked Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var _results: [ListMeasurementResult] = []
+    var result: ListMeasurementResult? { lock.lock(); defer { lock.unlock() }; return _results.last }
+    var calls: Int { lock.lock(); defer { lock.unlock() }; return _results.count }
+    var callback: @Sendable (ListMeasurementResult) -> Void { { [self] in self.finish($0) } }
+    func finish(_ result: ListMeasurementResult) {
+        lock.lock(); _results.append(result); lock.unlock()
+        semaphore.signal()
+    }
+    func wait(seconds: Double) -> Bool { semaphore.wait(timeout: .now() + seconds) == .success }
+}
+
+/// Holds background work back after a number of calls until the test opens it, so updates and
+/// scrolls are guaranteed to happen while it runs. Calls on the test's own thread pass freely.
+final class Gate: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var open = false
+    private var backgroundCalls = 0
+    private let foreground = pthread_self()
+    let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    func pass() {
+        guard pthread_equal(pthread_self(), foreground) == 0 else { return }
+        condition.lock()
+        backgroundCalls += 1
+        while !open && backgroundCalls > limit { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Blocks until a background thread waits at the gate.
+    func waitUntilHolding() {
+        condition.lock()
+        while backgroundCalls <= limit { _ = condition.wait(until: Date().addingTimeInterval(0.01)) }
+        condition.unlock()
+    }
+
+    func release() {
+        condition.lock()
+        open = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// A gate a measurer consults once the test installs it (so measuring before that is free).
+final class GateSlot: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _gate: Gate?
+    var gate: Gate? {
+        get { lock.lock(); defer { lock.unlock() }; return _gate }
+        set { lock.lock(); _gate = newValue; lock.unlock() }
+    }
+    func pass() { gate?.pass() }
+}
+
+/// An executor that queues jobs until the test runs them (as a GLib main loop would).
+final class ManualExecutor: @unchecked Sendable {
+    private let lock = NSLock()
+    private var jobs: [@Sendable () -> Void] = []
+    var executor: ListExecutor { ListExecutor { [self] job in self.lock.lock(); self.jobs.append(job); self.lock.unlock() } }
+    var pending: Int { lock.lock(); defer { lock.unlock() }; return jobs.count }
+    /// Runs the queued jobs on the calling thread; returns how many ran.
+    @discardableResult
+    func runPending() -> Int {
+        lock.lock()
+        let now = jobs
+        jobs = []
+        lock.unlock()
+        for job in now { job() }
+        return now.count
+    }
+}
+
+/// Polls `condition` for up to `seconds`.
+func eventually(seconds: Double = 20, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        Thread.sleep(forTimeInterval: 0.002)
+    }
+    return condition()
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import RowKitCells
 import RowKitList
+import RowKitListCells
 @testable import RowKitView
 
 @Suite struct InteractionTests {
@@ -11,17 +12,17 @@ import RowKitList
         let target = frame.items[2]
         let y = frame.screenY(of: target) + 1
         try model.press(x: 50, y: y)
-        #expect(engine.state(ofItem: target.index) == .highlighted)
-        #expect(try model.makeFrame().states[2] == .highlighted)
+        #expect(try engine.state(ofItem: target.index) == .highlighted)
+        #expect(try model.makeFrame().items[2].state == .highlighted)
         try model.release(x: 52, y: y + 1)
-        #expect(engine.state(ofItem: target.index) == .selected)
+        #expect(try engine.state(ofItem: target.index) == .selected)
         #expect(model.selected == target.indexPath)
         // A release away from the pressed row selects nothing new.
         let other = frame.items[4]
         try model.press(x: 50, y: frame.screenY(of: other) + 1)
         try model.release(x: 50, y: frame.screenY(of: frame.items[5]) + 1)
-        #expect(engine.state(ofItem: other.index) == .normal)
-        #expect(engine.state(ofItem: target.index) == .selected)
+        #expect(try engine.state(ofItem: other.index) == .normal)
+        #expect(try engine.state(ofItem: target.index) == .selected)
     }
 
     @Test func downMovesTheSelectionAndScrollsJustEnough() throws {
@@ -67,9 +68,9 @@ import RowKitList
         let (model, engine) = try makeModel()
         _ = try model.makeFrame()
         try model.handle(.down)
-        #expect(engine.state(ofItem: 0) == .selected)
+        #expect(try engine.state(ofItem: 0) == .selected)
         try model.handle(.escape)
-        #expect(engine.state(ofItem: 0) == .normal && model.selected == nil)
+        #expect(try engine.state(ofItem: 0) == .normal && model.selected == nil)
         #expect(!model.showsFrameRate)
         try model.handle(.toggleFrameRate)
         #expect(model.showsFrameRate)
@@ -120,7 +121,7 @@ import RowKitList
         #expect(sticky.section == 0 && sticky.screenY == 0 && sticky.height == 30)
         // Bring section 1's header to 10 px below the top: section 0's is pushed up by 20 px.
         let next = try #require(model.list.headerIndex(ofSection: 1))
-        try model.scroll(by: engine.offset(ofItem: next) - 10 - frame.offset)
+        try model.scroll(by: try engine.offset(ofItem: next) - 10 - frame.offset)
         frame = try model.makeFrame()
         #expect(frame.sticky?.section == 0 && frame.sticky?.screenY == -20)
         try model.scroll(by: 15)
@@ -152,7 +153,7 @@ import RowKitList
         let top = try #require(frame.first)
         let y = frame.screenY(of: top)
         for n in 1...5 {
-            try model.insertAtTop(rows(heights(n, seed: UInt64(n)), prefix: "new\(n)-"))
+            try model.insertAtTop(count: n)
             frame = try model.makeFrame()
             #expect(frame.first?.id == top.id)
             #expect(frame.screenY(ofID: top.id, in: engine) == y)
@@ -164,7 +165,7 @@ import RowKitList
             let (model, _) = try makeModel(configuration: ViewConfiguration(stayAtTopOnInsert: stay))
             _ = try model.makeFrame()
             try model.handle(.down)
-            try model.insertAtTop(rows([50, 60], prefix: "new"))
+            try model.insertAtTop(count: 2)
             let frame = try model.makeFrame()
             if stay {
                 #expect(frame.offset == 0 && frame.first?.id == "new0")

@@ -1,19 +1,22 @@
 import Foundation
 import RowKitCells
 import RowKitList
+import RowKitListCells
 @testable import RowKitView
 
 /// A measurer whose rows say their height: field `h` (px at width 400), scaled by 400/width so
 /// that width changes move rows; `slow` makes preparing take time (background races).
 struct FieldHeightMeasurer: RowMeasurer {
+    /// The list engine keeps measuring forms by reference.
+    final class Height: Sendable { let value: Double; init(_ value: Double) { self.value = value } }
     var slowMicroseconds: UInt32 = 0
-    func prepare(_ row: ListRow) throws -> Double {
+    func measuringForm(of row: ListRow) throws -> Height {
         if slowMicroseconds > 0 { usleep(slowMicroseconds) }
-        if case .number(let h)? = row.data["h"] { return h }
-        return 44
+        if case .number(let h)? = row.data["h"] { return Height(h) }
+        return Height(44)
     }
-    func height(of prepared: Double, width: Double) -> Double { (prepared * 400 / width).rounded() }
-    func byteCount(of prepared: Double) -> Int { 8 }
+    func height(of form: Height, width: Double) -> Double { (form.value * 400 / width).rounded() }
+    func drawingForm(of row: ListRow, measuring: Height?) throws -> Double { try (measuring ?? measuringForm(of: row)).value }
 }
 
 /// Deterministic row heights between 20 and 200 px.
@@ -29,18 +32,24 @@ func rows(_ heights: [Double], prefix: String = "r") -> [ListRow] {
     heights.enumerated().map { ListRow(id: "\(prefix)\($0.offset)", template: "t", data: RowData(["h": .number($0.element)])) }
 }
 
-/// A view model over a real engine with `count` rows (optionally in sections with headers).
+/// A view model over a real engine with `count` rows (optionally in sections with headers);
+/// inserted rows are 50 px tall, with ids new0, new1…
 func makeModel(count: Int = 500, sections: Int = 1, width: Double = 400, height: Double = 600,
                configuration: ViewConfiguration = ViewConfiguration(), slow: UInt32 = 0) throws -> (ListViewModel, ListEngine<FieldHeightMeasurer>) {
     let all = rows(heights(count))
     let per = (count + sections - 1) / sections
-    let listSections: [ListSection] = (0..<sections).map { s in
+    let listSections: [ListSection<ListRow>] = (0..<sections).map { s in
         let slice = Array(all[min(count, s * per)..<min(count, (s + 1) * per)])
         let header = sections > 1 ? ListRow(id: "h\(s)", template: "t", data: RowData(["h": .number(30)])) : nil
-        return ListSection(id: "s\(s)", header: header, rows: slice)
+        return ListSection(header: header, rows: slice)
     }
     let engine = try ListEngine(sections: listSections, measurer: FieldHeightMeasurer(slowMicroseconds: slow), width: width)
-    let model = ListViewModel(list: EngineSeam(engine), width: width, height: height, configuration: configuration)
+    var inserted = 0
+    let seam = EngineSeam(engine) { n in
+        defer { inserted += n }
+        return (0..<n).map { ListRow(id: "new\(inserted + $0)", template: "t", data: RowData(["h": .number(50)])) }
+    }
+    let model = ListViewModel(list: seam, width: width, height: height, configuration: configuration)
     return (model, engine)
 }
 

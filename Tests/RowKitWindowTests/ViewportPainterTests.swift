@@ -4,6 +4,7 @@ import Testing
 import RowKitCells
 import RowKitDraw
 import RowKitList
+import RowKitListCells
 import RowKitText
 import RowKitView
 @testable import RowKitWindow
@@ -17,7 +18,7 @@ import RowKitView
         var state: UInt64 = 5
         func next() -> Int { state = state &* 6364136223846793005 &+ 1442695040888963407; return Int(state >> 33) }
         let list = (0..<sections).map { s in
-            ListSection(id: "s\(s)", header: ListRow(id: "h\(s)", template: "section-header", data: ["title": "Section \(s)"]),
+            ListSection(header: ListRow(id: "h\(s)", template: "section-header", data: ["title": "Section \(s)"]),
                         rows: (0..<rowsPerSection).map { r in
                             let body = (0..<[2, 6, 14, 30][next() % 4]).map { _ in String(Self.words[next() % Self.words.count]) }.joined(separator: " ")
                             return ListRow(id: "s\(s)r\(r)", template: "caption-text", data: ["caption": "Row \(r)", "body": body])
@@ -78,15 +79,15 @@ import RowKitView
         let reference = try Canvas(offscreenWidth: 320, height: 480)
         reference.fill(.white)
         for item in frame.items {
-            CellPainter.draw(try engine.preparedItem(at: item.index).arrange(width: 320), in: reference, x: 0, y: item.y - frame.offset,
-                             state: engine.state(ofItem: item.index), images: ImageStore())
+            CellPainter.draw(try engine.drawingForm(atItem: item.index).arrange(width: 320), in: reference, x: 0, y: item.y - frame.offset,
+                             state: CellState(item.state), images: ImageStore())
             if item.kind == .row {
                 reference.setColor(Color(hex: "#c8c7cc")!)
                 reference.fillRect(x: 0, y: item.y - frame.offset + item.height - 1, width: 320, height: 1)
             }
         }
         if let sticky = frame.sticky {
-            CellPainter.draw(try engine.preparedItem(at: sticky.index).arrange(width: 320), in: reference, x: 0, y: sticky.screenY, images: ImageStore())
+            CellPainter.draw(try engine.drawingForm(atItem: sticky.index).arrange(width: 320), in: reference, x: 0, y: sticky.screenY, images: ImageStore())
         }
         #expect(pixels(canvas) == pixels(reference))
     }

@@ -23,10 +23,16 @@ public struct CellTemplate: Sendable {
         self.init(name: name, layout: layout(), samples: samples)
     }
 
-    /// Binds the template to a row (prepares its texts).
+    /// Binds the template to a row (prepares its texts). Compiles the layout each time: to
+    /// bind or measure many rows, ``compile()`` once and use the compiled layout.
     public func bind(_ row: RowData, fonts: FontLibrary = .shared, cache: ShapeCache = .shared) throws(CellError) -> BoundCell {
         try BoundCell(layout, row: row, fonts: fonts, cache: cache)
     }
+
+    /// The layout compiled into flat measuring steps, to keep and share: it makes each row's
+    /// compact measuring form (``CompiledLayout/metrics(for:fonts:cache:)``) and drawing form
+    /// (``CompiledLayout/bind(_:fonts:cache:)``).
+    public func compile() -> CompiledLayout { CompiledLayout(layout) }
 }
 
 /// The list-building half of the layout DSL's result builders: expressions, blocks, `if`,

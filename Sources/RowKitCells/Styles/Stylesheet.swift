@@ -25,6 +25,9 @@ public struct StyleError: Error, Sendable, Hashable, CustomStringConvertible {
         case outOfRange
         /// A required section or key is absent.
         case missingKey
+        /// The file is over a documented limit: size, nodes after alias expansion, nesting
+        /// (see ``YAMLLimits``).
+        case limitExceeded
     }
 
     /// What kind of problem this is.

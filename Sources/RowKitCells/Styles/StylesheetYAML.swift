@@ -32,7 +32,7 @@ extension Stylesheet {
 
     /// Reads and parses the stylesheet at `path` (errors name the path as given).
     public init(contentsOf path: String) throws(StyleError) {
-        try self.init(yaml: try readYAMLFile(path), file: path)
+        try self.init(yaml: try readYAMLFile(path, what: "stylesheet"), file: path)
     }
 
     /// Parses a `styles:` mapping node (shared with templates).
@@ -120,15 +120,5 @@ extension Stylesheet {
         let dy = try fields["dy"].map { (value: Node) throws(StyleError) in try reader.number(value, fields.path("dy")) } ?? 0
         let color = try reader.color(try reader.required(fields, "color"), fields.path("color"))
         return Shadow(dx: dx, dy: dy, color: color)
-    }
-}
-
-/// Reads a UTF-8 file for the YAML loaders; failures are `.unreadableFile` errors naming the path.
-func readYAMLFile(_ path: String) throws(StyleError) -> String {
-    do {
-        return try String(contentsOfFile: path, encoding: .utf8)
-    } catch {
-        let reason = FileManager.default.fileExists(atPath: path) ? "cannot read file (not UTF-8 text?)" : "no such file"
-        throw StyleError(kind: .unreadableFile, file: path, line: 0, column: 0, keyPath: "", message: reason)
     }
 }

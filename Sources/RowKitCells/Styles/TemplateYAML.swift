@@ -22,10 +22,12 @@ extension CellTemplate {
         if let sheetNode = top["stylesheet"] {
             let relative = try reader.string(sheetNode, "stylesheet", expected: "a stylesheet path")
             let path = Self.resolve(relative, against: file)
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw reader.error(.unreadableFile, at: sheetNode, "stylesheet", "stylesheet '\(relative)' not found (looked for \(path))")
+            let own: Stylesheet
+            do throws(StyleError) {
+                own = try Stylesheet(contentsOf: path)
+            } catch where error.kind == .unreadableFile && error.file == path && error.line == 0 {
+                throw reader.error(.unreadableFile, at: sheetNode, "stylesheet", "stylesheet '\(relative)': \(error.message) (looked for \(path))")
             }
-            let own = try Stylesheet(contentsOf: path)
             sheet = try stylesheet?.merged(over: own) ?? own
         }
 
@@ -42,7 +44,7 @@ extension CellTemplate {
 
     /// Reads and parses the template at `path`; its `stylesheet:` is relative to the file's folder.
     public init(contentsOf path: String, stylesheet: Stylesheet?) throws(StyleError) {
-        try self.init(yaml: try readYAMLFile(path), file: path, stylesheet: stylesheet)
+        try self.init(yaml: try readYAMLFile(path, what: "template"), file: path, stylesheet: stylesheet)
     }
 
     /// `relative` taken from the folder of `file` (unchanged when absolute or `file` has no folder).
@@ -312,7 +314,10 @@ struct TemplateBuilder {
             }
             switch value.tagName {
             case .null: continue
-            case .int, .float: row.fields[key] = .number(try reader.number(value, valuePath))
+            case .int, .float:
+                let number = try reader.number(value, valuePath)
+                // Kept as written when its Double would print differently (huge integers, 1.50).
+                row.fields[key] = FieldValue(numberText: scalar.string) ?? .number(number)
             default: row.fields[key] = .string(scalar.string)
             }
         }

@@ -55,6 +55,7 @@ struct YAMLReader {
 
     /// Composes `yaml` into a node tree with marks; Yams errors become `.malformedYAML`.
     func compose(_ yaml: String) throws(StyleError) -> Node? {
+        try YAMLLimits.check(yaml, file: file)
         do {
             return try Yams.compose(yaml: yaml)
         } catch let yamlError as YamlError {
@@ -326,7 +327,7 @@ struct YAMLReader {
 
 /// The candidate closest to `name` (Levenshtein distance ≤ 2, case-insensitive, or a prefix
 /// either way), for "did you mean" hints; nil when none is close.
-func didYouMean(_ name: String, among candidates: [String]) -> String? {
+public func didYouMean(_ name: String, among candidates: [String]) -> String? {
     let lowered = name.lowercased()
     guard !lowered.isEmpty else { return nil }
     // Rank: one edit, then a prefix, then two edits; the first of equals wins.

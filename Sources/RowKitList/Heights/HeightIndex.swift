@@ -5,25 +5,25 @@
 /// ``maximumBlock`` rows; two Fenwick trees over the blocks hold their heights and row counts.
 /// Integer sums are exact and order-independent, so an offset never drifts from the sum of
 /// the heights above it.
-public struct HeightIndex: Sendable {
+package struct HeightIndex: Sendable {
     /// Rows per block before it splits in two.
-    public static let maximumBlock = 512
+    package static let maximumBlock = 512
     /// Heights are multiples of this (the browser's layout unit).
-    public static let unitsPerPixel: Double = 64
+    package static let unitsPerPixel: Double = 64
     /// The tallest row: heights above it (absurd, or infinite) are clamped to it.
-    public static let maximumHeight = Double(Int32.max) / 64
+    package static let maximumHeight = Double(Int32.max) / 64
     /// Offsets and y values beyond this are clamped (about 31,000 km of pixels).
-    public static let maximumOffset = 1e12
+    package static let maximumOffset = 1e12
 
     private var blocks: [[Int32]]
     private var blockHeights: FenwickTree
     private var blockCounts: FenwickTree
     private var heightSums: [Int64]
     /// Number of rows.
-    public private(set) var count: Int
+    package private(set) var count: Int
 
     /// An index of `count` rows, all `height` tall.
-    public init(count: Int = 0, height: Double = 0) {
+    package init(count: Int = 0, height: Double = 0) {
         let unit = Self.units(height)
         var blocks: [[Int32]] = []
         var remaining = max(0, count)
@@ -41,7 +41,7 @@ public struct HeightIndex: Sendable {
     }
 
     /// An index of the given heights.
-    public init(heights: [Double]) {
+    package init(heights: [Double]) {
         self.init()
         var start = 0
         let fill = Self.maximumBlock / 2
@@ -58,23 +58,24 @@ public struct HeightIndex: Sendable {
     /// absurd or infinite heights ``maximumHeight``).
     @inline(__always) static func units(_ pixels: Double) -> Int32 {
         guard pixels > 0 else { return 0 }   // also NaN
-        return Int32(clamping: Int64((min(pixels, maximumHeight) * unitsPerPixel).rounded()))
+        // Half up (the same as `rounded()` for positive values), without a call into libm.
+        return Int32(clamping: Int64(min(pixels, maximumHeight) * unitsPerPixel + 0.5))
     }
 
     @inline(__always) static func pixels(_ units: Int64) -> Double { Double(units) / unitsPerPixel }
 
     /// Total height of all rows.
-    public var totalHeight: Double { Self.pixels(blockHeights.prefix(blocks.count)) }
+    package var totalHeight: Double { Self.pixels(blockHeights.prefix(blocks.count)) }
 
     /// Height of row `row`.
-    public func height(at row: Int) -> Double {
+    package func height(at row: Int) -> Double {
         let (b, i) = locate(row)
         return Self.pixels(Int64(blocks[b][i]))
     }
 
     /// Sets row `row`'s height; returns the change in pixels.
     @discardableResult
-    public mutating func setHeight(_ height: Double, at row: Int) -> Double {
+    package mutating func setHeight(_ height: Double, at row: Int) -> Double {
         let (b, i) = locate(row)
         let new = Self.units(height)
         let delta = Int64(new) - Int64(blocks[b][i])
@@ -85,8 +86,45 @@ public struct HeightIndex: Sendable {
         return Self.pixels(delta)
     }
 
+    /// Sets the heights of rows `start..<start + heights.count` (NaN entries leave their row
+    /// as it is), walking the blocks once; returns the total change of the rows before row
+    /// `before`, in pixels (what anchoring shifts the offset by).
+    @discardableResult
+    package mutating func setHeights(_ heights: [Double], startingAt start: Int, changeBefore before: Int = 0) -> Double {
+        guard !heights.isEmpty else { return 0 }
+        precondition(start >= 0 && start + heights.count <= count, "rows \(start)..<\(start + heights.count) out of 0..<\(count)")
+        var (b, i) = locate(start)
+        var k = 0, deltaBefore: Int64 = 0
+        heights.withUnsafeBufferPointer { heights in
+            while k < heights.count {
+                var blockDelta: Int64 = 0
+                blocks[b].withUnsafeMutableBufferPointer { block in
+                    while i < block.count && k < heights.count {
+                        let height = heights[k]
+                        if !height.isNaN {
+                            let new = Self.units(height)
+                            let delta = Int64(new) - Int64(block[i])
+                            block[i] = new
+                            blockDelta += delta
+                            if start + k < before { deltaBefore += delta }
+                        }
+                        i += 1
+                        k += 1
+                    }
+                }
+                if blockDelta != 0 {
+                    heightSums[b] += blockDelta
+                    blockHeights.add(blockDelta, at: b)
+                }
+                b += 1
+                i = 0
+            }
+        }
+        return Self.pixels(deltaBefore)
+    }
+
     /// y of the top of row `row` (for `row == count`, the total height).
-    public func offset(of row: Int) -> Double {
+    package func offset(of row: Int) -> Double {
         precondition(row >= 0 && row <= count, "row \(row) out of 0...\(count)")
         if row == count { return totalHeight }
         let (b, i) = locate(row)
@@ -100,7 +138,7 @@ public struct HeightIndex: Sendable {
     /// The row whose box contains `y` (rows are half-open [top, top + height)); y below 0 gives
     /// row 0, y at or past the end the last row; nil when there are no rows. Zero-height rows
     /// are skipped, as nothing of them is at any y.
-    public func row(at y: Double) -> Int? {
+    package func row(at y: Double) -> Int? {
         guard count > 0 else { return nil }
         let target = Int64((min(max(0, y.isNaN ? 0 : y), Self.maximumOffset) * Self.unitsPerPixel).rounded(.down))
         let total = blockHeights.prefix(blocks.count)
@@ -119,7 +157,7 @@ public struct HeightIndex: Sendable {
     }
 
     /// Inserts rows with these heights before row `row` (`row == count` appends).
-    public mutating func insert(_ heights: [Double], at row: Int) {
+    package mutating func insert(_ heights: [Double], at row: Int) {
         precondition(row >= 0 && row <= count, "insert position \(row) out of 0...\(count)")
         guard !heights.isEmpty else { return }
         if heights.count > Self.maximumBlock || blocks.isEmpty {
@@ -149,7 +187,7 @@ public struct HeightIndex: Sendable {
 
     /// Removes row `row`; returns its height.
     @discardableResult
-    public mutating func remove(at row: Int) -> Double {
+    package mutating func remove(at row: Int) -> Double {
         let (b, i) = locate(row)
         let removed = blocks[b].remove(at: i)
         count -= 1
@@ -165,16 +203,16 @@ public struct HeightIndex: Sendable {
     }
 
     /// Moves row `from` so that it ends up at index `to` (indices after the removal).
-    public mutating func move(from: Int, to: Int) {
+    package mutating func move(from: Int, to: Int) {
         let height = remove(at: from)
         insert([height], at: to)
     }
 
     /// All heights, top to bottom.
-    public var heights: [Double] { allUnits().map { Self.pixels(Int64($0)) } }
+    package var heights: [Double] { allUnits().map { Self.pixels(Int64($0)) } }
 
     /// Bytes held: 4 per row plus the per-block trees.
-    public var byteCount: Int { count * 4 + blocks.count * (32 + 8 * 3) + 64 }
+    package var byteCount: Int { count * 4 + blocks.count * (32 + 8 * 3) + 64 }
 
     // MARK: internals
 

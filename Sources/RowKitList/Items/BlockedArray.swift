@@ -1,5 +1,6 @@
 /// An array of any length with O(log n + block) insert and remove anywhere: elements live in
-/// blocks of at most ``maximumBlock``, found through a Fenwick tree of block sizes.
+/// blocks of at most ``maximumBlock``, found through a Fenwick tree of block sizes. The engine
+/// keeps its items' ids in one, beside the ``ItemStore`` of their records.
 struct BlockedArray<Element>: Sendable where Element: Sendable {
     static var maximumBlock: Int { 512 }
 
@@ -65,6 +66,18 @@ struct BlockedArray<Element>: Sendable where Element: Sendable {
             counts.add(-1, at: b)
         }
         return element
+    }
+
+    /// The index of the first element satisfying `predicate` (O(n)).
+    func firstIndex(where predicate: (Element) -> Bool) -> Int? {
+        var index = 0
+        for block in blocks {
+            for element in block {
+                if predicate(element) { return index }
+                index += 1
+            }
+        }
+        return nil
     }
 
     /// Every element, in order.

@@ -1,56 +1,34 @@
-import RowKitCells
-import RowKitText
-
-/// Prepares rows once and measures them at any width: what the list engine asks of cells.
+/// What the list engine asks of whatever it lists: turn a row's data into a compact measuring
+/// form (kept for every measured row), measure that form at any width, and make the full
+/// drawing form only for rows being drawn.
 ///
-/// `prepare` is the expensive step (shaping); `height(of:width:)` must be cheap and pure, as the
-/// engine calls it for every row when the width changes.
+/// The engine keeps one ``Measuring`` per measured row for the list's lifetime, so a width
+/// change re-measures every row without asking for its data again: keep it small (a few
+/// hundred bytes) and make ``height(of:width:)`` cheap and pure. It is a class (a final class
+/// or a `ManagedBuffer`): the engine keeps one reference per row and never copies it. ``Drawing`` is made only for
+/// the rows a view draws and kept in a small bounded cache.
+///
+/// Thread rules: every requirement may be called from any thread, several at once.
 public protocol RowMeasurer: Sendable {
-    associatedtype Prepared: Sendable
-    /// The row's layout, prepared (its texts shaped).
-    func prepare(_ row: ListRow) throws -> Prepared
-    /// The row's height at `width`.
-    func height(of prepared: Prepared, width: Double) -> Double
-    /// Approximate bytes `prepared` holds, for the cache's budget.
-    func byteCount(of prepared: Prepared) -> Int
+    /// The row data the measurer reads (from the app's data source or kept by the engine).
+    associatedtype Row: Identifiable & Sendable where Row.ID: Sendable
+    /// The compact form height is measured from: a class, kept by reference.
+    associatedtype Measuring: AnyObject & Sendable
+    /// The form a row is drawn from.
+    associatedtype Drawing: Sendable
+
+    /// The compact measuring form of `row` (the expensive step: shaping its texts).
+    func measuringForm(of row: Row) throws -> Measuring
+    /// The row's height at `width`: cheap, pure, allocation-free where possible.
+    func height(of form: Measuring, width: Double) -> Double
+    /// The drawing form of `row`. `measuring` is the row's measuring form when the engine has
+    /// one (a measurer whose drawing form is its measuring form returns it as is).
+    func drawingForm(of row: Row, measuring: Measuring?) throws -> Drawing
+    /// Approximate bytes `form` holds, for memory accounting.
+    func byteCount(of form: Measuring) -> Int
 }
 
-/// What can go wrong measuring a row.
-public enum ListError: Error, Sendable, Equatable, CustomStringConvertible {
-    case unknownTemplate(row: String, template: String, known: [String])
-    case cell(row: String, CellError)
-    case invalidWidth(Double)
-    case indexOutOfRange(String)
-
-    public var description: String {
-        switch self {
-        case .unknownTemplate(let row, let template, let known):
-            return "row '\(row)': unknown cell template '\(template)' (known: \(known.joined(separator: ", ")))"
-        case .cell(let row, let error): return "row '\(row)': \(error)"
-        case .invalidWidth(let width): return "invalid list width \(width): must be a number in [1, 100000]"
-        case .indexOutOfRange(let what): return "index out of range: \(what)"
-        }
-    }
-}
-
-/// Measures rows with cell templates, by the row's template name.
-public struct CellMeasurer: RowMeasurer {
-    public let templates: [String: CellTemplate]
-
-    public init(_ templates: [CellTemplate]) {
-        self.templates = Dictionary(templates.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-    }
-
-    public func prepare(_ row: ListRow) throws -> BoundCell {
-        guard let template = templates[row.template] else {
-            throw ListError.unknownTemplate(row: row.id, template: row.template, known: templates.keys.sorted())
-        }
-        do { return try template.bind(row.data) } catch { throw ListError.cell(row: row.id, error) }
-    }
-
-    public func height(of prepared: BoundCell, width: Double) -> Double {
-        (try? prepared.measure(width: width).height) ?? 0
-    }
-
-    public func byteCount(of prepared: BoundCell) -> Int { prepared.byteCount }
+extension RowMeasurer {
+    /// Approximate bytes a measuring form holds: by default its inline size.
+    public func byteCount(of form: Measuring) -> Int { MemoryLayout<Measuring>.size }
 }

@@ -1,71 +1,84 @@
-import Dispatch
-import Foundation
-import RowKitCells
+/// Width changes: every item with a measuring form is measured again at the new width, from its
+/// form (no data is asked for, nothing is shaped again); none falls back to an estimate.
+extension ListState {
+    /// Starts width generation `width`: no item counts as measured any more, estimates start
+    /// over. Returns the completions of width changes this one supersedes.
+    mutating func startWidthChange(to newWidth: Double) -> [@Sendable (ListMeasurementResult) -> Void] {
+        width = newWidth
+        generation &+= 1
+        if generation == 0 { generation = 1 }
+        items.startGeneration(generation)
+        estimates.reset()
+        reestimatePending = true
+        let superseded = widthWaiters.map(\.completion)
+        widthWaiters = []
+        if items.formCount == 0 {
+            _ = reestimateUnformed(anchorIndex: 0)
+        }
+        return superseded
+    }
 
-// Width changes: every kept prepared row measured again at the new width.
+    /// Items with a measuring form not yet measured at the current width.
+    var staleFormCount: Int { items.formCount - items.measuredCount }
+}
+
 extension ListEngine {
-    /// the top of the viewport keeps its screen position.
-    public func setWidth(_ width: Double) throws(ListError) {
-        guard width.isFinite, width >= 1, width <= 100_000 else { throw .invalidWidth(width) }
-        locked {
-            guard width != _width else { return }
-            let anchor = captureAnchor()
-            _width = width
-            // Every prepared row is measured again in parallel, straight from the item blocks
-            // (the blocks are shared only inside this scope, so updating items later copies none).
-            let total = items.count
-            let slots = UnsafeMutableBufferPointer<Double>.allocate(capacity: total)
-            slots.initialize(repeating: .nan)
-            defer { slots.deallocate() }
-            do {
-                let blocks = items.blockList
-                var blockStarts: [Int] = []
-                var running = 0
-                for block in blocks { blockStarts.append(running); running += block.count }
-                let starts = blockStarts
-                let box = SendableSlots(slots)
-                let measurer = self.measurer
-                DispatchQueue.concurrentPerform(iterations: blocks.count) { b in
-                    blocks[b].withUnsafeBufferPointer { block in
-                        // Read only the prepared field: copying whole items would retain their rows.
-                        for k in block.indices {
-                            if let prepared = block[k].prepared { box.slots[starts[b] + k] = measurer.height(of: prepared, width: width) }
-                        }
-                    }
-                }
+    /// Changes the width without blocking: the visible items are measured at the new width
+    /// before this returns; every other item with a measuring form is measured again in the
+    /// background, on every core. Until then those items keep their old heights (their exact
+    /// heights arrive through ``layoutObserver``); the item at the viewport's top keeps its
+    /// screen position throughout. Items never measured get the new width's estimates once
+    /// the rest are done.
+    ///
+    /// At most one width change is in flight: a newer one supersedes it (its `completion` gets
+    /// ``ListMeasurementResult/superseded``). `completion` runs through ``callbackExecutor``
+    /// with `.completed` once every item with a form has its exact height at `width`.
+    ///
+    /// - Throws: ``ListError/invalidWidth(_:)`` for a width that is NaN, infinite or outside
+    ///   [1, 100000] (nothing changes).
+    public func setWidth(_ width: Double, completion: (@Sendable (ListMeasurementResult) -> Void)? = nil) throws(ListError) {
+        try Self.check(width: width)
+        let (superseded, executor) = state.withLock { s in
+            var superseded: [@Sendable (ListMeasurementResult) -> Void] = []
+            if width != s.width {
+                let anchor = s.captureAnchor()
+                superseded = s.startWidthChange(to: width)
+                s.restore(anchor)
             }
-            estimates = [:]
-            unmeasured = 0
-            var newHeights = [Double](repeating: 0, count: total)
-            var sums: [String: (sum: Double, count: Int)] = [:]
-            var lastTemplate = "", lastSum = 0.0, lastCount = 0
-            func flush() { if lastCount > 0 { sums[lastTemplate, default: (0, 0)].sum += lastSum; sums[lastTemplate, default: (0, 0)].count += lastCount } }
-            let accumulate = { (template: String, height: Double) in
-                if template != lastTemplate { flush(); lastTemplate = template; lastSum = 0; lastCount = 0 }
-                lastSum += height
-                lastCount += 1
-            }
-            items.updateAll { i, item in
-                if slots[i].isNaN {
-                    item.measured = false
-                    unmeasured += 1
-                } else {
-                    item.measured = true
-                    newHeights[i] = slots[i]
-                    accumulate(item.row.template, slots[i])
-                }
-            }
-            flush()
-            estimates = sums
-            if unmeasured > 0 {
-                items.forEach(in: 0..<total) { i, item in
-                    if !item.measured { newHeights[i] = estimate(for: item.row.template) }
-                }
-            }
-            heights = HeightIndex(heights: newHeights)
-            version += 1
-            restore(anchor)
+            if let completion { s.widthWaiters.append((s.generation, completion)) }
+            return (superseded, s.executor)
+        }
+        deliver(superseded, .superseded, executor: executor)
+        // Visible items first, on this thread: measuring failures surface in visibleItems().
+        _ = try? visibleItems()
+        let waiting = takeFinishedWidthWaiters()
+        deliver(waiting.completions, .completed, executor: waiting.executor)
+        if state.withLock({ $0.staleFormCount > 0 }) {
+            startBackground(formsOnly: true, chunkSize: 16_384, completion: nil)
         }
     }
 
+    /// Changes the width and waits until every item with a measuring form has its exact height
+    /// at it (measured on every core, outside the lock: other threads keep using the list).
+    /// For tools and tests; a window uses ``setWidth(_:completion:)``, which never blocks.
+    ///
+    /// - Throws: ``ListError/invalidWidth(_:)`` (nothing changes).
+    public func setWidthAndWait(_ width: Double) throws(ListError) {
+        try Self.check(width: width)
+        let start = state.withLock { s -> (superseded: [@Sendable (ListMeasurementResult) -> Void], anchor: ListState<Measurer>.Anchor?, version: Int, generation: UInt32, executor: ListExecutor)? in
+            guard width != s.width else { return nil }
+            let anchor = s.captureAnchor()
+            let superseded = s.startWidthChange(to: width)
+            s.restore(anchor)
+            return (superseded, anchor, s.changes.version, s.generation, s.executor)
+        }
+        guard let start else { return }
+        deliver(start.superseded, .superseded, executor: start.executor)
+        while let chunk = state.withLock({ s in s.generation == start.generation ? s.takeChunk(formsOnly: true, limit: 16_384) : nil }) {
+            let results = context.measure(chunk)
+            state.withLock { s in s.apply(chunk, results, anchor: start.anchor, anchorVersion: start.version) }
+        }
+        let waiting = takeFinishedWidthWaiters()
+        deliver(waiting.completions, .completed, executor: waiting.executor)
+    }
 }

@@ -1,61 +1,80 @@
-import Dispatch
-import Foundation
-import RowKitCells
+/// Selection and highlight. Selection is a flag on the item (it follows the item through moves
+/// and reloads that keep its id); each block counts its selected items, so queries cost
+/// O(selected items), not O(items).
+extension ListState {
+    mutating func deselectAll() {
+        var selected: [Int] = []
+        items.forEachSelected { index, _ in selected.append(index) }
+        for index in selected { items.update(at: index) { $0.selected = false } }
+    }
+}
 
-// Selection and highlight.
 extension ListEngine {
-    // MARK: selection
-
-    /// Selects the row at `path` (deselecting others unless multiple selection is allowed).
-    public func select(_ path: IndexPath) throws(ListError) {
-        lock.lock()
-        defer { lock.unlock() }
-        let id = items[try checkedIndex(path)].row.id
-        if !allowsMultipleSelection { _selected.removeAll() }
-        _selected.insert(id)
+    /// Whether several rows can be selected at once (default false: selecting a row deselects
+    /// the others). Turning it off keeps the current selection until the next `select`.
+    public var allowsMultipleSelection: Bool {
+        get { state.withLock { $0.allowsMultipleSelection } }
+        set { state.withLock { $0.allowsMultipleSelection = newValue } }
     }
 
-    /// Deselects the row at `path`.
-    public func deselect(_ path: IndexPath) throws(ListError) {
-        lock.lock()
-        defer { lock.unlock() }
-        _selected.remove(items[try checkedIndex(path)].row.id)
+    /// Selects the row at `path` (deselecting the others unless multiple selection is allowed).
+    /// - Throws: ``ListError/indexOutOfRange(_:)``.
+    public func select(_ path: ListIndexPath) throws(ListError) {
+        try state.withLock { s throws(ListError) in
+            let index = try s.rowIndex(path)
+            if !s.allowsMultipleSelection { s.deselectAll() }
+            s.items.update(at: index) { $0.selected = true }
+        }
     }
 
-    /// Marks the row under a press as highlighted (nil clears it).
-    public func highlight(_ path: IndexPath?) throws(ListError) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let path else { _highlighted = nil; return }
-        _highlighted = items[try checkedIndex(path)].row.id
+    /// Deselects the row at `path` (nothing happens if it is not selected).
+    /// - Throws: ``ListError/indexOutOfRange(_:)``.
+    public func deselect(_ path: ListIndexPath) throws(ListError) {
+        try state.withLock { s throws(ListError) in
+            let index = try s.rowIndex(path)
+            s.items.update(at: index) { $0.selected = false }
+        }
     }
 
-    /// Selected rows, in list order.
-    public var selectedIndexPaths: [IndexPath] {
-        locked {
-            var result: [IndexPath] = []
-            items.forEach(in: 0..<items.count) { index, item in
-                if _selected.contains(item.row.id) { result.append(indexPath(ofFlat: index)) }
-            }
+    /// Deselects every row.
+    public func deselectAll() {
+        state.withLock { $0.deselectAll() }
+    }
+
+    /// Marks the row under a press as highlighted (nil clears it); at most one row is.
+    /// - Throws: ``ListError/indexOutOfRange(_:)``.
+    public func highlight(_ path: ListIndexPath?) throws(ListError) {
+        try state.withLock { s throws(ListError) in
+            guard let path else { s.highlighted = nil; return }
+            s.highlighted = s.ids[try s.rowIndex(path)]
+        }
+    }
+
+    /// Selected rows in list order: O(selected rows).
+    public var selectedIndexPaths: [ListIndexPath] {
+        state.withLock { s in
+            var result: [ListIndexPath] = []
+            result.reserveCapacity(s.items.selectedCount)
+            s.items.forEachSelected { index, _ in result.append(s.indexPath(ofFlat: index)) }
             return result
         }
     }
 
-    /// The state item `index` is drawn in.
-    public func state(ofItem index: Int) -> CellState {
-        locked {
-            let id = items[index].row.id
-            if _highlighted == id { return .highlighted }
-            return _selected.contains(id) ? .selected : .normal
+    /// Ids of the selected rows in list order: O(selected rows).
+    public var selectedIDs: [ID] {
+        state.withLock { s in
+            var result: [ID] = []
+            s.items.forEachSelected { index, _ in result.append(s.ids[index]) }
+            return result
         }
     }
 
-    /// All heights, top to bottom (for tests and export).
-    public var allHeights: [Double] { locked { heights.heights } }
-
-    /// Bytes of the height index (the per-row cost of heights and offsets).
-    public var heightIndexBytes: Int { locked { heights.byteCount } }
-
-    /// Bytes of prepared rows kept for width changes, and how many rows that is.
-    public var preparedCacheBytes: (bytes: Int, rows: Int) { locked { (preparedBytes, preparedRows) } }
+    /// The state item `index` is drawn in (``VisibleItem/state`` has it for visible items).
+    /// - Throws: ``ListError/indexOutOfRange(_:)``.
+    public func state(ofItem index: Int) throws(ListError) -> ListItemState {
+        try state.withLock { s throws(ListError) in
+            let i = try s.checkedItem(index)
+            return s.state(of: s.items[i], id: s.ids[i])
+        }
+    }
 }

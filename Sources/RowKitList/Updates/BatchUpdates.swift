@@ -1,174 +1,219 @@
-import Dispatch
-import Foundation
-import RowKitCells
-
-// Batch updates: inserts, deletes, moves, reloads of rows and sections.
-extension ListEngine {
-    // MARK: updates
-
-    /// Applies several changes at once. Operations apply in the order given, each index
-    /// referring to the list as the previous operations left it. Costs O(k log n) for k
-    /// changes. The row at the top of the viewport keeps its screen y; if it is deleted, the
-    /// row that takes its place does.
-    public func performBatchUpdates(_ updates: (inout ListBatch) -> Void) throws(ListError) {
-        var batch = ListBatch()
-        updates(&batch)
-        lock.lock()
-        defer { lock.unlock() }
+/// Applying a planned batch: reloads in place, removals from the bottom up, insertions from
+/// the top down, the viewport anchored throughout. O(k log n) for k changed items.
+extension ListState {
+    mutating func execute(_ plan: BatchPlan<Row>) {
         var anchor = captureAnchor()
-        // Operations before a failing one stay applied (each is checked before it changes
-        // anything); the viewport is re-anchored either way.
-        defer { restore(anchor) }
-        for operation in batch.operations {
-            try perform(operation, anchor: &anchor)
-        }
-    }
+        // When the anchor item moves, it is set aside with the others and anchored again
+        // where it lands.
+        typealias StashKey = BatchPlan<Row>.StashKey
+        var anchorStash: StashKey?
 
-    func perform(_ operation: ListBatch.Operation, anchor: inout Anchor?) throws(ListError) {
-        switch operation {
-        case .insertRows(let rows, let path):
-            guard path.section >= 0 && path.section < sections.count, path.row >= 0 && path.row <= sections[path.section].rowCount else {
-                throw .indexOutOfRange("insert at \(path)")
+        // Ids and kept rows first: the plan checked that the result is unique.
+        idSet.subtract(plan.removedIDs)
+        idSet.formUnion(plan.addedIDs)
+        if !keptRows.isEmpty { for id in plan.removedIDs { keptRows[id] = nil } }
+        if let highlighted, plan.removedIDs.contains(highlighted) { self.highlighted = nil }
+        for id in plan.removedIDs { drawingForms.remove(id) }
+
+        for (flat, element) in plan.reloads { reload(at: flat, with: element) }
+
+        var stash: [StashKey: (item: ItemRecord, id: ID, height: Double)] = [:]
+        for (flat, removal) in plan.removals {
+            let item = items.remove(at: flat)
+            let id = ids.remove(at: flat)
+            let height = heights.remove(at: flat)
+            changes.record(.remove(at: flat))
+            var key: StashKey?
+            switch removal {
+            case .delete: break
+            case .stashRow(let k): key = .row(k)
+            case .stashSection(let old, let offset): key = .section(old: old, offset: offset)
             }
-            let at = flatIndex(path)
-            insertItems(rows.map { (.row, $0) }, at: at, anchor: &anchor)
-            sections[path.section].rowCount += rows.count
-            sectionItems.add(Int64(rows.count), at: path.section)
-        case .deleteRow(let path):
-            let at = try checkedIndex(path)
-            removeItem(at: at, anchor: &anchor)
-            sections[path.section].rowCount -= 1
-            sectionItems.add(-1, at: path.section)
-        case .moveRow(let from, let to):
-            let source = try checkedIndex(from)
-            // The destination is checked before anything changes (after the removal, the
-            // source section has one row less).
-            let rowsAfterRemoval = { (s: Int) in self.sections[s].rowCount - (s == from.section ? 1 : 0) }
-            guard to.section >= 0 && to.section < sections.count, to.row >= 0 && to.row <= rowsAfterRemoval(to.section) else {
-                throw .indexOutOfRange("move to \(to)")
-            }
-            let item = items[source]
-            let height = heights.height(at: source)
-            let wasAnchor = anchor?.index == source
-            let screenY = anchor?.screenY
-            removeItem(at: source, anchor: &anchor, keepSelection: true)
-            sections[from.section].rowCount -= 1
-            sectionItems.add(-1, at: from.section)
-            let target = flatIndex(to)
-            insertItem(item, height: height, at: target, anchor: &anchor)
-            sections[to.section].rowCount += 1
-            sectionItems.add(1, at: to.section)
-            if wasAnchor, let screenY { anchor = Anchor(index: target, screenY: screenY) }
-        case .reloadRow(let path, let row):
-            let at = try checkedIndex(path)
-            let old = items[at]
-            if old.row.id != row.id {
-                _selected.remove(old.row.id)
-                if _highlighted == old.row.id { _highlighted = nil }
-            }
-            dropPrepared(old)
-            items[at] = Item(row: row, kind: old.kind, measured: false, revision: old.revision &+ 1)
-            if old.measured { unmeasured += 1 }
-            heights.setHeight(estimate(for: row.template), at: at)
-            log(.invalidate(at: at))
-        case .insertSection(let section, let index):
-            guard index >= 0 && index <= sections.count else { throw .indexOutOfRange("insert section \(index)") }
-            let at = Int(sectionItems.prefix(index))
-            sections.insert(SectionInfo(id: section.id, hasHeader: section.header != nil, hasFooter: section.footer != nil,
-                                        rowCount: section.rows.count), at: index)
-            rebuildSections()
-            insertItems(Self.items(of: section), at: at, anchor: &anchor)
-        case .deleteSection(let index):
-            guard index >= 0 && index < sections.count else { throw .indexOutOfRange("delete section \(index)") }
-            let at = Int(sectionItems.prefix(index))
-            for _ in 0..<sections[index].itemCount { removeItem(at: at, anchor: &anchor) }
-            sections.remove(at: index)
-            rebuildSections()
-        }
-    }
-
-    func checkedIndex(_ path: IndexPath) throws(ListError) -> Int {
-        guard path.section >= 0 && path.section < sections.count, path.row >= 0 && path.row < sections[path.section].rowCount else {
-            throw .indexOutOfRange("row \(path)")
-        }
-        return flatIndex(path)
-    }
-
-    func insertItems(_ new: [(ListItemKind, ListRow)], at index: Int, anchor: inout Anchor?) {
-        for (k, entry) in new.enumerated() {
-            items.insert(Item(row: entry.1, kind: entry.0, measured: false, revision: 0), at: index + k)
-            heights.insert([estimate(for: entry.1.template)], at: index + k)
-            unmeasured += 1
-        }
-        log(.insert(at: index, count: new.count))
-        if var a = anchor, index <= a.index {
-            a.index += new.count
-            anchor = a
-        }
-    }
-
-    /// Re-inserts a moved item with its height, measured state and prepared form intact.
-    func insertItem(_ item: Item, height: Double, at index: Int, anchor: inout Anchor?) {
-        items.insert(item, at: index)
-        heights.insert([height], at: index)
-        if !item.measured { unmeasured += 1 }
-        if item.prepared != nil {
-            preparedBytes += Int(item.preparedBytes)
-            preparedRows += 1
-        }
-        log(.insert(at: index, count: 1))
-        if var a = anchor, index <= a.index {
-            a.index += 1
-            anchor = a
-        }
-    }
-
-    func removeItem(at index: Int, anchor: inout Anchor?, keepSelection: Bool = false) {
-        let item = items.remove(at: index)
-        heights.remove(at: index)
-        if !item.measured { unmeasured -= 1 }
-        dropPrepared(item)
-        if !keepSelection {
-            _selected.remove(item.row.id)
-            if _highlighted == item.row.id { _highlighted = nil }
-        }
-        log(.remove(at: index))
-        if var a = anchor {
-            if index < a.index {
+            if let key { stash[key] = (item, id, height) }
+            guard anchorStash == nil, var a = anchor else { continue }
+            if flat < a.index {
                 a.index -= 1
-            } else if index == a.index && a.index >= items.count {
-                // The last row went: its neighbour above takes its place.
-                a.index = max(0, items.count - 1)
+            } else if flat == a.index {
+                if let key {
+                    anchorStash = key
+                } else if a.index >= items.count {
+                    // The last item went: the one above takes its place.
+                    a.index = items.count - 1
+                }
             }
-            anchor = a
+            anchor = items.count == 0 && anchorStash == nil ? nil : a
+        }
+
+        sections.replace(with: plan.finalTable)
+
+        for (flat, insertion) in plan.insertions {
+            let entry: (item: ItemRecord, id: ID, height: Double)
+            var key: StashKey?
+            switch insertion {
+            case .new(let kind, let element):
+                if let row = element.row { keptRows[element.id] = row }
+                entry = (ItemRecord(kind: kind, serial: takeSerial()), element.id, estimates.estimate(for: kind))
+            case .stashedRow(let k):
+                key = .row(k)
+                entry = stash.removeValue(forKey: .row(k))!
+            case .stashedSection(let old, let offset):
+                key = .section(old: old, offset: offset)
+                entry = stash.removeValue(forKey: .section(old: old, offset: offset))!
+            }
+            items.insert(entry.item, at: flat)
+            ids.insert(entry.id, at: flat)
+            heights.insert([entry.height], at: flat)
+            changes.record(.insert(at: flat, count: 1))
+            if let key, key == anchorStash, var a = anchor {
+                a.index = flat
+                anchor = a
+                anchorStash = nil
+            } else if anchorStash == nil, var a = anchor, flat <= a.index {
+                a.index += 1
+                anchor = a
+            }
+        }
+        restore(anchor)
+    }
+
+    /// A batch of one row insert, delete or reload, applied directly (the common case: a chat
+    /// or feed inserting a row). The same checks, result and anchoring as the general plan, in
+    /// O(log n) without its bookkeeping. Returns false for any other operation.
+    mutating func performSingle(_ operation: ListBatch<Row>.Operation) throws(ListError) -> Bool {
+        switch operation {
+        case .insertRows(let elements, let path):
+            guard path.section >= 0 && path.section < sections.count else {
+                throw .indexOutOfRange("insert at \(path): section \(path.section) (the list will have \(sections.count) sections after the update)")
+            }
+            let rowsAfter = sections[path.section].rowCount + elements.count
+            guard path.row >= 0 && path.row + elements.count <= rowsAfter else {
+                let bad = ListIndexPath(section: path.section, row: path.row < 0 ? path.row : path.row + elements.count - 1)
+                throw .indexOutOfRange("insert or move to \(bad): section \(path.section) will have \(rowsAfter) rows after the update")
+            }
+            for (k, element) in elements.enumerated() {
+                let at = ListIndexPath(section: path.section, row: path.row + k)
+                if let first = elements[..<k].firstIndex(where: { $0.id == element.id }) {
+                    throw .duplicateID(String(describing: element.id), ListIndexPath(section: path.section, row: path.row + first), at)
+                }
+                if idSet.contains(element.id) {
+                    var existing = indexPath(ofFlat: ids.firstIndex { $0 == element.id } ?? 0)
+                    if existing.section == path.section && existing.row >= path.row { existing.row += elements.count }
+                    throw .duplicateID(String(describing: element.id), min(existing, at), max(existing, at))
+                }
+            }
+            var anchor = captureAnchor()
+            let start = sections.flatIndex(ofRow: path)
+            let height = estimates.estimate(for: .row)
+            for (k, element) in elements.enumerated() {
+                if let row = element.row { keptRows[element.id] = row }
+                idSet.insert(element.id)
+                items.insert(ItemRecord(kind: .row, serial: takeSerial()), at: start + k)
+                ids.insert(element.id, at: start + k)
+                heights.insert([height], at: start + k)
+                changes.record(.insert(at: start + k, count: 1))
+                if var a = anchor, start + k <= a.index { a.index += 1; anchor = a }
+            }
+            sections.addRows(elements.count, inSection: path.section)
+            restore(anchor)
+            return true
+        case .deleteRow(let path):
+            guard path.section >= 0 && path.section < sections.count else {
+                throw .indexOutOfRange("delete \(path): section \(path.section) (the list has \(sections.count) sections before the update)")
+            }
+            guard sections.contains(row: path) else {
+                throw .indexOutOfRange("delete \(path): row \(path) (section \(path.section) has \(sections[path.section].rowCount) rows before the update)")
+            }
+            var anchor = captureAnchor()
+            let flat = sections.flatIndex(ofRow: path)
+            items.remove(at: flat)
+            let id = ids.remove(at: flat)
+            heights.remove(at: flat)
+            changes.record(.remove(at: flat))
+            sections.addRows(-1, inSection: path.section)
+            idSet.remove(id)
+            if !keptRows.isEmpty { keptRows[id] = nil }
+            if highlighted == id { highlighted = nil }
+            drawingForms.remove(id)
+            if var a = anchor {
+                if flat < a.index { a.index -= 1 } else if flat == a.index && a.index >= items.count { a.index = items.count - 1 }
+                anchor = items.count == 0 ? nil : a
+            }
+            restore(anchor)
+            return true
+        case .reloadRow(let path, let element):
+            guard path.section >= 0 && path.section < sections.count else {
+                throw .indexOutOfRange("reload \(path): section \(path.section) (the list has \(sections.count) sections before the update)")
+            }
+            guard sections.contains(row: path) else {
+                throw .indexOutOfRange("reload \(path): row \(path) (section \(path.section) has \(sections[path.section].rowCount) rows before the update)")
+            }
+            let flat = sections.flatIndex(ofRow: path)
+            let oldID = ids[flat]
+            if let element, element.id != oldID {
+                if idSet.contains(element.id) {
+                    let existing = indexPath(ofFlat: ids.firstIndex { $0 == element.id } ?? 0)
+                    throw .duplicateID(String(describing: element.id), min(existing, path), max(existing, path))
+                }
+                idSet.remove(oldID)
+                idSet.insert(element.id)
+                if !keptRows.isEmpty { keptRows[oldID] = nil }
+                if highlighted == oldID { highlighted = nil }
+            }
+            let anchor = captureAnchor()
+            reload(at: flat, with: element)
+            restore(anchor)
+            return true
+        default:
+            return false
         }
     }
 
+    /// Reloads the item at `flat` in place: new data (and maybe a new id), measured again.
+    mutating func reload(at flat: Int, with element: ListBatch<Row>.Element?) {
+        let oldID = ids[flat]
+        let newID = element?.id ?? oldID
+        switch element {
+        case .row(let row): keptRows[newID] = row
+        case .id: keptRows[newID] = nil   // its data is to be asked of the data source now
+        case nil: break
+        }
+        if newID != oldID { ids[flat] = newID }
+        let serial = takeSerial()
+        let kind = items.update(at: flat) { item in
+            item.form = nil
+            item.generation = 0
+            item.serial = serial
+            if newID != oldID { item.selected = false }
+            return item.kind
+        }
+        heights.setHeight(estimates.estimate(for: kind), at: flat)
+        changes.record(.invalidate(at: flat))
+        drawingForms.remove(oldID)
+        drawingForms.remove(newID)
+        dataEpoch += 1
+    }
 }
 
-
-/// Changes for ``ListEngine/performBatchUpdates(_:)``, applied in order.
-public struct ListBatch: Sendable {
-    enum Operation: Sendable {
-        case insertRows([ListRow], at: IndexPath)
-        case deleteRow(IndexPath)
-        case moveRow(from: IndexPath, to: IndexPath)
-        case reloadRow(IndexPath, with: ListRow)
-        case insertSection(ListSection, at: Int)
-        case deleteSection(Int)
+extension ListEngine {
+    /// Applies several changes at once, with UIKit's index rule: deletes, reloads and move
+    /// sources refer to index paths before the update, inserts and move destinations to index
+    /// paths after it (see ``ListBatch`` for a worked example). The whole batch is checked
+    /// first: if anything is inconsistent, nothing changes.
+    ///
+    /// The item at the top of the viewport keeps its screen position (if it is deleted, the next
+    /// item that stays takes its place), except as ``scrollAnchoring`` says at the top or bottom.
+    /// Costs O(k log n) for k changed items (plus O(sections)).
+    ///
+    /// - Throws: ``ListError/indexOutOfRange(_:)``, ``ListError/inconsistentBatch(_:)`` or
+    ///   ``ListError/duplicateID(_:_:_:)``, before any change.
+    public func performBatchUpdates(_ updates: (inout ListBatch<Row>) -> Void) throws(ListError) {
+        var batch = ListBatch<Row>()
+        updates(&batch)
+        guard !batch.isEmpty else { return }
+        try state.withLock { s throws(ListError) in
+            if batch.operations.count == 1, try s.performSingle(batch.operations[0]) { return }
+            let plan = try s.plan(batch)
+            s.execute(plan)
+        }
     }
-    var operations: [Operation] = []
-
-    /// Inserts rows before `path` (`path.row` may equal the section's row count to append).
-    public mutating func insert(_ rows: [ListRow], at path: IndexPath) { operations.append(.insertRows(rows, at: path)) }
-    /// Deletes the row at `path`.
-    public mutating func delete(at path: IndexPath) { operations.append(.deleteRow(path)) }
-    /// Moves a row; `to` is its index path after the move.
-    public mutating func move(from: IndexPath, to: IndexPath) { operations.append(.moveRow(from: from, to: to)) }
-    /// Replaces the row at `path` with new data (measured again; its cell reconfigured).
-    public mutating func reload(at path: IndexPath, with row: ListRow) { operations.append(.reloadRow(path, with: row)) }
-    /// Inserts a section at `index`.
-    public mutating func insertSection(_ section: ListSection, at index: Int) { operations.append(.insertSection(section, at: index)) }
-    /// Deletes the section at `index` with its rows.
-    public mutating func deleteSection(at index: Int) { operations.append(.deleteSection(index)) }
 }

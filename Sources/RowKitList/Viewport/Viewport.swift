@@ -1,96 +1,141 @@
-import Dispatch
-import Foundation
-import RowKitCells
+/// The viewport: geometry, scrolling and the items it shows.
+extension ListState {
+    /// Flat indices of the items intersecting the viewport with overscan.
+    func visibleRange() -> Range<Int> {
+        guard items.count > 0 else { return 0..<0 }
+        let top = max(0, contentOffset - overscan)
+        let bottom = contentOffset + viewportHeight + overscan
+        guard let first = heights.row(at: top) else { return 0..<0 }
+        // Zero-height items right after the viewport are not visible; items ending at the
+        // bottom edge are.
+        let last = max(first, heights.row(at: max(top, bottom - 1.0 / HeightIndex.unitsPerPixel)) ?? first)
+        return first..<(last + 1)
+    }
 
-// Viewport: geometry, scrolling, the visible range.
+    func visibleItems(in range: Range<Int>) -> [VisibleItem<ID>] {
+        var result: [VisibleItem<ID>] = []
+        result.reserveCapacity(range.count)
+        guard !range.isEmpty else { return result }
+        var y = heights.offset(of: range.lowerBound)
+        var records: [ItemRecord] = []
+        records.reserveCapacity(range.count)
+        items.forEach(in: range) { _, record in records.append(record) }
+        ids.forEach(in: range) { index, id in
+            let record = records[index - range.lowerBound]
+            let height = heights.height(at: index)
+            result.append(VisibleItem(index: index, kind: record.kind, indexPath: indexPath(ofFlat: index), id: id, y: y,
+                                      height: height, state: state(of: record, id: id)))
+            y += height
+        }
+        return result
+    }
+}
+
 extension ListEngine {
-    // MARK: geometry
-
     /// The width rows are laid out at.
-    public var width: Double { locked { _width } }
-    /// Total height: exact once every row is measured, estimated before.
-    public var contentHeight: Double { locked { heights.totalHeight } }
-    /// y of the viewport's top in the list.
-    public var contentOffset: Double { locked { _contentOffset } }
-    /// Height of the viewport.
+    public var width: Double { state.withLock { $0.width } }
+
+    /// Total height: exact once every item is measured, estimated before.
+    public var contentHeight: Double { state.withLock { $0.heights.totalHeight } }
+
+    /// y of the viewport's top in list coordinates. The engine moves it itself only to keep
+    /// what the viewport shows still (anchoring); see ``layoutObserver``.
+    public var contentOffset: Double { state.withLock { $0.contentOffset } }
+
+    /// Height of the viewport (negative and NaN are 0; clamped to 10¹² px).
     public var viewportHeight: Double {
-        get { locked { _viewportHeight } }
-        set { locked { _viewportHeight = newValue.isNaN ? 0 : min(max(0, newValue), HeightIndex.maximumOffset) } }
+        get { state.withLock { $0.viewportHeight } }
+        set {
+            let value = newValue.isNaN ? 0 : min(max(0, newValue), HeightIndex.maximumOffset)
+            state.withLock { $0.viewportHeight = value }
+        }
+    }
+
+    /// Extra height above and below the viewport whose items count as visible (for drawing
+    /// ahead and for reuse); negative and NaN are 0.
+    public var overscan: Double {
+        get { state.withLock { $0.overscan } }
+        set {
+            let value = newValue.isNaN ? 0 : min(max(0, newValue), HeightIndex.maximumOffset)
+            state.withLock { $0.overscan = value }
+        }
     }
 
     /// Top of item `index` in list coordinates.
-    public func offset(ofItem index: Int) -> Double { locked { heights.offset(of: index) } }
+    /// - Throws: ``ListError/indexOutOfRange(_:)``.
+    public func offset(ofItem index: Int) throws(ListError) -> Double {
+        try state.withLock { s throws(ListError) in s.heights.offset(of: try s.checkedItem(index)) }
+    }
+
     /// Height of item `index` (an estimate until it is measured).
-    public func height(ofItem index: Int) -> Double { locked { heights.height(at: index) } }
-    /// Whether item `index` has its exact height.
-    public func isMeasured(_ index: Int) -> Bool { locked { items[index].measured } }
-    /// The item at list coordinate `y`, or nil for an empty list.
-    public func item(atY y: Double) -> Int? { locked { heights.row(at: y) } }
+    /// - Throws: ``ListError/indexOutOfRange(_:)``.
+    public func height(ofItem index: Int) throws(ListError) -> Double {
+        try state.withLock { s throws(ListError) in s.heights.height(at: try s.checkedItem(index)) }
+    }
 
-    /// Scrolls to `offset` (clamped to 0...contentHeight − viewportHeight).
+    /// Whether item `index` has its exact height at the current width.
+    /// - Throws: ``ListError/indexOutOfRange(_:)``.
+    public func isMeasured(_ index: Int) throws(ListError) -> Bool {
+        try state.withLock { s throws(ListError) in s.isMeasured(s.items[try s.checkedItem(index)]) }
+    }
+
+    /// The item at list coordinate `y` (items are half-open [top, top + height); y above the
+    /// list gives the first, below it the last), or nil for an empty list.
+    public func item(atY y: Double) -> Int? { state.withLock { $0.heights.row(at: y) } }
+
+    /// The exact height of item `index` at the current width, measuring it now (on this
+    /// thread, outside the lock) if it is not measured yet; the viewport stays anchored.
+    /// - Throws: ``ListError/indexOutOfRange(_:)`` and the data errors of the item.
+    public func exactHeight(ofItem index: Int) throws(ListError) -> Double {
+        for _ in 0..<1_000 {
+            let measured = try state.withLock { s throws(ListError) -> Double? in
+                let i = try s.checkedItem(index)
+                return s.isMeasured(s.items[i]) ? s.heights.height(at: i) : nil
+            }
+            if let measured { return measured }
+            _ = try measureOnce { s in s.takeChunk(covering: index..<(index + 1)) }
+        }
+        return try height(ofItem: index)
+    }
+
+    /// Scrolls to `offset`, clamped to 0…(content height − viewport height).
     public func scroll(to offset: Double) {
-        locked { _contentOffset = clampOffset(offset) }
+        state.withLock { s in s.contentOffset = s.clampOffset(offset) }
     }
 
-    func clampOffset(_ offset: Double) -> Double {
-        guard !offset.isNaN else { return 0 }
-        return min(max(0, offset), max(0, heights.totalHeight - _viewportHeight))
-    }
+    /// Flat indices of the items intersecting the viewport with overscan (heights as they
+    /// are now: unmeasured items count with estimates).
+    public func visibleRange() -> Range<Int> { state.withLock { $0.visibleRange() } }
 
-    /// Scrolls so that the row at `path` sits at the top, middle or bottom of the viewport. The
-    /// row is measured first, so its own height is exact; rows above it keep counting with their
-    /// estimates until measured, and anchoring keeps the row in place when they are.
-    public func scrollTo(_ path: IndexPath, position: ScrollPosition = .top) throws {
-        try locked {
-            let index = try self.index(of: path)
-            try measure(range: index..<(index + 1))
-            let top = heights.offset(of: index), height = heights.height(at: index)
-            switch position {
-            case .top: _contentOffset = clampOffset(top)
-            case .middle: _contentOffset = clampOffset(top + height / 2 - _viewportHeight / 2)
-            case .bottom: _contentOffset = clampOffset(top + height - _viewportHeight)
+    /// The items in the viewport (plus ``overscan`` above and below) with their frames and
+    /// states, measured first so their heights are exact. The item at the viewport's top keeps
+    /// its screen position while items are measured.
+    ///
+    /// - Throws: ``ListError/rowFailed(id:reason:)`` (and the other data errors) when a visible
+    ///   item cannot be measured; the others are measured all the same.
+    public func visibleItems() throws(ListError) -> [VisibleItem<ID>] {
+        // Measure until the visible range is stable (measuring changes heights, which can bring
+        // more items into view); each round measures at least one item unless another thread
+        // changes the width meanwhile, so the bound only guards against that.
+        // Whether the viewport shows the end is decided once, as the call begins (with
+        // `.stickToBottom`, rounds of measuring must not make it stick halfway).
+        var pinned: Bool?
+        for _ in 0..<10_000 {
+            let step = state.withLock { s -> ForegroundStep<[VisibleItem<ID>], Measurer> in
+                if pinned == nil { pinned = s.isAtBottom }
+                let range = s.visibleRange()
+                if let chunk = s.takeChunk(covering: range) { return .measure(chunk) }
+                return .done(s.visibleItems(in: range))
+            }
+            switch step {
+            case .done(let visible):
+                return visible
+            case .measure(let chunk):
+                let results = context.measure(chunk)
+                state.withLock { s in s.apply(chunk, results, pinnedToBottom: pinned) }
+                if let failure = results.failure { throw failure }
             }
         }
+        return state.withLock { s in s.visibleItems(in: s.visibleRange()) }
     }
-
-    /// The items in the viewport (plus `overscan` above and below), measured first so their
-    /// heights are exact, with their frames. The row at the top keeps its screen position while
-    /// rows are measured.
-    public func visibleItems() throws -> [VisibleItem] {
-        try locked {
-            guard items.count > 0 else { return [] }
-            // Measure until the visible range is stable (measuring changes heights, which can
-            // bring more rows into view); every round measures at least one row, so it ends.
-            while true {
-                let range = visibleRange()
-                if !(range.contains { !items[$0].measured }) { break }
-                try measure(range: range)
-            }
-            let range = visibleRange()
-            var result: [VisibleItem] = []
-            var y = heights.offset(of: range.lowerBound)
-            items.forEach(in: range) { index, item in
-                let h = heights.height(at: index)
-                result.append(VisibleItem(index: index, kind: item.kind, indexPath: indexPath(ofFlat: index), row: item.row, y: y, height: h))
-                y += h
-            }
-            return result
-        }
-    }
-
-    /// Flat indices of the items intersecting the viewport with overscan.
-    public func visibleRange() -> Range<Int> {
-        locked {
-            guard items.count > 0 else { return 0..<0 }
-            let top = max(0, _contentOffset - _overscan)
-            let bottom = _contentOffset + _viewportHeight + _overscan
-            guard let first = heights.row(at: top) else { return 0..<0 }
-            var last = heights.row(at: max(top, bottom - 1.0 / HeightIndex.unitsPerPixel)) ?? first
-            // Zero-height items right after the viewport are not visible; items ending at the
-            // bottom edge are.
-            last = max(first, last)
-            return first..<(last + 1)
-        }
-    }
-
 }

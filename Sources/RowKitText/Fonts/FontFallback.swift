@@ -26,6 +26,11 @@ struct FontFallback {
     /// Fonts planned for the hole clusters of the current segment, by cluster start.
     private var planned: [Int: Font] = [:]
     private var plannedEnd = -1
+    /// The fonts the current plan tried, in order: a hole cluster takes the first that renders
+    /// it, else the primary font (so they, with the cluster, decide its font).
+    private var planFonts: [Font] = []
+    /// Plans made so far (each looked ahead in the paragraph, up to its segment's end).
+    private(set) var plansMade = 0
 
     init(style: TextStyle, primary: Font, fonts: FontLibrary) {
         self.style = style
@@ -39,13 +44,25 @@ struct FontFallback {
         self.primaryCoversASCII = (0x21...0x7E).allSatisfy { primary.covers(UInt32($0)) }
     }
 
-    /// The font for the grapheme `g0..<g1`.
+    /// The font for the grapheme `g0..<g1` of the paragraph `units`.
     mutating func font(for units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> Font {
         let first = units[g0]
         if g1 == g0 + 1 && first < 0x7F && first >= 0x20 && primaryCoversASCII { return primary }
-        if g0 < plannedEnd, let font = planned[g0] { return font }
+        if let font = plannedFont(at: g0) { return font }
         if let font = chainFont(units, g0, g1) { return font }
+        return planFont(units, from: g0)
+    }
+
+    /// The font planned for the hole cluster starting at `g0`, when the current plan covers it.
+    @inline(__always) func plannedFont(at g0: Int) -> Font? {
+        g0 < plannedEnd ? planned[g0] : nil
+    }
+
+    /// Plans the system fallback from the hole cluster at `g0` (looking ahead in `units`, the
+    /// paragraph) and returns its font.
+    mutating func planFont(_ units: UnsafeBufferPointer<UInt16>, from g0: Int) -> Font {
         plan(units, from: g0)
+        plansMade += 1
         return planned[g0] ?? primary
     }
 
@@ -75,7 +92,7 @@ struct FontFallback {
     /// A cluster with VS16 goes to the color emoji font first (Chromium skips a text font that
     /// lacks the emoji variation); an emoji-presentation cluster the chain cannot render goes to
     /// the emoji font.
-    private func chainFont(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> Font? {
+    func chainFont(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> Font? {
         let cluster = analyse(units, g0, g1)
         if cluster.variation16, let emoji, emoji.covers(cluster.base) { return emoji }
         for font in chain where covers(font, units, g0, g1) { return font }
@@ -135,6 +152,7 @@ struct FontFallback {
         var used = chain.map(ObjectIdentifier.init)
         if let emoji { used.append(ObjectIdentifier(emoji)) }
         var lastResortTried = false
+        planFonts.removeAll(keepingCapacity: true)
         while !holes.isEmpty {
             var font: Font?
             if !lastResortTried {
@@ -151,6 +169,7 @@ struct FontFallback {
             }
             guard let font else { break }
             used.append(ObjectIdentifier(font))
+            planFonts.append(font)
             var remaining: [[Int]] = []
             for run in holes {
                 var rest: [Int] = []
@@ -206,5 +225,34 @@ struct FontFallback {
         }
         if let normal = normalStyle, normal.covers(hint) { return normal }
         return fonts.systemFallback(for: hint, language: language)
+    }
+}
+
+extension FontFallback {
+    /// What decides the font of a cluster at a position besides the cluster itself: whether a
+    /// plan (system fallback for the holes of a script segment, made looking ahead) covers the
+    /// position, and if so the fonts it tried. A cluster the chain renders takes its chain font
+    /// whatever the state; a hole cluster inside a plan takes the first tried font that renders
+    /// it. So a word analysed in one state is analysed the same wherever it meets that state
+    /// again, as long as no plan starts inside it (which would look past it) and the plan
+    /// covers all of it — the word cache (ChunkedBuilder) keys on this and checks both.
+    struct CarriedState: Equatable {
+        /// −1: no plan covers the position; else how many fonts the plan tried.
+        var script: Int32
+        /// The first font the plan tried.
+        var fallback: Font?
+
+        static func == (a: CarriedState, b: CarriedState) -> Bool { a.script == b.script && a.fallback === b.fallback }
+
+        /// No plan covers the position.
+        static let outsidePlan = CarriedState(script: -1, fallback: nil)
+    }
+
+    /// The state at unit `p` for a word ending at `q`, or nil when a plan covers `p` but ends
+    /// before `q` or tried several fonts (then the word is analysed, not cached).
+    func carried(at p: Int, through q: Int) -> CarriedState? {
+        guard p < plannedEnd else { return CarriedState.outsidePlan }
+        guard q <= plannedEnd, planFonts.count <= 1 else { return nil }
+        return CarriedState(script: Int32(planFonts.count), fallback: planFonts.first)
     }
 }

@@ -1,9 +1,12 @@
-/// Line breaking over a ``PreparedText``'s arrays, as Chromium does with `white-space:
-/// normal; overflow-wrap: break-word`: greedy; trailing spaces hang; a word wider than the line
-/// moves to a new line and breaks between grapheme clusters there; forced breaks end lines; a
-/// line ending at a soft hyphen shows a hyphen, which must fit. Integer arithmetic only: no
-/// shaping and no allocation.
-extension PreparedText {
+/// Line breaking over a compact measuring form (``MetricsBlock``), as Chromium does with
+/// `white-space: normal; overflow-wrap: break-word`: greedy; trailing spaces hang; a word wider
+/// than the line moves to a new line and breaks between grapheme clusters there (inside a
+/// ligature too, BreakRules.swift); forced breaks end lines; a line ending at a soft hyphen
+/// shows a hyphen, which must fit. Integer arithmetic only: no shaping, and no allocation but
+/// on the rare paths (a word broken inside, a soft hyphen that does not fit).
+extension MetricsBlock.View {
+    typealias Flag = MetricsBlock.Flag
+
     /// The fit limit for `maxWidth` in 16.16 pixels. Chromium snaps the box width down to its
     /// 1/64 px layout unit and lets a line be one layout unit wider (measured, docs/CHROMIUM.md
     /// §3a); a line fits when its width, rounded up to 1/64 px, is at most this.
@@ -20,193 +23,201 @@ extension PreparedText {
     /// returns false to stop.
     @inline(__always)
     func forEachLine(maxWidth: Double, _ emit: (Int32, Int32, Int64, Bool) -> Bool) {
-        let storage = self.storage
-        withExtendedLifetime(storage) {
-        let view = storage.segmentView
-        let n = view.count
+        let n = segmentCount
         guard n > 0 else { return }
         let limit = Self.fitLimit(maxWidth)
-        if view.singleLineWidth <= limit {
-            _ = emit(0, Int32(view.unitCount), view.singleLineWidth, false)
+        let single = singleLineWidth
+        if single <= limit {
+            _ = emit(0, Int32(unitCount), single, false)
             return
         }
-        let hyphenWidth = view.hyphenWidth
-        let widths = view.widths, spaces = view.spaces, flags = view.flags, ends = view.ends
-            var lineStart: Int32 = 0
-            var lineFirst = 0           // first segment on the current line
-            var x: Int64 = 0            // pen after the last placed segment, hanging spaces included
-            var content: Int64 = 0      // line width up to the end of the last placed content
-            var placed = 0              // segments on the current line
-            var lastFlags: UInt8 = 0
-            var i = 0
-            // `breakable` only matters for a segment wider than the line, which the fast loop
-            // leaves to the general path anyway.
-            let special = ~Flag.breakable
-            while i < n {
-                if lastFlags & special == 0 {
-                    // Tight loop over plain segments (no soft hyphen, tab, forced break,
-                    // white-space-only segment or trimmable bracket) that fit a line alone: the
-                    // common case, kept small so its state stays in registers.
-                    var px = x, pc = content, pn = placed, ps = lineStart, pf = lineFirst
-                    while i < n {
-                        let w = Int64(widths[i])
-                        if flags[i] & special != 0 || w > limit { break }
-                        if pn > 0 {
-                            // Wrapping adds: widths are Int32 sums, far from overflowing Int64.
-                            if px &+ w <= limit {
-                                pc = px &+ w
-                                px = pc &+ Int64(spaces[i])
-                                pn &+= 1
-                                i &+= 1
-                                continue
-                            }
-                            if !emit(ps, ends[i - 1], pc, false) { return }
-                            ps = ends[i - 1]
-                        }
-                        pf = i
-                        pc = w
-                        px = w &+ Int64(spaces[i])
+        let hyphenWidth = Int64(self.hyphenWidth)
+        let widths = self.widths, codes = self.codes, trail = self.trail
+        var lineStart: Int32 = 0
+        var lineFirst = 0           // first segment on the current line
+        var x: Int64 = 0            // pen after the last placed segment, hanging spaces included
+        var content: Int64 = 0      // line width up to the end of the last placed content
+        var placed = 0              // segments on the current line
+        var lastFlags: UInt8 = 0
+        var i = 0
+        // `breakable` only matters for a segment wider than the line, which the fast loop
+        // leaves to the general path anyway.
+        let specialFlags = ~Flag.breakable
+        while i < n {
+            if lastFlags & specialFlags == 0 {
+                // Tight loop over plain segments (no soft hyphen, tab, forced break,
+                // white-space-only segment or trimmable bracket) that fit a line alone: the
+                // common case, kept small so its state stays in registers. Only whether a
+                // line holds segments matters to the general path, not how many.
+                var px = x, pc = content, ps = lineStart, pf = lineFirst
+                var pn = placed
+                if pn == 0 { px = 0; pf = i }
+                while i < n {
+                    let w = Int64(widths[i])
+                    let code = codes[i]
+                    if code & MetricsBlock.Code.special != 0 { break }
+                    // Wrapping adds: widths are Int32 sums, far from overflowing Int64.
+                    let nx = px &+ w
+                    if nx <= limit {
+                        pc = nx
+                        px = nx &+ Int64(trail[Int(code & MetricsBlock.Code.trailMask)])
                         pn = 1
                         i &+= 1
+                        continue
                     }
-                    x = px; content = pc; placed = pn; lineStart = ps; lineFirst = pf
-                    if i >= n { break }
+                    // Segment i starts a new line, when it fits one alone.
+                    if pn == 0 || w > limit { break }
+                    let e = end(i - 1)
+                    if !emit(ps, e, pc, false) { return }
+                    ps = e
+                    pf = i
+                    pc = w
+                    px = w &+ Int64(trail[Int(code & MetricsBlock.Code.trailMask)])
+                    i &+= 1
                 }
-                let w = Int64(widths[i])
-                let f = flags[i]
-                let segmentStart = i == 0 ? 0 : ends[i - 1]
-                var trim: Int64 = 0
-                if placed > 0 && f & Flag.whitespaceOnly == 0 && x + w > limit {
-                    if f & Flag.endTrim != 0 { trim = lineEndTrim(segment: i) }
-                    if trim == 0 || x + w - trim > limit {
-                        // The line ends before segment i: after the last placed segment, unless
-                        // that one ends in a soft hyphen whose hyphen does not fit, or in a full
-                        // stop that is full width at a line end and then does not fit — then at
-                        // the latest earlier opportunity where it does (docs/CHROMIUM.md §3(b, e)).
-                        var end = i - 1
-                        var width = content
-                        var hyphen = lastFlags & Flag.softHyphen != 0
-                        var growth = lastFlags & Flag.endTrim != 0 ? lineEndGrowth(segment: end) : 0
-                        if (hyphen && Self.ceilToLayoutUnit(content) + Self.ceilToLayoutUnit(hyphenWidth) > limit)
-                            || (growth > 0 && content + growth > limit) {
-                            if let fallback = lineBreakBefore(i, lineFirst: lineFirst, lineStart: lineStart, limit: limit, hyphenWidth: hyphenWidth) {
-                                end = fallback.segment
-                                width = fallback.width
-                                hyphen = fallback.hyphen
-                                growth = fallback.growth
-                            } else if hyphen, let split = softHyphenOverflowBreak(lineStart: Int(lineStart), limit: limit, hyphenWidth: hyphenWidth) {
-                                // overflow-wrap breaks the word between graphemes instead
-                                // (docs/CHROMIUM.md §3(b)); the line resumes where it broke.
-                                if !emit(lineStart, Int32(split.end), split.width, split.hyphen) { return }
-                                lineStart = Int32(split.end)
-                                var j = end
-                                while j < n && Int(ends[j]) <= split.end { j += 1 }
-                                if j < n && j > 0 && Int(ends[j - 1]) == split.end {
-                                    placed = 0
-                                    lastFlags = 0
-                                    x = 0
-                                    content = 0
-                                    i = j
-                                } else if j < n {
-                                    lineFirst = j
-                                    content = self.width(Int32(split.end), contentEnds[j])
-                                    x = content + Int64(spaces[j])
-                                    placed = 1
-                                    lastFlags = flags[j] & ~Flag.mandatoryBreak
-                                    i = j + 1
-                                    if flags[j] & Flag.mandatoryBreak != 0 {
-                                        if !emit(lineStart, ends[j], content, false) { return }
-                                        lineStart = ends[j]
-                                        placed = 0
-                                        lastFlags = 0
-                                        x = 0
-                                        content = 0
-                                    }
-                                } else {
-                                    placed = 0
-                                    i = n
-                                }
-                                continue
-                            } else {
-                                hyphen = false
-                            }
-                        }
-                        if !emit(lineStart, ends[end], width + growth + (hyphen ? hyphenWidth : 0), hyphen) { return }
-                        lineStart = ends[end]
-                        placed = 0
-                        lastFlags = 0
-                        trim = 0
-                        if end < i - 1 {
-                            i = end + 1
-                            continue
-                        }
-                    }
-                }
-                if placed > 0 {
-                    if f & Flag.whitespaceOnly == 0 { content = x + w - trim }
-                } else {
-                    lineFirst = i
-                    if w > limit && f & Flag.breakable != 0 {
-                        // overflow-wrap: break-word — whole graphemes per line, at least one; a
-                        // closing bracket that ends the word may shrink to fit.
-                        var gx: Int64 = 0
-                        var u = Int(segmentStart)
-                        let contentEnd = Int(storage.contentEnds[i])
-                        let endTrim = f & Flag.endTrim != 0 ? lineEndTrim(segment: i) : 0
-                        var dictionary: [Int32]?
-                        while u < contentEnd {
-                            let piece = breakWordLine(from: u, contentEnd: contentEnd, limit: limit, endTrim: endTrim)
-                            if piece.end == contentEnd {
-                                gx = piece.width
-                                if piece.trimmed { trim = endTrim }
-                                break
-                            }
-                            if !emit(lineStart, Int32(piece.end), piece.width, false) { return }
-                            lineStart = Int32(piece.end)
-                            u = piece.end
-                            dictionary = dictionaryBreaks(from: u)
-                            if dictionary != nil { break }
-                        }
-                        content = gx - trim
-                        if let breaks = dictionary {
-                            // The line starts inside a dictionary-segmented word: Chromium finds
-                            // the words from here again (docs/CHROMIUM.md §3(g)).
-                            guard let next = layOutDictionaryRun(breaks, lineStart: &lineStart, content: &content, x: &x,
-                                                                 limit: limit, emit) else { return }
-                            i = next
-                            placed = 1
-                            lineFirst = i - 1
-                            lastFlags = flags[i - 1] & ~(Flag.softHyphen | Flag.endTrim | Flag.mandatoryBreak)
-                            if flags[i - 1] & Flag.mandatoryBreak != 0 {
-                                if !emit(lineStart, ends[i - 1], content, false) { return }
-                                lineStart = ends[i - 1]
+                x = px; content = pc; placed = pn; lineStart = ps; lineFirst = pf
+                if i >= n { break }
+            }
+            let w = Int64(widths[i])
+            let f = flags(i)
+            let segmentStart = start(i)
+            var trim: Int64 = 0
+            if placed > 0 && f & Flag.whitespaceOnly == 0 && x + w > limit {
+                if f & Flag.endTrim != 0 { trim = lineEndTrim(segment: i) }
+                if trim == 0 || x + w - trim > limit {
+                    // The line ends before segment i: after the last placed segment, unless
+                    // that one ends in a soft hyphen whose hyphen does not fit, or in a full
+                    // stop that is full width at a line end and then does not fit — then at
+                    // the latest earlier opportunity where it does (docs/CHROMIUM.md §3(b, e)).
+                    var endSegment = i - 1
+                    var width = content
+                    var hyphen = lastFlags & Flag.softHyphen != 0
+                    var growth = lastFlags & Flag.endTrim != 0 ? lineEndGrowth(segment: endSegment) : 0
+                    if (hyphen && Self.ceilToLayoutUnit(content) + Self.ceilToLayoutUnit(hyphenWidth) > limit)
+                        || (growth > 0 && content + growth > limit) {
+                        if let fallback = lineBreakBefore(i, lineFirst: lineFirst, lineStart: lineStart, limit: limit, hyphenWidth: hyphenWidth) {
+                            endSegment = fallback.segment
+                            width = fallback.width
+                            hyphen = fallback.hyphen
+                            growth = fallback.growth
+                        } else if let split = hyphen
+                                    ? softHyphenOverflowBreak(lineStart: Int(lineStart), limit: limit, hyphenWidth: hyphenWidth)
+                                    : lineFirst == endSegment ? grownEndOverflowBreak(lineStart: Int(lineStart), contentEnd: contentEnd(endSegment), limit: limit) : nil {
+                            // overflow-wrap breaks the word between graphemes instead
+                            // (docs/CHROMIUM.md §3(b, e)); the line resumes where it broke.
+                            if !emit(lineStart, Int32(split.end), split.width, split.hyphen) { return }
+                            lineStart = Int32(split.end)
+                            var j = endSegment
+                            while j < n && Int(end(j)) <= split.end { j += 1 }
+                            if j < n && j > 0 && Int(end(j - 1)) == split.end {
                                 placed = 0
                                 lastFlags = 0
                                 x = 0
                                 content = 0
+                                i = j
+                            } else if j < n {
+                                lineFirst = j
+                                content = lineStartWidth(split.end, contentEnd(j))
+                                x = content + trailing(j)
+                                placed = 1
+                                let fj = flags(j)
+                                lastFlags = fj & ~Flag.mandatoryBreak
+                                i = j + 1
+                                if fj & Flag.mandatoryBreak != 0 {
+                                    if !emit(lineStart, end(j), content, false) { return }
+                                    lineStart = end(j)
+                                    placed = 0
+                                    lastFlags = 0
+                                    x = 0
+                                    content = 0
+                                }
+                            } else {
+                                placed = 0
+                                i = n
                             }
                             continue
+                        } else {
+                            hyphen = false
                         }
-                    } else {
-                        content = w
                     }
-                }
-                let pen = f & Flag.whitespaceOnly != 0 && placed > 0 ? x : content
-                placed += 1
-                lastFlags = f
-                x = trim > 0 ? limit + 1 : pen + (f & Flag.tab != 0 ? tabbedSpaceWidth(segment: i, from: pen) : Int64(spaces[i]))
-                if f & Flag.mandatoryBreak != 0 {
-                    if !emit(lineStart, ends[i], content, false) { return }
-                    lineStart = ends[i]
+                    let e = end(endSegment)
+                    if !emit(lineStart, e, width + growth + (hyphen ? hyphenWidth : 0), hyphen) { return }
+                    lineStart = e
                     placed = 0
                     lastFlags = 0
-                    x = 0
-                    content = 0
+                    trim = 0
+                    if endSegment < i - 1 {
+                        i = endSegment + 1
+                        continue
+                    }
                 }
-                i += 1
             }
-            if placed > 0 { _ = emit(lineStart, Int32(view.unitCount), content, false) }
+            if placed > 0 {
+                if f & Flag.whitespaceOnly == 0 { content = x + w - trim }
+            } else {
+                lineFirst = i
+                if w > limit && f & Flag.breakable != 0 {
+                    // overflow-wrap: break-word — whole graphemes per line, at least one; a
+                    // closing bracket that ends the word may shrink to fit.
+                    var gx: Int64 = 0
+                    var u = Int(segmentStart)
+                    let contentEnd = self.contentEnd(i)
+                    let endTrim = f & Flag.endTrim != 0 ? lineEndTrim(segment: i) : 0
+                    var dictionary: [Int32]?
+                    while u < contentEnd {
+                        let piece = breakWordLine(from: u, contentEnd: contentEnd, limit: limit, endTrim: endTrim)
+                        if piece.end == contentEnd {
+                            gx = piece.width
+                            if piece.trimmed { trim = endTrim }
+                            break
+                        }
+                        if !emit(lineStart, Int32(piece.end), piece.width, false) { return }
+                        lineStart = Int32(piece.end)
+                        u = piece.end
+                        dictionary = dictionaryBreaks(from: u)
+                        if dictionary != nil { break }
+                    }
+                    content = gx - trim
+                    if let breaks = dictionary {
+                        // The line starts inside a dictionary-segmented word: Chromium finds
+                        // the words from here again (docs/CHROMIUM.md §3(g)).
+                        guard let next = layOutDictionaryRun(breaks, lineStart: &lineStart, content: &content, x: &x,
+                                                             limit: limit, emit) else { return }
+                        i = next
+                        placed = 1
+                        lineFirst = i - 1
+                        let fl = flags(i - 1)
+                        lastFlags = fl & ~(Flag.softHyphen | Flag.endTrim | Flag.mandatoryBreak)
+                        if fl & Flag.mandatoryBreak != 0 {
+                            if !emit(lineStart, end(i - 1), content, false) { return }
+                            lineStart = end(i - 1)
+                            placed = 0
+                            lastFlags = 0
+                            x = 0
+                            content = 0
+                        }
+                        continue
+                    }
+                } else {
+                    content = w
+                }
+            }
+            let pen = f & Flag.whitespaceOnly != 0 && placed > 0 ? x : content
+            placed += 1
+            lastFlags = f
+            x = trim > 0 ? limit + 1 : pen + (f & Flag.tab != 0 ? tabbedSpaceWidth(segment: i, from: pen) : trailing(i))
+            if f & Flag.mandatoryBreak != 0 {
+                let e = end(i)
+                if !emit(lineStart, e, content, false) { return }
+                lineStart = e
+                placed = 0
+                lastFlags = 0
+                x = 0
+                content = 0
+            }
+            i += 1
         }
+        if placed > 0 { _ = emit(lineStart, Int32(unitCount), content, false) }
     }
 
     /// The latest break before the last one on the line `lineFirst..<i` (starting at unit
@@ -214,59 +225,193 @@ extension PreparedText {
     /// where the break follows one; nil if there is none.
     func lineBreakBefore(_ i: Int, lineFirst: Int, lineStart: Int32, limit: Int64, hyphenWidth: Int64)
         -> (segment: Int, width: Int64, hyphen: Bool, growth: Int64)? {
-        let storage = self.storage
-        var candidates: [(segment: Int, width: Int64, hyphen: Bool, growth: Int64)] = []
+        var best: (segment: Int, width: Int64, hyphen: Bool, growth: Int64)?
         var x: Int64 = 0
         var content: Int64 = 0
+        // Every candidate but the last (j = i - 1) counts; the latest one that fits wins.
         for j in lineFirst..<i {
-            let f = storage.flags[j]
-            let start = j == lineFirst ? Int(lineStart) : Int(storage.segmentEnds[j - 1])
+            let f = flags(j)
             var w: Int64 = 0
             if j == lineFirst {
-                for u in start..<Int(storage.contentEnds[j]) { w += Int64(storage.unitAdvances[u]) }
+                let units = self.units
+                for u in Int(lineStart)..<contentEnd(j) { w += units.advance(u) }
             } else {
-                w = Int64(storage.widths[j])
+                w = Int64(widths[j])
             }
             if f & Flag.whitespaceOnly == 0 || j == lineFirst { content = (j == lineFirst ? 0 : x) + w }
             let pen = f & Flag.whitespaceOnly != 0 && j > lineFirst ? x : content
-            x = pen + (f & Flag.tab != 0 ? tabbedSpaceWidth(segment: j, from: pen) : Int64(storage.spaceWidths[j]))
-            candidates.append((j, content, f & Flag.softHyphen != 0, f & Flag.endTrim != 0 ? lineEndGrowth(segment: j) : 0))
+            x = pen + (f & Flag.tab != 0 ? tabbedSpaceWidth(segment: j, from: pen) : trailing(j))
+            guard j < i - 1 else { break }
+            let extra = f & Flag.softHyphen != 0 ? Self.ceilToLayoutUnit(hyphenWidth) : 0
+            let growth = f & Flag.endTrim != 0 ? lineEndGrowth(segment: j) : 0
+            if Self.ceilToLayoutUnit(content + growth) + extra <= limit { best = (j, content, f & Flag.softHyphen != 0, growth) }
         }
-        for candidate in candidates.dropLast().reversed() {
-            let extra = candidate.hyphen ? Self.ceilToLayoutUnit(hyphenWidth) : 0
-            if Self.ceilToLayoutUnit(candidate.width + candidate.growth) + extra <= limit { return candidate }
-        }
-        return nil
-    }
-
-    /// Sum of the advances of units `a..<b`, 16.16 px.
-    @inline(__always) func width(_ a: Int32, _ b: Int32) -> Int64 {
-        var total: Int64 = 0
-        let advances = storage.unitAdvances
-        for u in Int(a)..<Int(b) { total += Int64(advances[u]) }
-        return total
-    }
-
-    /// What happens to segment `i`'s last character when it ends a line: positive, a closing
-    /// CJK bracket may shrink by that much; negative, a full stop grows by that much
-    /// (``lineEndTrim(segment:)``, ``lineEndGrowth(segment:)``).
-    func endTrim(segment i: Int) -> Int64 {
-        var low = 0, high = endTrimSegments.count
-        while low < high {
-            let mid = (low + high) / 2
-            if Int(endTrimSegments[mid]) < i { low = mid + 1 } else { high = mid }
-        }
-        return low < endTrimSegments.count && Int(endTrimSegments[low]) == i ? Int64(endTrimAmounts[low]) : 0
+        return best
     }
 
     /// Width of segment `i`'s trailing white space when it holds tabs: spaces advance by the
-    /// space width, a tab to the next multiple of 8 spaces (CSS `tab-size: 8`) from the line start.
+    /// space width, a tab to its next stop (``TabStop``) from the line start.
     func tabbedSpaceWidth(segment i: Int, from x: Int64) -> Int64 {
-        var pen = x
-        for unit in units[Int(contentEnds[i])..<Int(segmentEnds[i])] {
-            if unit == 0x20 { pen += Int64(spaceWidth) }
-            else if unit == 0x09 { pen = TabStop.end(from: pen, spaceWidth: spaceWidth) }
+        trailingWidth(contentEnd(i), Int(end(i)), from: x, tabbed: true)
+    }
+
+    /// Room above and below the baseline that the line `start..<end` needs (normal line
+    /// height): the primary font's, grown by every fallback font on the line.
+    func lineBoxMetrics(_ start: Int, _ end: Int) -> (above: Double, below: Double) {
+        let classes = self.classes
+        var (above, below) = classes.metrics(0)
+        let stop = max(end, start + 1)
+        // The class run holding `start`, then every run that starts before `stop`.
+        var low = 0, high = classes.runCount
+        while high - low > 1 {
+            let mid = (low + high) / 2
+            if classes.run(mid).start <= start { low = mid } else { high = mid }
         }
-        return pen - x
+        var k = low
+        while k < classes.runCount {
+            let run = classes.run(k)
+            if run.start >= stop { break }
+            if run.cls != 0 {
+                let m = classes.metrics(run.cls)
+                above = max(above, m.above)
+                below = max(below, m.below)
+            }
+            k += 1
+        }
+        return (above, below)
+    }
+
+    /// Height of the line holding units `start..<end`.
+    @inline(__always) func lineBoxHeight(_ start: Int, _ end: Int) -> Double {
+        guard hasTallerLines else { return lineHeight }
+        let (above, below) = lineBoxMetrics(start, end)
+        return above + below
+    }
+
+    /// The line `start..<end` (width `width`) shortened at a grapheme boundary so that its
+    /// content plus an ellipsis fits `maxWidth`: its new end and width (an empty line when not
+    /// even the ellipsis fits).
+    func ellipsized(start: Int, end: Int, maxWidth: Double) -> (end: Int, width: Int64, ellipsized: Bool) {
+        let ellipsis = Int64(ellipsisWidth)
+        let available = Self.fitLimit(maxWidth) - ellipsis
+        // Not even the ellipsis fits: the line is left empty rather than overflowing.
+        guard available >= 0 else { return (start, 0, false) }
+        var best = start
+        var bestWidth: Int64 = 0
+        var x: Int64 = 0
+        var u = start
+        let units = self.units
+        while u < end {
+            var v = u + 1
+            var gw = units.advance(u)
+            while v < end && !units.isGraphemeStart(v) { gw += units.advance(v); v += 1 }
+            if units.kind(u) == MetricsBlock.Attribute.tab { gw = TabStop.end(from: x, spaceWidth: spaceWidth) - x }
+            x += gw
+            if x > available { break }
+            if !units.isHanging(v - 1) { best = v; bestWidth = x }
+            u = v
+        }
+        return (best, bestWidth + ellipsis, true)
+    }
+
+    /// Sum of the advances of units `range` (16.16 px).
+    func advanceSum(_ range: Range<Int>) -> Int64 {
+        var total: Int64 = 0
+        let units = self.units
+        for u in range.clamped(to: 0..<unitCount) { total += units.advance(u) }
+        return total
+    }
+
+    // MARK: measuring
+
+    /// Line count, height and widest line at `width`, without building lines.
+    @inline(__always)
+    func measure(width: Double) -> TextMeasure {
+        // The whole text on one line (any width at least its width, `.infinity` included).
+        let single = singleLineWidth
+        if single <= Self.fitLimit(width) {
+            guard segmentCount > 0 else { return TextMeasure(lineCount: 0, height: 0, maxLineWidth: 0) }
+            return TextMeasure(lineCount: 1, height: lineBoxHeight(0, unitCount), maxLineWidth: pixels(single))
+        }
+        var count = 0
+        var widest: Int64 = 0
+        if hasTallerLines {
+            var height = 0.0
+            forEachLine(maxWidth: width) { start, end, w, _ in
+                count += 1
+                widest = max(widest, w)
+                height += lineBoxHeight(Int(start), Int(end))
+                return true
+            }
+            return TextMeasure(lineCount: count, height: height, maxLineWidth: pixels(widest))
+        }
+        forEachLine(maxWidth: width) { _, _, w, _ in
+            count += 1
+            widest = max(widest, w)
+            return true
+        }
+        return TextMeasure(lineCount: count, height: Double(count) * lineHeight, maxLineWidth: pixels(widest))
+    }
+
+    /// The same as ``measure(width:)`` of the layout with at most `maxLines` lines, the last
+    /// one ellipsized when text was cut — as `layout(width:maxLines:)` would measure it.
+    func measure(width: Double, maxLines: Int) -> TextMeasure {
+        var count = 0
+        var widest: Int64 = 0          // widest of the lines before the last kept one
+        var last: (start: Int32, end: Int32, width: Int64) = (0, 0, 0)
+        var height = 0.0               // heights of the lines before the last kept one
+        var truncated = false
+        let taller = hasTallerLines
+        forEachLine(maxWidth: width) { start, end, w, _ in
+            if count == maxLines { truncated = true; return false }
+            if count > 0 {
+                widest = max(widest, last.width)
+                height += taller ? lineBoxHeight(Int(last.start), Int(last.end)) : lineHeight
+            }
+            last = (start, end, w)
+            count += 1
+            return true
+        }
+        guard count > 0 else { return TextMeasure(lineCount: 0, height: 0, maxLineWidth: 0) }
+        var lastEnd = Int(last.end), lastWidth = last.width
+        if truncated {
+            let cut = ellipsized(start: Int(last.start), end: Int(last.end), maxWidth: width)
+            lastEnd = cut.end
+            lastWidth = cut.width
+        }
+        widest = max(widest, lastWidth)
+        if taller {
+            height += lineBoxHeight(Int(last.start), lastEnd)
+            return TextMeasure(lineCount: count, height: height, maxLineWidth: pixels(widest))
+        }
+        return TextMeasure(lineCount: count, height: Double(count) * lineHeight, maxLineWidth: pixels(widest))
+    }
+
+    /// Number of lines at `width`.
+    @inline(__always)
+    func lineCount(width: Double) -> Int {
+        var count = 0
+        forEachLine(maxWidth: width) { _, _, _, _ in count += 1; return true }
+        return count
+    }
+
+    /// The lines at `width`, at most `maxLines` (the last one ellipsized when text was cut).
+    func lines(width: Double, maxLines: Int?) -> (lines: [Line], truncated: Bool) {
+        let cap = maxLines ?? Int.max
+        var lines: [Line] = []
+        var truncated = false
+        forEachLine(maxWidth: width) { start, end, w, hyphen in
+            if lines.count == cap { truncated = true; return false }
+            lines.append(Line(start: Int(start), end: Int(end), width: pixels(w), hyphenated: hyphen, ellipsized: false))
+            return true
+        }
+        if truncated, let line = lines.last {
+            let cut = ellipsized(start: line.start, end: line.end, maxWidth: width)
+            lines[lines.count - 1] = Line(start: line.start, end: cut.end, width: pixels(cut.width), hyphenated: false, ellipsized: cut.ellipsized)
+        }
+        return (lines, truncated)
     }
 }
+
+/// 16.16 fixed point to pixels.
+@inline(__always) func pixels(_ fixed: Int64) -> Double { Double(fixed) / 65536 }

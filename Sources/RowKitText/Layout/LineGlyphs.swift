@@ -30,7 +30,7 @@ extension TextLayout {
     /// Baseline of line `i`, measured from the top of the layout: the font's ascent plus half
     /// the leading (line height minus ascent and descent), as CSS places text in a line box.
     public func baseline(ofLine i: Int) -> Double {
-        if prepared.storage.hasTallerLines {
+        if prepared.hasTallerLines {
             // line-height: normal with taller fonts: the baseline sits below the most room any
             // font on the line needs above it.
             return top(ofLine: i) + prepared.lineBoxMetrics(lines[i].start, lines[i].end).above
@@ -54,7 +54,7 @@ extension TextLayout {
         var pieces: [Piece] = []
         var levels: [UInt8] = []
         for (r, run) in p.runs.enumerated() where Int(run.end) > line.start && Int(run.start) < contentEnd {
-            let clusters = run.shaped.clusters
+            let clusters = run.shaped.glyphClusters
             var first = Int.max, last = -1
             for g in clusters.indices {
                 let unit = Int(run.start) + Int(clusters[g])
@@ -100,23 +100,29 @@ extension TextLayout {
             let s = run.shaped
             if tabbed { pen = p.penPosition(of: max(line.start, Int(run.start)), lineStart: line.start) }
             var glyphs: [UInt32] = [], xs: [Double] = [], ys: [Double] = [], advances: [Double] = []
+            let clusters = s.glyphClusters, ids = s.glyphIDs, offsetsX = s.glyphOffsetsX, offsetsY = s.glyphOffsetsY, shapedAdvances = s.glyphAdvances
             for g in piece.first...piece.last {
-                let unit = Int(run.start) + Int(s.clusters[g])
+                let unit = Int(run.start) + Int(clusters[g])
                 guard unit >= line.start && unit < contentEnd else { continue }
-                glyphs.append(s.glyphs[g])
-                xs.append(pen + PreparedText.pixels(font.fixedAdvance(s.offsetsX[g], scale: fixedScale, size: p.fontSize)))
-                ys.append(-PreparedText.pixels(font.fixedAdvance(s.offsetsY[g], scale: fixedScale, size: p.fontSize)))
-                let advance = PreparedText.pixels(font.fixedAdvance(s.advances[g], scale: fixedScale, size: p.fontSize))
+                glyphs.append(ids[g])
+                xs.append(pen + PreparedText.pixels(font.fixedAdvance(offsetsX[g], scale: fixedScale, size: p.fontSize)))
+                ys.append(-PreparedText.pixels(font.fixedAdvance(offsetsY[g], scale: fixedScale, size: p.fontSize)))
+                let advance = PreparedText.pixels(font.fixedAdvance(shapedAdvances[g], scale: fixedScale, size: p.fontSize))
                 advances.append(advance)
                 pen += advance
             }
             placed.append(PlacedGlyphs(font: run.font, size: p.fontSize, glyphs: glyphs, x: xs, y: ys, advances: advances))
         }
         // A closing CJK bracket trimmed to fit at the line end: its blank half is dropped; a full
-        // stop trimmed before punctuation on the next line gets its blank half back.
-        let excess = pen - line.width
+        // stop trimmed before punctuation on the next line gets its blank half back, and so does
+        // a cluster kerned against the next one, which the line end reshapes alone. (In a line
+        // with right-to-left runs the pen skips the tabs' stops; count them here.)
+        let skippedTabs = !tabbed && p.units[line.start..<contentEnd].contains(0x09)
+            ? p.penPosition(of: contentEnd, lineStart: line.start) - p.width(of: line.start..<contentEnd) : 0
+        let excess = pen + skippedTabs - line.width
         if !line.hyphenated && !line.ellipsized && abs(excess) > 1e-6, contentEnd > line.start,
-           excess > 0 ? CJKPunctuation.kind(p.units[contentEnd - 1]) == .close : CJKPunctuation.growsAtLineEnd(p.units[contentEnd - 1]),
+           excess > 0 ? CJKPunctuation.kind(p.units[contentEnd - 1]) == .close
+               : CJKPunctuation.growsAtLineEnd(p.units[contentEnd - 1]) || p.kerningGrowth(at: contentEnd) > 0,
            let last = placed.indices.last, !placed[last].advances.isEmpty {
             var advances = placed[last].advances
             advances[advances.count - 1] -= excess
@@ -135,7 +141,7 @@ extension PreparedText {
     func penPosition(of u: Int, lineStart: Int) -> Double {
         var x: Int64 = 0
         for k in lineStart..<u {
-            if units[k] == 0x09 { x = TabStop.end(from: x, spaceWidth: spaceWidth) } else { x += Int64(unitAdvances[k]) }
+            if units[k] == 0x09 { x = TabStop.end(from: x, spaceWidth: spaceWidth) } else { x += unitAdvance(k) }
         }
         return Self.pixels(x)
     }

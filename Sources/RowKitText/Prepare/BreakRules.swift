@@ -112,19 +112,36 @@ enum CJKPunctuation {
     }
 }
 
-/// Line-end rules of Chromium's line breaker that depend on where a line ends (used by
-/// `forEachLine`; measured, docs/CHROMIUM.md §3(b, e, n)).
-extension PreparedText {
-    /// How much wider segment `i` is when it ends a line: a fullwidth `。` or `、` shaped half-width
-    /// because punctuation follows it is full width again when the line breaks between them
-    /// (Chromium trims only pairs on one line, and never trims a full stop or comma at a line end).
-    func lineEndGrowth(segment i: Int) -> Int64 {
-        max(0, -endTrim(segment: i))
+/// Scripts ICU breaks into words with a dictionary.
+enum DictionaryScripts {
+    /// Thai, Lao, Myanmar, Khmer, New Tai Lue, Tai Tham, Myanmar extensions.
+    @inline(__always) static func contains(_ unit: UInt16) -> Bool {
+        (unit >= 0x0E00 && unit <= 0x0EFF) || (unit >= 0x1000 && unit <= 0x109F) || (unit >= 0x1780 && unit <= 0x17FF)
+            || (unit >= 0x19E0 && unit <= 0x19FF) || (unit >= 0x1A20 && unit <= 0x1AAF) || (unit >= 0xA9E0 && unit <= 0xA9FF)
+            || (unit >= 0xAA60 && unit <= 0xAA7F)
     }
 
-    /// How much segment `i`'s closing bracket may shrink at a line end (0 if it may not).
+    /// Joiners and combining marks, which continue a dictionary run.
+    @inline(__always) static func isMark(_ unit: UInt16) -> Bool {
+        unit == 0x200C || unit == 0x200D || (unit >= 0x0300 && unit <= 0x036F)
+    }
+}
+
+/// Line-end rules of Chromium's line breaker that depend on where a line ends (used by
+/// `forEachLine`; measured, docs/CHROMIUM.md §3(b, e, n)). They read only the measuring form,
+/// so a ``TextMetrics`` breaks lines exactly as its ``PreparedText`` does.
+extension MetricsBlock.View {
+    /// How much wider segment `i` (flagged `endTrim`) is when it ends a line: a fullwidth `。`
+    /// or `、` shaped half-width because punctuation follows it is full width again when the line
+    /// breaks between them (Chromium trims only pairs on one line, and never trims a full stop
+    /// or comma at a line end); a segment kerned against the next one measures as shaped alone.
+    func lineEndGrowth(segment i: Int) -> Int64 {
+        max(0, -Int64(special(i).trimAmount))
+    }
+
+    /// How much segment `i`'s (flagged `endTrim`) closing bracket may shrink at a line end.
     func lineEndTrim(segment i: Int) -> Int64 {
-        max(0, endTrim(segment: i))
+        max(0, Int64(special(i).trimAmount))
     }
 
     /// Where Chromium ends a line whose last break is a soft hyphen that does not fit with its
@@ -136,23 +153,22 @@ extension PreparedText {
     /// Returns the line's end, width (hyphen included) and whether it shows a hyphen; nil when
     /// the line starts at the end of the text.
     func softHyphenOverflowBreak(lineStart: Int, limit: Int64, hyphenWidth: Int64) -> (end: Int, width: Int64, hyphen: Bool)? {
-        let units = storage.units
-        let advances = storage.unitAdvances
+        let units = self.units
+        let count = unitCount
         var best: (end: Int, width: Int64, hyphen: Bool)?
         var first: (end: Int, width: Int64, hyphen: Bool)?
         var x: Int64 = 0
         var u = lineStart
-        while u < units.count {
-            let unit = units[u]
-            if unit == 0x20 || unit == 0x09 || unit == 0x0A { break }
+        while u < count {
+            if units.endsWord(u) { break }
             var v = u + 1
-            var w = Int64(advances[u])
-            while v < units.count && !isGraphemeStart(v) { w += Int64(advances[v]); v += 1 }
+            var w = units.advance(u)
+            while v < count && !units.isGraphemeStart(v) { w += units.advance(v); v += 1 }
             x += w
-            let afterSoftHyphen = units[v - 1] == 0xAD
+            let afterSoftHyphen = units.isSoftHyphen(v - 1)
             if first == nil { first = (v, afterSoftHyphen ? x + hyphenWidth : x, afterSoftHyphen) }
             if x > limit { break }
-            if v < units.count && units[v] == 0xAD {
+            if v < count && units.isSoftHyphen(v) {
                 // Never just before a soft hyphen.
             } else if afterSoftHyphen {
                 if Self.ceilToLayoutUnit(x) + Self.ceilToLayoutUnit(hyphenWidth) <= limit { best = (v, x + hyphenWidth, true) }
@@ -164,61 +180,76 @@ extension PreparedText {
         return best ?? first
     }
 
+    /// Where Chromium ends a line holding one word that ends in a full stop or comma shaped
+    /// half-width before the punctuation that follows it, when the line breaks between them and
+    /// the stop, full width again, no longer fits: overflow-wrap breaks the word between
+    /// graphemes before the stop, at the last boundary that fits (at least one grapheme), and
+    /// the stop starts the next line (measured: DejaVu Sans 16 px `a。「` at 18 px is `a` / `。` /
+    /// `「`, `aa。「` at 30 px is `aa` / `。「`, docs/CHROMIUM.md §3(e)). Nil when the stop is
+    /// the line's only grapheme.
+    func grownEndOverflowBreak(lineStart: Int, contentEnd: Int, limit: Int64) -> (end: Int, width: Int64, hyphen: Bool)? {
+        let units = self.units
+        var g = contentEnd - 1
+        while g > lineStart && !units.isGraphemeStart(g) { g -= 1 }
+        guard g > lineStart else { return nil }
+        let piece = breakWordLine(from: lineStart, contentEnd: g, limit: limit, endTrim: 0)
+        return (piece.end, piece.width, false)
+    }
+
+    /// The first segment ending at or after unit `p`.
+    func segment(endingAtOrAfter p: Int) -> Int {
+        var low = 0, high = segmentCount - 1
+        while low < high {
+            let mid = (low + high) / 2
+            if Int(end(mid)) < p { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
     /// For a line that starts inside a word of a script ICU segments with a dictionary (Thai,
     /// Lao, Khmer, Myanmar…) after overflow-wrap split the word: Chromium runs its break
     /// iterator again on the text from the line start, which finds other words than it found in
     /// the whole text (`รายงานก่อน` split as `รายง` continues `า|นก่อ|นวัน`; measured: without
-    /// context before the line start, `ควา` continues `มก|ว้าง`, not `ม|กว้าง`). Returns the new break offsets after `lineStart`, up to the end of the
-    /// dictionary run (an original break), or nil when the text there is not such a script.
+    /// context before the line start, `ควา` continues `มก|ว้าง`, not `ม|กว้าง`). Returns the new
+    /// break offsets after `lineStart`, up to the end of the dictionary run (an original break),
+    /// or nil when the text there is not such a script. The text comes from the block's extras
+    /// (the dictionary ranges are kept for this).
     func dictionaryBreaks(from lineStart: Int) -> [Int32]? {
-        let units = storage.units
-        guard lineStart < units.count, Self.segmentsWithDictionary(units[lineStart]) else { return nil }
+        let extras = self.extras
+        guard lineStart < unitCount, let (range, textStart) = extras.dictionaryRange(holding: lineStart) else { return nil }
+        @inline(__always) func unit(_ k: Int) -> UInt16 { extras.textUnit(textStart + k - range.lowerBound) }
+        guard DictionaryScripts.contains(unit(lineStart)) else { return nil }
         var p = lineStart
-        while p < units.count && (Self.segmentsWithDictionary(units[p]) || Self.isMark(units[p])) { p += 1 }
-        // Extend to the original break at or after the run's end.
-        let ends = segmentEnds
-        var low = 0, high = ends.count - 1
-        while low < high {
-            let mid = (low + high) / 2
-            if Int(ends[mid]) < p { low = mid + 1 } else { high = mid }
-        }
-        let runEnd = Int(ends[low])
-        let from = lineStart
-        let found = units.withUnsafeBufferPointer { buffer in
-            try? UnicodeAnalysis.lineBreaks(UnsafeBufferPointer(rebasing: buffer[from..<runEnd]), language: style.lang)
-        }
+        while p < range.upperBound && (DictionaryScripts.contains(unit(p)) || DictionaryScripts.isMark(unit(p))) { p += 1 }
+        // Extend to the original break at or after the run's end (inside the kept range).
+        let runEnd = min(Int(end(segment(endingAtOrAfter: p))), range.upperBound)
+        let text = (lineStart..<runEnd).map(unit)
+        let language = extras.language
+        let found = text.withUnsafeBufferPointer { buffer in try? UnicodeAnalysis.lineBreaks(buffer, language: language) }
         guard let found else { return nil }
-        var result = found.ends.map { $0 + Int32(from) }.filter { Int($0) > lineStart }
+        var result = found.ends.map { $0 + Int32(lineStart) }.filter { Int($0) > lineStart }
         if result.last.map({ Int($0) }) != runEnd { result.append(Int32(runEnd)) }
         return result
     }
 
     /// Width of the hanging white space `a..<b` after content ending at pen `x`: its advances,
-    /// or with a tab, spaces and tab stops (CSS `tab-size: 8`) as ``tabbedSpaceWidth(segment:from:)``.
-    func trailingWidth(_ a: Int, _ b: Int, from x: Int64) -> Int64 {
-        let units = storage.units
-        guard units[a..<b].contains(0x09) else { return width(Int32(a), Int32(b)) }
+    /// or with a tab (or `tabbed`), spaces and tab stops (``TabStop``).
+    func trailingWidth(_ a: Int, _ b: Int, from x: Int64, tabbed: Bool = false) -> Int64 {
+        let units = self.units
+        var hasTab = tabbed
+        if !hasTab { for u in a..<b where units.kind(u) == MetricsBlock.Attribute.tab { hasTab = true; break } }
+        guard hasTab else { return advanceSum(a..<b) }
         var pen = x
-        for unit in units[a..<b] {
-            if unit == 0x20 { pen += Int64(spaceWidth) }
-            else if unit == 0x09 { pen = TabStop.end(from: pen, spaceWidth: spaceWidth) }
+        for u in a..<b {
+            switch units.kind(u) {
+            case MetricsBlock.Attribute.space: pen += Int64(spaceWidth)
+            case MetricsBlock.Attribute.tab: pen = TabStop.end(from: pen, spaceWidth: spaceWidth)
+            default: break
+            }
         }
         return pen - x
     }
 
-    /// Scripts ICU breaks into words with a dictionary.
-    @inline(__always) static func segmentsWithDictionary(_ unit: UInt16) -> Bool {
-        (unit >= 0x0E00 && unit <= 0x0EFF) || (unit >= 0x1000 && unit <= 0x109F) || (unit >= 0x1780 && unit <= 0x17FF)
-            || (unit >= 0x19E0 && unit <= 0x19FF) || (unit >= 0x1A20 && unit <= 0x1AAF) || (unit >= 0xA9E0 && unit <= 0xA9FF)
-            || (unit >= 0xAA60 && unit <= 0xAA7F)
-    }
-
-    @inline(__always) static func isMark(_ unit: UInt16) -> Bool {
-        unit == 0x200C || unit == 0x200D || (unit >= 0x0300 && unit <= 0x036F)
-    }
-}
-
-extension PreparedText {
     /// Lays out a dictionary-script run from a line start inside one of its words with the break
     /// offsets ``dictionaryBreaks(from:)`` found (the last is an original break), greedily and
     /// with overflow-wrap, finding the words again after every split inside a word. On return
@@ -227,7 +258,7 @@ extension PreparedText {
     /// asked to stop.
     func layOutDictionaryRun(_ firstBreaks: [Int32], lineStart: inout Int32, content: inout Int64, x: inout Int64,
                              limit: Int64, _ emit: (Int32, Int32, Int64, Bool) -> Bool) -> Int? {
-        let units = storage.units
+        let units = self.units
         var breaks = firstBreaks
         var k = 0
         var a = Int(lineStart)
@@ -237,8 +268,8 @@ extension PreparedText {
         while k < breaks.count {
             let b = Int(breaks[k])
             var contentEnd = b
-            while contentEnd > a && isHangingSpace(units[contentEnd - 1]) { contentEnd -= 1 }
-            let w = a == Int(lineStart) && !placed ? lineStartWidth(a, contentEnd) : width(Int32(a), Int32(contentEnd))
+            while contentEnd > a && units.isHanging(contentEnd - 1) { contentEnd -= 1 }
+            let w = a == Int(lineStart) && !placed ? lineStartWidth(a, contentEnd) : advanceSum(a..<contentEnd)
             if placed && x + w > limit {
                 if !emit(lineStart, Int32(a), content, false) { return nil }
                 lineStart = Int32(a)
@@ -271,13 +302,7 @@ extension PreparedText {
             k += 1
         }
         // The segment that ends where the run ends.
-        let ends = segmentEnds
-        var low = 0, high = ends.count - 1
-        while low < high {
-            let mid = (low + high) / 2
-            if Int(ends[mid]) < a { low = mid + 1 } else { high = mid }
-        }
-        return low + 1
+        return segment(endingAtOrAfter: a) + 1
     }
 }
 
@@ -293,17 +318,22 @@ extension PreparedText {
 /// widths; the cluster's total is unchanged, so nothing else moves.
 enum ClusterSplit {
     /// Redistributes `unitAdvances` (per run unit, design units, a cluster's advance on its
-    /// first unit) over the graphemes of each multi-grapheme cluster of the run `units[item]`.
-    /// Uses `buffer` (its contents are replaced).
+    /// first unit) over the graphemes of each multi-grapheme cluster of the run `units[item]`,
+    /// and returns what a line starting inside such a cluster needs: for each grapheme start
+    /// `a` inside it and each later grapheme start or the cluster's end `b`, the width of
+    /// `a..<b` shaped alone — (a, b, design units) triples, run offsets, flat, by (a, b). A
+    /// cluster's end is the next cluster start that is also a grapheme start, as line breaking
+    /// sees it. Uses `buffer` (its contents are replaced).
     static func creditGraphemes(_ unitAdvances: inout [Int32], clusters: [Int32], units: UnsafeBufferPointer<UInt16>,
                                 item: Range<Int>, font: Font, rightToLeft: Bool, language: ShapingLanguage,
-                                buffer: OpaquePointer) {
+                                buffer: OpaquePointer) -> [Int32] {
         let count = item.count
-        guard count > 1 else { return }
+        guard count > 1 else { return [] }
         var isStart = [Bool](repeating: false, count: count + 1)
         for c in clusters where c >= 0 && Int(c) < count { isStart[Int(c)] = true }
         isStart[count] = true
         var graphemeStart: [Bool]?
+        var alone: [Int32] = []
         var c0 = 0
         while c0 < count {
             var c1 = c0 + 1
@@ -320,7 +350,7 @@ enum ClusterSplit {
                 starts[count] = true
                 graphemeStart = starts
             }
-            guard let starts = graphemeStart else { return }
+            guard let starts = graphemeStart else { return alone }
             let inner = (c0 + 1..<c1).filter { starts[$0] }
             guard !inner.isEmpty, isStart[c0] else { continue }
             let total = unitAdvances[c0]
@@ -335,7 +365,20 @@ enum ClusterSplit {
             }
             for u in c0 + 1..<c1 where !inner.contains(u) { unitAdvances[u] = 0 }
             unitAdvances[credited] = total &- previous
+            // The rests shaped alone, up to where line breaking sees the cluster end.
+            var end = c1
+            while end < count && !starts[end] { end += 1; while !isStart[end] { end += 1 } }
+            let ends = inner + [end]
+            for (k, a) in inner.enumerated() {
+                for b in ends[(k + 1)...] {
+                    alone.append(Int32(a))
+                    alone.append(Int32(b))
+                    alone.append(width(units, item.lowerBound + a..<item.lowerBound + b, font: font, rightToLeft: rightToLeft,
+                                       language: language, buffer: buffer))
+                }
+            }
         }
+        return alone
     }
 
     /// The advance of `units[range]` shaped alone, in design units.
@@ -355,7 +398,7 @@ enum ClusterSplit {
     }
 }
 
-extension PreparedText {
+extension MetricsBlock.View {
     /// Where a line that starts at unit `u` of an overflowing word ends when overflow-wrap
     /// breaks the word (`u..<contentEnd` is the rest of the word), as Chromium's shaping line
     /// breaker finds it (docs/CHROMIUM.md §3(h)): the candidate is the cluster that reaches past
@@ -365,11 +408,9 @@ extension PreparedText {
     /// `endTrim` is what a closing bracket ending the word may give up to fit. Returns the end,
     /// the line's width there (untrimmed) and whether the bracket's trim made it fit.
     func breakWordLine(from u: Int, contentEnd: Int, limit: Int64, endTrim: Int64) -> (end: Int, width: Int64, trimmed: Bool) {
-        let lo = max(0, u - 1)
-        let isClusterStart = clusterStarts(lo..<contentEnd)
-        @inline(__always) func boundary(_ k: Int) -> Bool { k >= contentEnd || (isClusterStart[k - lo] && isGraphemeStart(k)) }
-        let advances = storage.unitAdvances
-        let kerning = kerningGrowth(u..<contentEnd)
+        let units = self.units
+        let extras = self.extras
+        @inline(__always) func boundary(_ k: Int) -> Bool { k >= contentEnd || (units.isClusterStart(k) && units.isGraphemeStart(k)) }
         // A line that starts inside a cluster (after a break inside it) begins with the rest of
         // the cluster shaped alone, as Chromium reshapes a line start that is not safe to break
         // (a lone Myanmar vowel sign then gets HarfBuzz's dotted circle).
@@ -385,14 +426,14 @@ extension PreparedText {
             while !boundary(c1) { c1 += 1 }
             let alone = c == u && startsInside
             var total: Int64 = 0
-            if alone { total = shapedAlone(u..<c1) } else { for k in c..<c1 { total += Int64(advances[k]) } }
+            if alone { total = shapedAlone(u..<c1) } else { for k in c..<c1 { total += units.advance(k) } }
             var prefix: Int64 = 0
             var k = c
-            for g in c + 1..<c1 where isGraphemeStart(g) {
+            for g in c + 1..<c1 where units.isGraphemeStart(g) {
                 if alone {
                     prefix = shapedAlone(u..<g)
                 } else {
-                    while k < g { prefix += Int64(advances[k]); k += 1 }
+                    while k < g { prefix += units.advance(k); k += 1 }
                 }
                 candidates.append((g, x + prefix))
             }
@@ -406,73 +447,27 @@ extension PreparedText {
             }
             x += total
             c = c1
-            if c < contentEnd { candidates.append((c, x + (kerning[c] ?? 0))) }
+            if c < contentEnd { candidates.append((c, x + extras.kerningGrowth(at: c))) }
         }
         return (contentEnd, x, false)
-    }
-
-    /// What kerning took from the clusters that end at these units (16.16 px, positive): those
-    /// HarfBuzz kerned against the next cluster across a point unsafe to break (``LineEndKerning``).
-    func kerningGrowth(_ range: Range<Int>) -> [Int: Int64] {
-        var growth: [Int: Int64] = [:]
-        let size = fontSize
-        for run in storage.runs where Int(run.end) > range.lowerBound && Int(run.start) < range.upperBound && !run.shaped.kerning.isEmpty {
-            let pairs = run.shaped.kerning
-            let scale = run.font.fixedScale(size: size)
-            for p in stride(from: 0, to: pairs.count, by: 2) {
-                let c = Int(run.start) + Int(pairs[p])
-                guard range.contains(c) else { continue }
-                var end = c + 1
-                while end < Int(run.end) && !isGraphemeStart(end) { end += 1 }
-                growth[end] = -run.font.fixedAdvance(pairs[p + 1], scale: scale, size: size)
-            }
-        }
-        return growth
     }
 
     /// Width of `a..<b` at the start of a line: when `a` is inside a cluster (a break inside it
     /// ended the previous line), the rest of the cluster counts shaped alone (``shapedAlone(_:)``).
     func lineStartWidth(_ a: Int, _ b: Int) -> Int64 {
-        guard a > 0, a < b else { return width(Int32(a), Int32(b)) }
-        let starts = clusterStarts(a..<b)
-        if starts[0] && isGraphemeStart(a) { return width(Int32(a), Int32(b)) }
+        let units = self.units
+        guard a > 0, a < b else { return advanceSum(a..<b) }
+        if units.isClusterStart(a) && units.isGraphemeStart(a) { return advanceSum(a..<b) }
         var c1 = a + 1
-        while c1 < b && !(starts[c1 - a] && isGraphemeStart(c1)) { c1 += 1 }
-        return shapedAlone(a..<c1) + width(Int32(c1), Int32(b))
+        while c1 < b && !(units.isClusterStart(c1) && units.isGraphemeStart(c1)) { c1 += 1 }
+        return shapedAlone(a..<c1) + advanceSum(c1..<b)
     }
 
-    /// Width of `range` (inside one glyph run) shaped alone with the run's font, 16.16 px: a
-    /// line start inside a cluster. Layout shapes only here, for lines that start inside a
-    /// cluster, which only overflow-wrap makes.
+    /// Width of `range` (the rest of a cluster from a grapheme inside it) shaped alone with its
+    /// run's font, 16.16 px, as recorded when the text was prepared (``ClusterSplit``); the sum
+    /// of its advances when not recorded.
     func shapedAlone(_ range: Range<Int>) -> Int64 {
-        guard let run = storage.runs.first(where: { Int($0.start) <= range.lowerBound && Int($0.end) >= range.upperBound }) else {
-            return width(Int32(range.lowerBound), Int32(range.upperBound))
-        }
-        let buffer = hb_buffer_create()!
-        defer { hb_buffer_destroy(buffer) }
-        let language = ShapingLanguage(style.lang)
-        let designUnits = storage.units.withUnsafeBufferPointer { units in
-            ClusterSplit.width(units, range, font: run.font, rightToLeft: run.bidiLevel & 1 == 1, language: language, buffer: buffer)
-        }
-        let size = fontSize
-        return Int64(clamp(run.font.fixedAdvance(designUnits, scale: run.font.fixedScale(size: size), size: size)))
-    }
-
-    /// For each unit of `range`, whether a HarfBuzz cluster starts there (units no run covers
-    /// count as starts).
-    func clusterStarts(_ range: Range<Int>) -> [Bool] {
-        var starts = [Bool](repeating: false, count: range.count + 1)
-        var covered = [Bool](repeating: false, count: range.count)
-        for run in storage.runs where Int(run.end) > range.lowerBound && Int(run.start) < range.upperBound {
-            for u in max(Int(run.start), range.lowerBound)..<min(Int(run.end), range.upperBound) { covered[u - range.lowerBound] = true }
-            for cluster in run.shaped.clusters {
-                let u = Int(run.start) + Int(cluster)
-                if range.contains(u) { starts[u - range.lowerBound] = true }
-            }
-        }
-        for i in covered.indices where !covered[i] { starts[i] = true }
-        starts[range.count] = true
-        return starts
+        extras.aloneWidth(range.lowerBound, range.upperBound) ?? advanceSum(range)
     }
 }
 

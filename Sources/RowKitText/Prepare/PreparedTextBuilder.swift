@@ -3,14 +3,15 @@ import CICU
 
 /// Builds the arrays of a ``PreparedText`` in one pass over the paragraph.
 struct Builder {
-    let style: TextStyle
-    let primary: Font
-    let fonts: FontLibrary
-    let cache: ShapeCache
+    private(set) var resolved: ResolvedStyle
+    private(set) var style: TextStyle
+    private(set) var primary: Font
+    private(set) var fonts: FontLibrary
+    private(set) var cache: ShapeCache
     /// Font choice per grapheme cluster.
     var fallback: FontFallback
     /// The content language HarfBuzz shapes with.
-    let language: ShapingLanguage
+    private(set) var language: ShapingLanguage
     var primaryCoversASCII: Bool { fallback.primaryCoversASCII }
 
     var paragraphLevel: UInt8 = 0
@@ -24,47 +25,128 @@ struct Builder {
     var flags: [UInt8] = []
     var endTrimSegments: [Int32] = []
     var endTrimAmounts: [Int32] = []
+    /// Units inside a glyph run where no HarfBuzz cluster starts (bit per unit).
+    var clusterInnerBits: [UInt64] = []
+    /// (unit, growth) of break-word line ends after a kerned cluster, flat (``LineEndKerning``).
+    var kerns: [Int32] = []
+    /// (from, to, width) of cluster rests shaped alone, flat (``ClusterSplit``).
+    var alone: [Int32] = []
     /// Units shaped half-width (trimmed CJK punctuation).
     var trimmed: Set<Int> = []
     /// Kerning (16.16 px) of the clusters starting at these units (``LineEndKerning``).
     var kerned: [Int: Int32] = [:]
+    /// Fonts chosen for clusters met before, and the style context they were chosen in (−1:
+    /// none; the memo then keys on nothing shared with other builders).
+    var fontMemo = FontChoiceMemo()
+    /// When analysing a chunk of a paragraph (the word cache's misses): the paragraph and where
+    /// the chunk starts in it — font fallback plans look ahead in the paragraph.
+    var paragraph: UnsafeBufferPointer<UInt16>?
+    var paragraphOffset = 0
+    private(set) var contextID: Int32 = -1
 
-    init(style: TextStyle, primary: Font, fonts: FontLibrary, cache: ShapeCache) {
-        self.style = style
-        self.primary = primary
+    init(_ resolved: ResolvedStyle, fonts: FontLibrary, cache: ShapeCache) {
+        self.init(resolved, fonts: fonts, cache: cache, fallback: FontFallback(style: resolved.style, primary: resolved.primary, fonts: fonts))
+    }
+
+    /// A builder starting from `fallback` (its carried state included).
+    init(_ resolved: ResolvedStyle, fonts: FontLibrary, cache: ShapeCache, fallback: FontFallback) {
+        self.resolved = resolved
+        self.style = resolved.style
+        self.primary = resolved.primary
         self.fonts = fonts
         self.cache = cache
-        self.fallback = FontFallback(style: style, primary: primary, fonts: fonts)
-        self.language = ShapingLanguage(style.lang)
+        self.fallback = fallback
+        self.language = ShapingLanguage(resolved.style.lang)
     }
 
-    func advance(of scalar: UInt32, in font: Font) -> Int32 {
-        clamp(font.fixedAdvance(font.nominalAdvance(scalar) ?? 0, scale: font.fixedScale(size: style.size), size: style.size))
+    /// This builder for `context`'s style, its arrays kept (emptied) for reuse.
+    func reset(_ context: PrepareScratch.Context) -> Builder {
+        var b = self
+        b.resolved = context.resolved
+        b.style = context.style
+        b.primary = context.resolved.primary
+        b.fonts = context.fonts
+        b.cache = context.cache
+        b.fallback = context.fallback
+        b.language = context.language
+        b.contextID = context.id
+        return b
     }
 
+    /// Analyses a whole paragraph: bidi levels, then everything else (``analyse(_:levels:buffer:)``).
     mutating func build(_ units: UnsafeBufferPointer<UInt16>) throws(TextError) {
+        guard !units.isEmpty else { return }
+        let (levels, level) = try UnicodeAnalysis.bidiLevels(units, direction: style.direction)
+        paragraphLevel = level
+        let buffer = hb_buffer_create()!
+        defer { hb_buffer_destroy(buffer) }
+        if let levels {
+            try levels.withUnsafeBufferPointer { (levels) throws(TextError) in try analyse(units, levels: levels, buffer: buffer) }
+        } else {
+            try analyse(units, levels: nil, buffer: buffer)
+        }
+    }
+
+    /// Breaks, graphemes, fonts, shaping and segments of `units` — a paragraph, or a piece of
+    /// one whose edges are certain breaks (the word cache's chunks) — with the given bidi
+    /// levels (nil: all 0), starting from `fallback`'s carried state. `given` supplies the
+    /// break opportunities and grapheme ends (a chunk's share of its paragraph's) instead of
+    /// finding them.
+    mutating func analyse(_ units: UnsafeBufferPointer<UInt16>, levels: UnsafeBufferPointer<UInt8>?, buffer: OpaquePointer,
+                          given: (breaks: [Int32], mandatory: [UInt8], graphemes: [Int32])? = nil,
+                          forceUnicode: Bool = false) throws(TextError) {
+        // The arrays may hold a previous text's analysis (builders are reused).
+        runs.removeAll(keepingCapacity: true)
+        unitAdvances.removeAll(keepingCapacity: true)
+        unitAdvances.append(contentsOf: repeatElement(0, count: units.count))
+        graphemeStartBits.removeAll(keepingCapacity: true)
+        graphemeStartBits.append(contentsOf: repeatElement(0, count: (units.count + 63) / 64))
+        segmentEnds.removeAll(keepingCapacity: true)
+        contentEnds.removeAll(keepingCapacity: true)
+        widths.removeAll(keepingCapacity: true)
+        spaceWidths.removeAll(keepingCapacity: true)
+        flags.removeAll(keepingCapacity: true)
+        endTrimSegments.removeAll(keepingCapacity: true)
+        endTrimAmounts.removeAll(keepingCapacity: true)
+        clusterInnerBits.removeAll(keepingCapacity: true)
+        clusterInnerBits.append(contentsOf: repeatElement(0, count: (units.count + 63) / 64))
+        kerns.removeAll(keepingCapacity: true)
+        alone.removeAll(keepingCapacity: true)
+        if !trimmed.isEmpty { trimmed.removeAll() }
+        if !kerned.isEmpty { kerned.removeAll() }
         guard !units.isEmpty else { return }
         // Printable ASCII (with spaces, and tabs and newlines) is common and simple: its grapheme
         // clusters are single units and the browser decides its breaks without ICU.
-        let ascii = !units.contains { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }
-        let (breaks, mandatory) = ascii ? asciiLineBreaks(units) : try lineBreaks(units)
-        let graphemes = ascii ? (1...units.count).map { Int32($0) } : try UnicodeAnalysis.graphemeEnds(units)
-        let (levels, level) = try UnicodeAnalysis.bidiLevels(units, direction: style.direction)
-        paragraphLevel = level
+        let ascii = given == nil && !forceUnicode && !units.contains { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }
+        let breaks: [Int32], mandatory: [UInt8]
+        // Grapheme ends (ASCII: every unit is one).
+        let graphemes: [Int32]?
+        if let given {
+            (breaks, mandatory, graphemes) = (given.breaks, given.mandatory, given.graphemes)
+        } else if ascii {
+            (breaks, mandatory) = asciiLineBreaks(units)
+            graphemes = nil
+        } else {
+            (breaks, mandatory) = try lineBreaks(units)
+            graphemes = try UnicodeAnalysis.graphemeEnds(units)
+        }
 
         // 1. Fonts per grapheme → runs → shaped glyphs → per-unit advances.
-        unitAdvances = [Int32](repeating: 0, count: units.count)
         runs.reserveCapacity(breaks.count)
-        graphemeStartBits = [UInt64](repeating: 0, count: (units.count + 63) / 64)
-        let buffer = hb_buffer_create()!
-        defer { hb_buffer_destroy(buffer) }
         var runStart = -1
         var runFont = primary
         var runLevel: UInt8 = 0
         var nextBreak = 0
         var g0 = 0
-        for end in graphemes {
-            let g1 = Int(end)
+        var graphemeIndex = 0
+        while g0 < units.count {
+            let g1: Int
+            if let graphemes {
+                g1 = Int(graphemes[graphemeIndex])
+                graphemeIndex += 1
+            } else {
+                g1 = g0 + 1
+            }
             defer { g0 = g1 }
             graphemeStartBits[g0 >> 6] |= 1 << UInt64(g0 & 63)
             while nextBreak < breaks.count && Int(breaks[nextBreak]) < g0 { nextBreak += 1 }
@@ -81,7 +163,8 @@ struct Builder {
                 runStart = -1
                 continue
             }
-            let font = fallback.font(for: units, g0, g1)
+            let font = paragraph.map { fontMemo.font(&fallback, context: contextID, $0, paragraphOffset + g0, paragraphOffset + g1) }
+                ?? fontMemo.font(&fallback, context: contextID, units, g0, g1)
             let lvl = levels?[g0] ?? 0
             // Runs split where the font or direction changes, and after a space for fonts that
             // do not kern across spaces (so words are shaped alone and shared through the cache).
@@ -93,6 +176,7 @@ struct Builder {
             }
         }
         if runStart >= 0 { closeRun(units, runStart, units.count, runFont, runLevel, buffer) }
+        collectRunExtras()
 
         // 2. Segments: content and hanging-space widths.
         segmentEnds.reserveCapacity(breaks.count)
@@ -105,7 +189,7 @@ struct Builder {
             let end = Int(endOffset)
             var contentEnd = end
             while contentEnd > start && isHangingSpace(units[contentEnd - 1]) { contentEnd -= 1 }
-            var flag: UInt8 = mandatory[k] != 0 ? PreparedText.Flag.mandatoryBreak : 0
+            var flag: UInt8 = mandatory[k] != 0 ? MetricsBlock.Flag.mandatoryBreak : 0
             var content: Int64 = 0, trailing: Int64 = 0
             var graphemeCount = 0
             for u in start..<end {
@@ -114,27 +198,27 @@ struct Builder {
                     if graphemeStartBits[u >> 6] & (1 << UInt64(u & 63)) != 0 { graphemeCount += 1 }
                 } else {
                     trailing += Int64(unitAdvances[u])
-                    if units[u] == 0x09 { flag |= PreparedText.Flag.tab }
+                    if units[u] == 0x09 { flag |= MetricsBlock.Flag.tab }
                 }
             }
-            if graphemeCount >= 2 { flag |= PreparedText.Flag.breakable }
-            if contentEnd == start { flag |= PreparedText.Flag.whitespaceOnly }
+            if graphemeCount >= 2 { flag |= MetricsBlock.Flag.breakable }
+            if contentEnd == start { flag |= MetricsBlock.Flag.whitespaceOnly }
             if contentEnd > start {
                 let last = contentEnd - 1
-                if units[last] == 0xAD { flag |= PreparedText.Flag.softHyphen }
+                if units[last] == 0xAD { flag |= MetricsBlock.Flag.softHyphen }
                 if CJKPunctuation.kind(units[last]) == .close && !trimmed.contains(last), unitAdvances[last] > 0,
                    let run = runs.last(where: { Int($0.start) <= last }), run.font.hasHalfWidthPunctuation {
-                    flag |= PreparedText.Flag.endTrim
+                    flag |= MetricsBlock.Flag.endTrim
                     endTrimSegments.append(Int32(k))
                     endTrimAmounts.append(unitAdvances[last] / 2)
                 } else if trimmed.contains(last), CJKPunctuation.growsAtLineEnd(units[last]) {
                     // Trimmed because punctuation follows: full width again if the line ends here.
-                    flag |= PreparedText.Flag.endTrim
+                    flag |= MetricsBlock.Flag.endTrim
                     endTrimSegments.append(Int32(k))
                     endTrimAmounts.append(-unitAdvances[last])
                 } else if contentEnd == end, !kerned.isEmpty, let kern = kerned[units[last] & 0xFC00 == 0xDC00 ? last - 1 : last], kern < 0 {
                     // Kerned against the next segment: its own width if the line ends here.
-                    flag |= PreparedText.Flag.endTrim
+                    flag |= MetricsBlock.Flag.endTrim
                     endTrimSegments.append(Int32(k))
                     endTrimAmounts.append(kern)
                 }
@@ -226,17 +310,111 @@ struct Builder {
         }
         runs.append(GlyphRun(font: font, start: Int32(start), end: Int32(end), bidiLevel: level, shaped: shaped))
         let scale = font.fixedScale(size: style.size)
-        for p in stride(from: 0, to: shaped.kerning.count, by: 2) {
-            kerned[start + Int(shaped.kerning[p])] = clamp(font.fixedAdvance(shaped.kerning[p + 1], scale: scale, size: style.size))
-        }
+        let shapedAdvances = shaped.unitAdvances
         for u in start..<end {
-            let designUnits = shaped.unitAdvances[u - start]
+            let designUnits = shapedAdvances[u - start]
             if designUnits != 0 { unitAdvances[u] = clamp(font.fixedAdvance(designUnits, scale: scale, size: style.size)) }
         }
+        let kerning = shaped.kerning
+        for p in stride(from: 0, to: kerning.count, by: 2) {
+            kerned[start + Int(kerning[p])] = clamp(font.fixedAdvance(kerning[p + 1], scale: scale, size: style.size))
+        }
+        RunExtras.mark(shaped, at: start, count: end - start, clusterInnerBits: &clusterInnerBits)
+    }
+
+    /// After the runs are closed: the kerning growths and line-start widths of the runs, from
+    /// their shaped glyphs (``RunExtras``).
+    mutating func collectRunExtras() {
+        for run in runs where !run.shaped.kerning.isEmpty || !run.shaped.aloneWidths.isEmpty {
+            graphemeStartBits.withUnsafeBufferPointer { bits in
+                RunExtras.collect(run.shaped, font: run.font, size: style.size, at: Int(run.start), end: Int(run.end),
+                                  graphemeStartBits: bits, kerns: &kerns, alone: &alone)
+            }
+        }
+        RunExtras.sortKerns(&kerns)
     }
 }
 
 /// A 16.16 width as Int32, saturating (a segment wider than 32767 px is absurd anyway).
 @inline(__always) func clamp(_ value: Int64) -> Int32 {
     Int32(clamping: value)
+}
+
+/// What a run's shaped glyphs add to the measuring form besides advances: where HarfBuzz
+/// clusters start, the growth of break-word line ends after kerned clusters and the widths of
+/// cluster rests shaped alone. Shared by both builders (the word cache keeps the shaped runs,
+/// so a cached chunk yields them again without shaping).
+enum RunExtras {
+    /// Marks the units of a run at `start` (`count` units) where no cluster starts. HarfBuzz's
+    /// clusters are monotonic (ascending, or descending in right-to-left runs): the units between
+    /// two consecutive cluster values are inside a cluster.
+    static func mark(_ shaped: ShapedRun, at start: Int, count: Int, clusterInnerBits bits: inout [UInt64]) {
+        let clusters = shaped.glyphClusters
+        let n = clusters.count
+        // The common case: one glyph per unit, in order.
+        if n == count && (n == 0 || (clusters[0] == 0 && clusters[n - 1] == Int32(n - 1))) && (n < 3 || clusters[1] == 1) {
+            var plain = true
+            for g in 0..<n where clusters[g] != Int32(g) { plain = false; break }
+            if plain { return }
+        }
+        @inline(__always) func inner(_ k: Int) {
+            let u = start + k
+            bits[u >> 6] |= 1 << UInt64(u & 63)
+        }
+        let descending = n > 1 && clusters[0] > clusters[n - 1]
+        var previous = -1
+        var monotonic = true
+        for i in 0..<n {
+            let c = Int(clusters[descending ? n - 1 - i : i])
+            if c < previous { monotonic = false; break }
+            if c > previous {
+                if previous >= 0 { for k in previous + 1..<c { inner(k) } } else { for k in 0..<min(c, count) { inner(k) } }
+                previous = c
+            }
+        }
+        if monotonic {
+            if previous >= 0 { for k in previous + 1..<count { inner(k) } }
+            return
+        }
+        var isStart = [Bool](repeating: false, count: count)
+        for c in clusters where c >= 0 && Int(c) < count { isStart[Int(c)] = true }
+        for k in 0..<count {
+            let u = start + k
+            if isStart[k] { bits[u >> 6] &= ~(1 << UInt64(u & 63)) } else { inner(k) }
+        }
+    }
+
+    /// Appends the run's kerning growths, keyed by the unit where a line ending after the kerned
+    /// cluster's first grapheme ends, and its rests shaped alone, in absolute units and 16.16 px.
+    static func collect<K: RangeReplaceableCollection, A: RangeReplaceableCollection>(
+        _ shaped: ShapedRun, font: Font, size: Double, at start: Int, end: Int, graphemeStartBits bits: UnsafeBufferPointer<UInt64>,
+        kerns: inout K, alone: inout A) where K.Element == Int32, A.Element == Int32 {
+        let scale = font.fixedScale(size: size)
+        let kerning = shaped.kerning
+        for p in stride(from: 0, to: kerning.count, by: 2) {
+            var e = start + Int(kerning[p]) + 1
+            while e < end && bits[e >> 6] & (1 << UInt64(e & 63)) == 0 { e += 1 }
+            kerns.append(Int32(e))
+            kerns.append(clamp(-font.fixedAdvance(kerning[p + 1], scale: scale, size: size)))
+        }
+        let widths = shaped.aloneWidths
+        for t in stride(from: 0, to: widths.count, by: 3) {
+            alone.append(Int32(start) + widths[t])
+            alone.append(Int32(start) + widths[t + 1])
+            alone.append(clamp(font.fixedAdvance(widths[t + 2], scale: scale, size: size)))
+        }
+    }
+
+    /// Sorts (unit, growth) pairs by unit, keeping the last pair for a unit.
+    static func sortKerns(_ kerns: inout [Int32]) {
+        guard kerns.count > 2 else { return }
+        var pairs: [(Int32, Int32, Int)] = []
+        for p in stride(from: 0, to: kerns.count, by: 2) { pairs.append((kerns[p], kerns[p + 1], p)) }
+        pairs.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.2 < $1.2 }
+        kerns.removeAll(keepingCapacity: true)
+        for (k, pair) in pairs.enumerated() where k + 1 == pairs.count || pairs[k + 1].0 != pair.0 {
+            kerns.append(pair.0)
+            kerns.append(pair.1)
+        }
+    }
 }

@@ -5,35 +5,61 @@ import Synchronization
 ///
 /// Runs are immutable and shared between every prepared text that contains the same run,
 /// through ``ShapeCache``. Shaping happens at the font's units-per-em scale, so a run is valid
-/// for every font size: widths scale linearly (no hinting, as in Chromium on Linux).
-public final class ShapedRun: Sendable {
-    /// Glyph ids, in visual order (HarfBuzz output order).
-    public let glyphs: [UInt32]
-    /// Horizontal advance of each glyph.
-    public let advances: [Int32]
-    /// Glyph offsets from the pen position.
-    public let offsetsX: [Int32], offsetsY: [Int32]
-    /// UTF-16 offset, within the run, of the cluster each glyph belongs to.
-    public let clusters: [Int32]
-    /// Advance credited to each UTF-16 unit of the run (a cluster's advance goes to its first unit).
-    let unitAdvances: [Int32]
-    /// Clusters that HarfBuzz kerned against the next one: (run offset, kerning) pairs, flat
-    /// (``LineEndKerning``).
-    let kerning: [Int32]
+/// for every font size: widths scale linearly (no hinting, as in Chromium on Linux). One
+/// allocation holds every array (glyph ids, advances, offsets, clusters, per-unit advances).
+package final class ShapedRun: Sendable {
+    /// Glyph count, UTF-16 unit count, kerning pairs and line-start widths, and every array in
+    /// one block of Int32s: glyph ids, advances, x offsets, y offsets and clusters (a glyph
+    /// count each), then per-unit advances, then the kerning pairs (``LineEndKerning``), then
+    /// the line-start widths (``ClusterSplit``).
+    private let counts: (glyphs: Int, units: Int, kerning: Int, alone: Int)
+    nonisolated(unsafe) private let storage: UnsafeMutablePointer<Int32>
 
-    init(glyphs: [UInt32], advances: [Int32], offsetsX: [Int32], offsetsY: [Int32], clusters: [Int32], unitAdvances: [Int32],
-         kerning: [Int32] = []) {
-        self.glyphs = glyphs
-        self.advances = advances
-        self.offsetsX = offsetsX
-        self.offsetsY = offsetsY
-        self.clusters = clusters
-        self.unitAdvances = unitAdvances
-        self.kerning = kerning
+    private init(glyphs: Int, units: Int, kerning: Int = 0, alone: Int = 0) {
+        counts = (glyphs, units, kerning, alone)
+        let size = max(1, 5 * glyphs + units + 2 * kerning + 3 * alone)
+        storage = .allocate(capacity: size)
+        storage.initialize(repeating: 0, count: size)
     }
 
+    deinit { storage.deallocate() }
+
+    @inline(__always) private func part(_ k: Int, _ count: Int) -> UnsafeBufferPointer<Int32> {
+        UnsafeBufferPointer(start: storage + k * counts.glyphs, count: count)
+    }
+
+    /// Number of glyphs.
+    package var glyphCount: Int { counts.glyphs }
+    /// Glyph ids, in visual order (HarfBuzz output order).
+    package var glyphIDs: UnsafeBufferPointer<UInt32> {
+        UnsafeBufferPointer(start: UnsafeRawPointer(storage).assumingMemoryBound(to: UInt32.self), count: counts.glyphs)
+    }
+    /// Horizontal advance of each glyph.
+    package var glyphAdvances: UnsafeBufferPointer<Int32> { part(1, counts.glyphs) }
+    /// Glyph offsets from the pen position.
+    package var glyphOffsetsX: UnsafeBufferPointer<Int32> { part(2, counts.glyphs) }
+    package var glyphOffsetsY: UnsafeBufferPointer<Int32> { part(3, counts.glyphs) }
+    /// UTF-16 offset, within the run, of the cluster each glyph belongs to.
+    package var glyphClusters: UnsafeBufferPointer<Int32> { part(4, counts.glyphs) }
+    /// Advance credited to each UTF-16 unit of the run (a cluster's advance goes to its first
+    /// unit; multi-grapheme clusters spread it over their graphemes, ``ClusterSplit``).
+    var unitAdvances: UnsafeBufferPointer<Int32> { part(5, counts.units) }
+    /// Clusters that HarfBuzz kerned against the next one: (run offset, kerning in design
+    /// units) pairs, flat (``LineEndKerning``).
+    var kerning: UnsafeBufferPointer<Int32> { UnsafeBufferPointer(start: storage + 5 * counts.glyphs + counts.units, count: 2 * counts.kerning) }
+    /// Widths of the rests of multi-grapheme clusters shaped alone, for lines that start inside
+    /// such a cluster: (from, to, design units) triples, run offsets, flat (``ClusterSplit``).
+    var aloneWidths: UnsafeBufferPointer<Int32> {
+        UnsafeBufferPointer(start: storage + 5 * counts.glyphs + counts.units + 2 * counts.kerning, count: 3 * counts.alone)
+    }
+
+    /// The same, as arrays (for tests and tools).
+    package var glyphs: [UInt32] { Array(glyphIDs) }
+    package var advances: [Int32] { Array(glyphAdvances) }
+    package var clusters: [Int32] { Array(glyphClusters) }
+
     /// Approximate heap bytes held by the run.
-    var byteCount: Int { 48 + glyphs.count * 20 + unitAdvances.count * 4 }
+    var byteCount: Int { 48 + counts.glyphs * 20 + counts.units * 4 + counts.kerning * 8 + counts.alone * 12 }
 
     /// Shapes `units[item]` (one run: one font, one direction) with HarfBuzz; the units around
     /// `item` are context only (Arabic joining across a font change).
@@ -46,35 +72,50 @@ public final class ShapedRun: Sendable {
         hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         if let language = language.language { hb_buffer_set_language(buffer, language) }
         hb_buffer_guess_segment_properties(buffer)
-        var features = halfWidth.map { hb_feature_t(tag: hb_tag("halt"), value: 1, start: UInt32($0), end: UInt32($0) + 1) }
-        hb_shape(font.hbFont, buffer, &features, UInt32(features.count))
+        if halfWidth.isEmpty {
+            hb_shape(font.hbFont, buffer, nil, 0)
+        } else {
+            var features = halfWidth.map { hb_feature_t(tag: hb_tag("halt"), value: 1, start: UInt32($0), end: UInt32($0) + 1) }
+            hb_shape(font.hbFont, buffer, &features, UInt32(features.count))
+        }
         var count: UInt32 = 0
         let infos = hb_buffer_get_glyph_infos(buffer, &count)!
         let positions = hb_buffer_get_glyph_positions(buffer, &count)!
-        let n = Int(count)
+        let n = Int(count), u = item.count
         var glyphs = [UInt32](repeating: 0, count: n)
         var advances = [Int32](repeating: 0, count: n)
-        var offsetsX = [Int32](repeating: 0, count: n)
-        var offsetsY = [Int32](repeating: 0, count: n)
         var clusters = [Int32](repeating: 0, count: n)
-        var unitAdvances = [Int32](repeating: 0, count: item.count)
+        var unsafe = [Bool](repeating: false, count: n)
+        var unitAdvances = [Int32](repeating: 0, count: u)
+        var offsets = [Int32](repeating: 0, count: 2 * n)
         for i in 0..<n {
             glyphs[i] = infos[i].codepoint
             advances[i] = positions[i].x_advance
-            offsetsX[i] = positions[i].x_offset
-            offsetsY[i] = positions[i].y_offset
+            offsets[2 * i] = positions[i].x_offset
+            offsets[2 * i + 1] = positions[i].y_offset
             let cluster = Int32(infos[i].cluster) - Int32(item.lowerBound)
             clusters[i] = cluster
             unitAdvances[Int(cluster)] &+= positions[i].x_advance
+            unsafe[i] = hb_glyph_info_get_glyph_flags(infos + i).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0
         }
-        var unsafe = [Bool](repeating: false, count: n)
-        for i in 0..<n { unsafe[i] = hb_glyph_info_get_glyph_flags(infos + i).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0 }
+        // (The buffer is reused below: everything needed from it is copied out.)
         let kerning = LineEndKerning.collect(glyphs: glyphs, advances: advances, clusters: clusters, unsafeToBreak: unsafe,
                                              rightToLeft: rightToLeft, font: font)
-        ClusterSplit.creditGraphemes(&unitAdvances, clusters: clusters, units: units, item: item, font: font,
-                                     rightToLeft: rightToLeft, language: language, buffer: buffer)
-        return ShapedRun(glyphs: glyphs, advances: advances, offsetsX: offsetsX, offsetsY: offsetsY,
-                         clusters: clusters, unitAdvances: unitAdvances, kerning: kerning)
+        let alone = ClusterSplit.creditGraphemes(&unitAdvances, clusters: clusters, units: units, item: item, font: font,
+                                                 rightToLeft: rightToLeft, language: language, buffer: buffer)
+        let run = ShapedRun(glyphs: n, units: u, kerning: kerning.count / 2, alone: alone.count / 3)
+        let base = run.storage
+        for i in 0..<n {
+            base[i] = Int32(bitPattern: glyphs[i])
+            base[n + i] = advances[i]
+            base[2 * n + i] = offsets[2 * i]
+            base[3 * n + i] = offsets[2 * i + 1]
+            base[4 * n + i] = clusters[i]
+        }
+        for k in 0..<u { base[5 * n + k] = unitAdvances[k] }
+        for k in kerning.indices { base[5 * n + u + k] = kerning[k] }
+        for k in alone.indices { base[5 * n + u + kerning.count + k] = alone[k] }
+        return run
     }
 }
 
@@ -160,6 +201,10 @@ public final class ShapeCache: Sendable {
     public let capacity: Int
     private let shards: [Shard]
     private let shardCapacity: Int
+    /// Bumped by ``removeAll()``: each thread's word cache (WordCache.swift), which remembers
+    /// what texts prepared through this cache looked like, empties itself when it changes.
+    private let clearCount = Atomic<UInt64>(0)
+    var generation: UInt64 { clearCount.load(ordering: .acquiring) }
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -212,8 +257,10 @@ public final class ShapeCache: Sendable {
         return total
     }
 
-    /// Drops every cached run.
+    /// Drops every cached run, and every thread's memory of the words prepared through this
+    /// cache (the next texts are prepared from scratch).
     public func removeAll() {
         for shard in shards { shard.generations.withLock { $0 = Generations() } }
+        clearCount.add(1, ordering: .releasing)
     }
 }

@@ -1,0 +1,514 @@
+import RowKitIO
+
+/// What a row file is checked against: the templates rows may use and the default one.
+public struct RowFileOptions: Sendable {
+    /// Templates rows may name with `"cell"`.
+    public var templates: [CellTemplate]
+    /// The template of rows without `"cell"` (nil: every row must name one).
+    public var defaultTemplate: String?
+    /// Accept fields no template reads (otherwise each is an error naming it).
+    public var allowsUnknownFields: Bool
+
+    /// Options for rows of `templates`; rows without `"cell"` use `defaultTemplate`.
+    public init(templates: [CellTemplate], defaultTemplate: String?, allowsUnknownFields: Bool = false) {
+        self.templates = templates
+        self.defaultTemplate = defaultTemplate
+        self.allowsUnknownFields = allowsUnknownFields
+    }
+}
+
+/// One row read from a row file, checked against its template.
+public struct RowFileRow: Sendable {
+    /// 0-based section.
+    public var section: Int
+    /// 0-based index of the row in its section as written (rows with errors count too).
+    public var row: Int
+    /// The row's `"id"`, or `s<section>-r<row>`.
+    public var id: String
+    /// The template's name.
+    public var template: String
+    /// The fields (null fields are left out).
+    public var data: RowData
+    /// Where the row starts in the file.
+    public var position: TextPosition
+}
+
+/// A section of a row file. JSON arrays and JSON Lines are one section without a title.
+public struct RowFileSection: Sendable {
+    /// 0-based index.
+    public var index: Int
+    /// The section's `"id"`, or `s<index>`.
+    public var id: String
+    /// The title (drawn by the `section-header` cell), if any.
+    public var title: String?
+    /// Whether `title` is final. In `{"sections": …}` a `"title"` may follow the section's
+    /// `"rows"`; it is then known only at the section's end (``RowFileItem/sectionEnd(_:)``).
+    public var titleIsFinal: Bool
+    /// Where the section starts.
+    public var position: TextPosition
+}
+
+/// What reading a row file yields, in file order.
+public enum RowFileItem: Sendable {
+    /// A section begins.
+    case sectionStart(RowFileSection)
+    /// A good row.
+    case row(RowFileRow)
+    /// A section ends (with its final title).
+    case sectionEnd(RowFileSection)
+    /// A bad row or section field: reported, skipped, and reading goes on.
+    case error(InputError)
+}
+
+/// Reads rows from JSON (an array of row objects, or `{"sections": [{"title", "rows"}, …]}`)
+/// or JSON Lines (one row object per line), streaming: a file of any size is read in bounded
+/// memory, one row at a time.
+///
+/// The format comes from the content, not the file name: `[` starts an array, `{"sections"`
+/// a sections document, anything else JSON Lines. Every row is checked: a JSON object of
+/// string and number fields (null fields are left out), fields the row's template reads (an
+/// unknown one is named with a suggestion), image fields holding names, unique ids. A bad row is
+/// a ``RowFileItem/error(_:)`` item and reading goes on; malformed JSON inside a JSON document
+/// ends reading (thrown), while a bad JSON Lines line is one error item.
+///
+/// Reserved keys: `"id"` (a string or number naming the row; default `s<section>-r<row>`) and
+/// `"cell"` (the row's template). Numbers keep their text when their value would print
+/// differently (see ``FieldValue/init(numberText:)``).
+///
+/// Not thread-safe.
+public final class RowFileReader {
+    /// The layout of a row file.
+    public enum Format: String, Sendable {
+        case jsonLines = "JSON Lines", array = "JSON array", sections = "JSON sections"
+    }
+
+    /// The name used in messages.
+    public var name: String { reader.input.name }
+    /// Bytes consumed so far, and the total when known (for progress).
+    public var bytesRead: Int { reader.input.consumedBytes }
+    /// The input's size when known.
+    public var byteCount: Int? { reader.input.byteCount }
+    /// The format, once the first item has been read.
+    public private(set) var format: Format?
+
+    private let reader: JSONReader
+    private let options: RowFileOptions
+    private let fields: [String: BoundFields]
+    private let templateNames: [String]
+    private var pending: [RowFileItem] = []
+    private var pendingIndex = 0
+    private var state = State.start
+    private var explicitIDs: [String: TextPosition] = [:]
+    private var sectionIDs: [String: TextPosition] = [:]
+    private var implicitRows: [[UInt64]] = []
+
+    private enum State {
+        case start
+        case jsonLines(section: RowFileSection, rows: Int)
+        case rows(section: RowFileSection, rows: Int, first: Bool, nested: Bool, keys: SectionKeys)
+        case topKeys(first: Bool, seenSections: Bool)
+        case sectionList(first: Bool, count: Int)
+        case sectionKeys(section: RowFileSection, first: Bool, keys: SectionKeys)
+        case finished
+    }
+
+    /// Keys seen in a section object.
+    private struct SectionKeys {
+        var title: TextPosition?, rows: TextPosition?, id: TextPosition?
+    }
+
+    /// Reads the file at `path` (or standard input for `-`).
+    public convenience init(path: String, options: RowFileOptions) throws(InputError) {
+        self.init(input: BufferedInput(try InputFile(path, what: "data file")), options: options)
+    }
+
+    /// Reads bytes held in memory; `name` is used in messages.
+    public convenience init(bytes: [UInt8], name: String, options: RowFileOptions) {
+        self.init(input: BufferedInput(bytes: bytes, name: name), options: options)
+    }
+
+    init(input: BufferedInput, options: RowFileOptions) {
+        self.reader = JSONReader(input)
+        self.options = options
+        var fields: [String: BoundFields] = [:]
+        for template in options.templates where fields[template.name] == nil { fields[template.name] = template.boundFields }
+        self.fields = fields
+        self.templateNames = options.templates.map(\.name)
+    }
+
+    /// The next item, or nil at the end. Throws when reading cannot go on: an I/O error, or
+    /// malformed JSON in a JSON document.
+    public func next() throws(InputError) -> RowFileItem? {
+        while pendingIndex == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            pendingIndex = 0
+            if case .finished = state { return nil }
+            try advance()
+        }
+        defer { pendingIndex += 1 }
+        return pending[pendingIndex]
+    }
+
+    // MARK: Parsing
+
+    private func emit(_ item: RowFileItem) { pending.append(item) }
+
+    private func error(_ position: TextPosition?, _ message: String) -> InputError {
+        InputError(.malformed, source: name, position: position, message: message)
+    }
+
+    private func newSection(_ index: Int, id: String? = nil, title: String? = nil, final: Bool, at position: TextPosition) -> RowFileSection {
+        if implicitRows.count <= index { implicitRows.append(contentsOf: repeatElement([], count: index + 1 - implicitRows.count)) }
+        return RowFileSection(index: index, id: id ?? "s\(index)", title: title, titleIsFinal: final, position: position)
+    }
+
+    /// Reads one step and queues what it yields.
+    private func advance() throws(InputError) {
+        switch state {
+        case .start:
+            let first = try reader.peek()
+            let position = reader.position
+            if first == UInt8(ascii: "[") {
+                format = .array
+                _ = try reader.consume(UInt8(ascii: "["))
+                let section = newSection(0, final: true, at: position)
+                emit(.sectionStart(section))
+                state = .rows(section: section, rows: 0, first: true, nested: false, keys: SectionKeys())
+            } else if first == UInt8(ascii: "{"), try reader.peekFirstKey() == "sections" {
+                format = .sections
+                _ = try reader.consume(UInt8(ascii: "{"))
+                state = .topKeys(first: true, seenSections: false)
+            } else {
+                format = .jsonLines
+                let section = newSection(0, final: true, at: TextPosition.start)
+                emit(.sectionStart(section))
+                state = .jsonLines(section: section, rows: 0)
+            }
+
+        case .jsonLines(let section, let rows):
+            guard let line = try reader.nextLine() else {
+                emit(.sectionEnd(section))
+                state = .finished
+                return
+            }
+            if line.isTooLong {
+                emit(.error(error(TextPosition(line: line.number, column: 0),
+                                  "the line is longer than the \(byteCountText(InputLimits.recordBytes)) record limit")))
+                state = .jsonLines(section: section, rows: rows + 1)
+                return
+            }
+            if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+            let origin = TextPosition(line: line.number, column: line.column)
+            let leading = line.bytes.prefix { $0 == 0x20 || $0 == 0x09 }.count
+            let position = TextPosition(line: line.number, column: line.column + leading)
+            do throws(InputError) {
+                let value = try parseJSON(line.bytes, source: name, origin: origin)
+                row(value, at: position, section: section.index, index: rows)
+            } catch {
+                emit(.error(error))
+            }
+            state = .jsonLines(section: section, rows: rows + 1)
+
+        case .rows(let section, let rows, let first, let nested, let keys):
+            if try reader.consume(UInt8(ascii: "]")) {
+                if nested {
+                    state = .sectionKeys(section: section, first: false, keys: keys)
+                } else {
+                    try expectEnd()
+                    emit(.sectionEnd(section))
+                    state = .finished
+                }
+                return
+            }
+            if !first { try reader.expect(UInt8(ascii: ","), "',' or ']' after a row") }
+            let (value, position) = try reader.readValue()
+            row(value, at: position, section: section.index, index: rows)
+            state = .rows(section: section, rows: rows + 1, first: false, nested: nested, keys: keys)
+
+        case .topKeys(let first, let seenSections):
+            if try reader.consume(UInt8(ascii: "}")) {
+                try expectEnd()
+                state = .finished
+                return
+            }
+            if !first { try reader.expect(UInt8(ascii: ","), "',' or '}'") }
+            let (key, position) = try reader.readKey()
+            if key == "sections" && !seenSections {
+                try reader.expect(UInt8(ascii: "["), "'[' (a list of sections)")
+                state = .sectionList(first: true, count: 0)
+                return
+            }
+            emit(.error(error(position, key == "sections" ? "\"sections\" is given twice"
+                              : "unknown key '\(key)' (a sections document has only \"sections\")")))
+            _ = try reader.readValue()
+            state = .topKeys(first: false, seenSections: seenSections)
+
+        case .sectionList(let first, let count):
+            if try reader.consume(UInt8(ascii: "]")) {
+                state = .topKeys(first: false, seenSections: true)
+                return
+            }
+            if !first { try reader.expect(UInt8(ascii: ","), "',' or ']' after a section") }
+            let next = try reader.peek()
+            let position = reader.position
+            let section = newSection(count, final: false, at: position)
+            if next != UInt8(ascii: "{") {
+                let (value, _) = try reader.readValue()
+                emit(.sectionStart(RowFileSection(index: count, id: section.id, title: nil, titleIsFinal: true, position: position)))
+                emit(.error(error(position, "section \(count) must be an object {\"title\": …, \"rows\": […]}, not \(value.kindDescription)")))
+                emit(.sectionEnd(RowFileSection(index: count, id: section.id, title: nil, titleIsFinal: true, position: position)))
+                state = .sectionList(first: false, count: count + 1)
+                return
+            }
+            _ = try reader.consume(UInt8(ascii: "{"))
+            state = .sectionKeys(section: section, first: true, keys: SectionKeys())
+
+        case .sectionKeys(var section, let first, var keys):
+            if try reader.consume(UInt8(ascii: "}")) {
+                if keys.rows == nil {
+                    section.titleIsFinal = true
+                    emit(.sectionStart(section))
+                    emit(.error(error(section.position, "section \(section.index) has no \"rows\": […]")))
+                }
+                section.titleIsFinal = true
+                let idPosition = keys.id ?? section.position
+                if let first = sectionIDs[section.id] {
+                    emit(.error(error(idPosition, "duplicate section id '\(section.id)' (first used by the section at \(name):\(first))")))
+                } else {
+                    sectionIDs[section.id] = idPosition
+                }
+                emit(.sectionEnd(section))
+                state = .sectionList(first: false, count: section.index + 1)
+                return
+            }
+            if !first { try reader.expect(UInt8(ascii: ","), "',' or '}' in a section") }
+            let (key, position) = try reader.readKey()
+            let earlier: TextPosition?
+            switch key {
+            case "title": earlier = keys.title
+            case "rows": earlier = keys.rows
+            case "id": earlier = keys.id
+            default: earlier = nil
+            }
+            if let earlier {
+                emit(.error(error(position, "section \(section.index): \"\(key)\" is given twice (first at \(earlier))")))
+                _ = try reader.readValue()
+                state = .sectionKeys(section: section, first: false, keys: keys)
+                return
+            }
+            switch key {
+            case "title":
+                keys.title = position
+                let (value, valuePosition) = try reader.readValue()
+                switch value {
+                case .string(let title): section.title = title
+                case .null: break
+                default:
+                    emit(.error(error(valuePosition, "section \(section.index): \"title\" must be a string, not \(value.kindDescription)")))
+                }
+                if keys.rows != nil { section.titleIsFinal = true }
+            case "id":
+                keys.id = position
+                let (value, valuePosition) = try reader.readValue()
+                switch value {
+                case .string(let id) where !id.isEmpty: section.id = id
+                case .number(let number): section.id = number.text
+                default:
+                    emit(.error(error(valuePosition, "section \(section.index): \"id\" must be a non-empty string or a number, not \(value.kindDescription)")))
+                }
+            case "rows":
+                keys.rows = position
+                section.titleIsFinal = keys.title != nil
+                if try reader.peek() != UInt8(ascii: "[") {
+                    let (value, valuePosition) = try reader.readValue()
+                    emit(.sectionStart(section))
+                    emit(.error(error(valuePosition, "section \(section.index): \"rows\" must be an array of row objects, not \(value.kindDescription)")))
+                    state = .sectionKeys(section: section, first: false, keys: keys)
+                    return
+                }
+                _ = try reader.consume(UInt8(ascii: "["))
+                emit(.sectionStart(section))
+                state = .rows(section: section, rows: 0, first: true, nested: true, keys: keys)
+                return
+            default:
+                emit(.error(error(position, "section \(section.index): unknown key '\(key)'"
+                                  + (didYouMean(key, among: ["title", "rows", "id"]).map { " (did you mean '\($0)'?)" } ?? "")
+                                  + "; a section has \"title\", \"rows\" and \"id\"")))
+                _ = try reader.readValue()
+            }
+            state = .sectionKeys(section: section, first: false, keys: keys)
+
+        case .finished:
+            break
+        }
+    }
+
+    private func expectEnd() throws(InputError) {
+        if try reader.peek() != nil {
+            throw error(reader.position, "unexpected text after the end of the JSON document")
+        }
+    }
+
+    // MARK: Rows
+
+    /// Checks one row value and queues it (or its error).
+    private func row(_ value: JSONValue, at position: TextPosition, section: Int, index: Int) {
+        switch checkedRow(value, at: position, section: section, index: index) {
+        case .success(let row): emit(.row(row))
+        case .failure(let failure): emit(.error(failure))
+        }
+    }
+
+    private func checkedRow(_ value: JSONValue, at position: TextPosition, section: Int, index: Int) -> Result<RowFileRow, InputError> {
+        guard case .object(let object) = value else {
+            return .failure(error(position, "a row must be a JSON object of fields, not \(value.kindDescription)"))
+        }
+        if let (first, second) = object.firstDuplicateKey {
+            return .failure(error(second.keyPosition, "field '\(second.key)' is given twice (first at \(first.keyPosition))"))
+        }
+        // The template.
+        let template: String
+        if let cell = object["cell"] {
+            guard case .string(let name) = cell.value else {
+                return .failure(error(cell.valuePosition, "\"cell\" must be a template name (a string), not \(cell.value.kindDescription)"))
+            }
+            guard fields[name] != nil else {
+                let hint = didYouMean(name, among: templateNames).map { " (did you mean '\($0)'?)" } ?? ""
+                return .failure(error(cell.valuePosition, "unknown cell '\(name)'\(hint); cells: \(templateNames.joined(separator: ", "))"))
+            }
+            template = name
+        } else if let name = options.defaultTemplate {
+            template = name
+        } else {
+            return .failure(error(position, "the row names no \"cell\" and there is no default template"))
+        }
+        let bound = fields[template] ?? BoundFields()
+        // The id.
+        var id: String?
+        if let member = object["id"] {
+            switch member.value {
+            case .string(let text) where !text.isEmpty: id = text
+            case .number(let number): id = number.text
+            default:
+                return .failure(error(member.valuePosition, "\"id\" must be a non-empty string or a number, not \(member.value.kindDescription)"))
+            }
+        }
+        // The fields.
+        var data: [String: FieldValue] = [:]
+        data.reserveCapacity(object.members.count)
+        for member in object.members where member.key != "cell" && (member.key != "id" || bound.all.contains("id")) {
+            let key = member.key
+            if !bound.all.contains(key) && !options.allowsUnknownFields {
+                let known = bound.all.sorted()
+                var message = "unknown field '\(key)' for cell '\(template)'"
+                if let suggestion = didYouMean(key, among: known) { message += " (did you mean '\(suggestion)'?)" }
+                message += known.isEmpty ? "; it reads no fields" : "; it reads \(known.joined(separator: ", "))"
+                return .failure(error(member.keyPosition, message))
+            }
+            switch member.value {
+            case .null:
+                continue
+            case .string(let text):
+                data[key] = .string(text)
+            case .number(let number):
+                if bound.images.contains(key) {
+                    return .failure(error(member.valuePosition, "field '\(key)' names an image: expected a string, not \(member.value.kindDescription)"))
+                }
+                guard let field = FieldValue(numberText: number.text) else {
+                    return .failure(error(member.valuePosition, "field '\(key)': the number \(number.text) is out of range"))
+                }
+                data[key] = field
+            default:
+                let expected = bound.images.contains(key) ? "an image name (a string)" : "a string or a number"
+                return .failure(error(member.valuePosition, "field '\(key)' must be \(expected), not \(member.value.kindDescription)"))
+            }
+        }
+        // Unique ids, including the automatic ones.
+        let finalID: String
+        if let id {
+            if let first = explicitIDs[id] {
+                return .failure(error(position, "duplicate row id '\(id)' (first used by the row at \(name):\(first))"))
+            }
+            if let (s, r) = Self.automaticID(id), isImplicit(section: s, row: r) {
+                return .failure(error(position, "row id '\(id)' is already the automatic id of row \(r) of section \(s), which has no \"id\""))
+            }
+            explicitIDs[id] = position
+            finalID = id
+        } else {
+            finalID = "s\(section)-r\(index)"
+            if let first = explicitIDs[finalID] {
+                return .failure(error(position, "this row has no \"id\" and its automatic id '\(finalID)' is used by the row at \(name):\(first)"))
+            }
+            markImplicit(section: section, row: index)
+        }
+        return .success(RowFileRow(section: section, row: index, id: finalID, template: template, data: RowData(data), position: position))
+    }
+
+    /// `(section, row)` when `id` has the form of an automatic id, `s<section>-r<row>`.
+    static func automaticID(_ id: String) -> (Int, Int)? {
+        guard id.hasPrefix("s"), let dash = id.firstIndex(of: "-") else { return nil }
+        let sectionText = id[id.index(after: id.startIndex)..<dash]
+        let rest = id[id.index(after: dash)...]
+        guard rest.hasPrefix("r") else { return nil }
+        let rowText = rest.dropFirst()
+        guard let s = Int(sectionText), let r = Int(rowText), String(s) == sectionText, String(r) == rowText else { return nil }
+        return (s, r)
+    }
+
+    private func isImplicit(section: Int, row: Int) -> Bool {
+        guard section >= 0, section < implicitRows.count, row >= 0 else { return false }
+        let words = implicitRows[section]
+        return row / 64 < words.count && words[row / 64] & (1 << UInt64(row % 64)) != 0
+    }
+
+    private func markImplicit(section: Int, row: Int) {
+        if implicitRows.count <= section { implicitRows.append(contentsOf: repeatElement([], count: section + 1 - implicitRows.count)) }
+        let word = row / 64
+        if implicitRows[section].count <= word {
+            implicitRows[section].append(contentsOf: repeatElement(0, count: word + 1 - implicitRows[section].count))
+        }
+        implicitRows[section][word] |= 1 << UInt64(row % 64)
+    }
+}
+
+/// A section of rows read whole (see ``RowFile/load(_:options:)``).
+public struct LoadedSection: Sendable {
+    /// The section: index, id, title.
+    public var section: RowFileSection
+    /// Its good rows, in order.
+    public var rows: [RowFileRow]
+}
+
+/// Row files read whole.
+public enum RowFile {
+    /// Every section and row of the file at `path` (or standard input for `-`), and every
+    /// error found (bad rows are left out). Throws when reading cannot go on, and for files
+    /// over ``InputLimits/wholeInputBytes``.
+    public static func load(_ path: String, options: RowFileOptions) throws(InputError) -> (sections: [LoadedSection], errors: [InputError]) {
+        let reader = try RowFileReader(path: path, options: options)
+        return try load(reader)
+    }
+
+    /// Every section, row and error from `reader` (see ``load(_:options:)``).
+    public static func load(_ reader: RowFileReader) throws(InputError) -> (sections: [LoadedSection], errors: [InputError]) {
+        if let size = reader.byteCount, size > InputLimits.wholeInputBytes {
+            throw InputError(.limitExceeded, source: reader.name,
+                             message: "the data is larger than the \(byteCountText(InputLimits.wholeInputBytes)) limit for rows read whole")
+        }
+        var sections: [LoadedSection] = []
+        var errors: [InputError] = []
+        while let item = try reader.next() {
+            if reader.bytesRead > InputLimits.wholeInputBytes {
+                throw InputError(.limitExceeded, source: reader.name,
+                                 message: "the data is larger than the \(byteCountText(InputLimits.wholeInputBytes)) limit for rows read whole")
+            }
+            switch item {
+            case .sectionStart(let section): sections.append(LoadedSection(section: section, rows: []))
+            case .row(let row): sections[sections.count - 1].rows.append(row)
+            case .sectionEnd(let section): sections[sections.count - 1].section = section
+            case .error(let error): errors.append(error)
+            }
+        }
+        return (sections, errors)
+    }
+}

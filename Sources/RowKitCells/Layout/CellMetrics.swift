@@ -1,0 +1,114 @@
+import RowKitText
+
+/// A row's compact measuring form: its texts' measuring forms (``TextMetrics``) packed in one
+/// allocation with a reference to the template's ``CompiledLayout`` — what a list keeps per
+/// row to know its height at any width, a few hundred bytes for a typical cell.
+///
+/// Made by ``CompiledLayout/metrics(for:fonts:cache:)`` without keeping any glyphs; its
+/// height at every width equals the height of the row's drawing form
+/// (``CompiledLayout/bind(_:fonts:cache:)``). A value; safe to use on any thread.
+public struct CellMetrics: Sendable {
+    struct Header {
+        /// Keeps the compiled layout, and so `steps`, alive.
+        let compiled: CompiledLayout
+        /// The compiled steps, read without reference counting.
+        let steps: UnsafePointer<CompiledLayout.Step>
+    }
+
+    /// The header, then one Int32 offset per text slot (−1 for an empty text), then the texts'
+    /// measuring forms, each 8-byte aligned.
+    final class Storage: ManagedBuffer<Header, UInt64>, @unchecked Sendable {}
+
+    nonisolated(unsafe) let storage: Storage
+
+    init(compiled: CompiledLayout, texts: [TextMetrics?]) {
+        let slots = texts.count
+        let table = (4 * slots + 7) & ~7
+        var offsets: [Int32] = []
+        var size = table
+        for text in texts {
+            if let text {
+                offsets.append(Int32(size))
+                size += (text.blockByteCount + 7) & ~7
+            } else {
+                offsets.append(-1)
+            }
+        }
+        let words = max(1, size / 8)
+        storage = Storage.create(minimumCapacity: words) { _ in
+            Header(compiled: compiled, steps: UnsafePointer(compiled.stepBuffer.baseAddress!))
+        } as! Storage
+        storage.withUnsafeMutablePointerToElements { base in
+            base.initialize(repeating: 0, count: words)
+            let raw = UnsafeMutableRawPointer(base)
+            for (k, offset) in offsets.enumerated() {
+                raw.storeBytes(of: offset, toByteOffset: 4 * k, as: Int32.self)
+                if offset >= 0, let text = texts[k] { text.copyBlock(to: raw + Int(offset)) }
+            }
+        }
+    }
+
+    /// The compiled layout the row measures with.
+    public var compiled: CompiledLayout { storage.header.compiled }
+
+    /// The row's height at `width` (pixels, finite, 0...100000) — exactly the height of its
+    /// drawing form, ``BoundCell/measure(width:)``. Pure and allocation-free: a list calls it
+    /// for every row when its width changes.
+    @inline(__always)
+    public func height(width: Double) throws(CellError) -> Double {
+        try BoundCell.check(width)
+        return storage.withUnsafeMutablePointers { header, base in
+            CompiledLayout.measure(0, width: width, steps: header.pointee.steps, texts: BlockSizes(base: UnsafeRawPointer(base))).height
+        }
+    }
+
+    /// The row's size at `width`, as ``BoundCell/measure(width:)`` gives it.
+    public func measure(width: Double) throws(CellError) -> Size {
+        Size(width: width, height: try height(width: width))
+    }
+
+    /// Bytes held: this value and its one heap block (header, offsets, texts' measuring forms).
+    /// The compiled layout is shared by every row of the template and not counted.
+    public var byteCount: Int {
+        let head = (16 + MemoryLayout<Header>.size + 7) & ~7
+        return MemoryLayout<CellMetrics>.size + head + storage.capacity * 8 + 8
+    }
+
+    /// Text sizes from the packed measuring forms.
+    struct BlockSizes: TextSizing {
+        let base: UnsafeRawPointer
+
+        @inline(__always)
+        func size(ofText slot: Int, maxLines: Int, width: Double) -> Size {
+            let offset = base.load(fromByteOffset: 4 * slot, as: Int32.self)
+            guard offset >= 0, !width.isNaN, width >= 0 else { return .zero }
+            return CompiledLayout.textSize(TextMetrics.measureBlock(at: base + Int(offset), width: width, maxLines: maxLines), width: width)
+        }
+    }
+}
+
+extension CompiledLayout {
+    /// The compact measuring form of `row`: each text element prepared for measuring only (no
+    /// glyphs kept), packed with this layout. What a list computes for every row. Throws when
+    /// a text cannot be prepared (bad style numbers, unreadable font file), naming the element.
+    public func metrics(for row: RowData, fonts: FontLibrary = .shared, cache: ShapeCache = .shared) throws(CellError) -> CellMetrics {
+        var metrics: [TextMetrics?] = []
+        metrics.reserveCapacity(texts.count)
+        for element in texts {
+            let string = Self.string(element, row)
+            guard !string.isEmpty else { metrics.append(nil); continue }
+            do {
+                metrics.append(try TextMetrics(string, style: element.appearance.style, fonts: fonts, cache: cache))
+            } catch {
+                throw .text(element: Self.describe(element.source), error)
+            }
+        }
+        return CellMetrics(compiled: self, texts: metrics)
+    }
+
+    /// The drawing form of `row`: its texts prepared with their glyphs, ready to be measured,
+    /// arranged and drawn.
+    public func bind(_ row: RowData, fonts: FontLibrary = .shared, cache: ShapeCache = .shared) throws(CellError) -> BoundCell {
+        try BoundCell(self, row: row, fonts: fonts, cache: cache)
+    }
+}

@@ -1,0 +1,316 @@
+/// Why a scan stopped: the bytes ran out before the value ended (read more and scan again),
+/// or the text is not valid JSON (message and byte offset in the window).
+enum JSONScanError: Error {
+    case needMore
+    case invalid(String, offset: Int)
+}
+
+/// A recursive-descent JSON scanner over a window of bytes (RFC 8259, strict: no comments,
+/// no trailing commas, no NaN, no leading zeros, UTF-8 only, no lone surrogates).
+///
+/// Tracks line and column as it goes (columns in Unicode scalars), so positions cost nothing.
+/// When the window is not the end of the input (`isFinal` false) and a value runs past it, the
+/// scan throws `.needMore`; the caller reads more and scans again from the same start.
+struct JSONScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let isFinal: Bool
+    var i = 0
+    /// Line of the byte at `lineStart`.
+    private var line: Int
+    /// Offset where the current line starts (0 when it started before the window).
+    private var lineStart = 0
+    /// Column of the byte at `lineStart`.
+    private var lineStartColumn: Int
+    /// UTF-8 continuation bytes between `lineStart` and `i` (they add no column).
+    private var continuations = 0
+    let maximumDepth: Int
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool, origin: TextPosition, maximumDepth: Int = InputLimits.jsonDepth) {
+        self.bytes = bytes
+        self.isFinal = isFinal
+        self.line = origin.line
+        self.lineStartColumn = origin.column
+        self.maximumDepth = maximumDepth
+    }
+
+    /// The position of the byte at `i` (valid for offsets on the current line, at or after the
+    /// last line start; earlier offsets are only asked for on the current line).
+    var position: TextPosition {
+        TextPosition(line: line, column: lineStartColumn + (i - lineStart) - continuations)
+    }
+
+    // MARK: Whitespace and punctuation
+
+    /// Skips spaces, tabs, CR and LF; returns the next byte (nil at the end of a final window).
+    mutating func skipWhitespace() throws(JSONScanError) -> UInt8? {
+        while i < bytes.count {
+            let b = bytes[i]
+            switch b {
+            case 0x20, 0x09, 0x0D: i += 1
+            case 0x0A:
+                i += 1
+                line += 1
+                lineStart = i
+                lineStartColumn = 1
+                continuations = 0
+            default: return b
+            }
+        }
+        if isFinal { return nil }
+        throw .needMore
+    }
+
+    /// Consumes `byte` if it is next (after white space).
+    mutating func consume(_ byte: UInt8) throws(JSONScanError) -> Bool {
+        guard try skipWhitespace() == byte else { return false }
+        i += 1
+        return true
+    }
+
+    func unexpected(_ what: String) -> JSONScanError {
+        guard i < bytes.count else { return .invalid("unexpected end of input, expected \(what)", offset: i) }
+        return .invalid("unexpected \(describeByte(bytes[i])), expected \(what)", offset: i)
+    }
+
+    func describeByte(_ b: UInt8) -> String {
+        if b >= 0x21 && b < 0x7F { return "'\(Character(Unicode.Scalar(b)))'" }
+        if b == 0x20 { return "space" }
+        if b >= 0x80 { return "byte 0x\(String(b, radix: 16, uppercase: true))" }
+        return "control character U+\(String(format4(b)))"
+    }
+
+    private func format4(_ b: UInt8) -> String {
+        let hex = String(b, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 4 - hex.count) + hex
+    }
+
+    // MARK: Values
+
+    /// Scans one value (after white space).
+    mutating func value(depth: Int = 0) throws(JSONScanError) -> JSONValue {
+        guard let b = try skipWhitespace() else { throw unexpected("a JSON value") }
+        switch b {
+        case UInt8(ascii: "{"): return .object(try object(depth: depth + 1))
+        case UInt8(ascii: "["): return .array(try array(depth: depth + 1))
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        default: throw unexpected("a JSON value")
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws(JSONScanError) {
+        let count = word.utf8CodeUnitCount
+        let expected = UnsafeBufferPointer(start: word.utf8Start, count: count)
+        for k in 0..<count {
+            guard i + k < bytes.count else {
+                if isFinal { throw .invalid("unexpected end of input in '\(word)'", offset: i) }
+                throw .needMore
+            }
+            guard bytes[i + k] == expected[k] else {
+                throw .invalid("invalid literal (expected '\(word)')", offset: i)
+            }
+        }
+        i += count
+        // A literal runs into the next token only through letters or digits ("trueX", "null1").
+        if i < bytes.count, isWordByte(bytes[i]) { throw .invalid("invalid literal (expected '\(word)')", offset: i - count) }
+        if i == bytes.count, !isFinal { throw .needMore }
+    }
+
+    private func isWordByte(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == UInt8(ascii: "_") || b >= 0x80
+    }
+
+    private mutating func object(depth: Int) throws(JSONScanError) -> JSONObject {
+        guard depth <= maximumDepth else { throw .invalid("arrays and objects nested deeper than \(maximumDepth) levels", offset: i) }
+        i += 1 // {
+        var members: [JSONMember] = []
+        if try consume(UInt8(ascii: "}")) { return JSONObject(members: members) }
+        while true {
+            guard try skipWhitespace() == UInt8(ascii: "\"") else { throw unexpected("a string key") }
+            let keyPosition = position
+            let key = try string()
+            guard try consume(UInt8(ascii: ":")) else { throw unexpected("':' after the key") }
+            _ = try skipWhitespace()
+            let valuePosition = position
+            let value = try self.value(depth: depth)
+            members.append(JSONMember(key: key, keyPosition: keyPosition, value: value, valuePosition: valuePosition))
+            if try consume(UInt8(ascii: ",")) { continue }
+            if try consume(UInt8(ascii: "}")) { return JSONObject(members: members) }
+            throw unexpected("',' or '}'")
+        }
+    }
+
+    private mutating func array(depth: Int) throws(JSONScanError) -> [JSONValue] {
+        guard depth <= maximumDepth else { throw .invalid("arrays and objects nested deeper than \(maximumDepth) levels", offset: i) }
+        i += 1 // [
+        var items: [JSONValue] = []
+        if try consume(UInt8(ascii: "]")) { return items }
+        while true {
+            items.append(try value(depth: depth))
+            if try consume(UInt8(ascii: ",")) { continue }
+            if try consume(UInt8(ascii: "]")) { return items }
+            throw unexpected("',' or ']'")
+        }
+    }
+
+    // MARK: Numbers
+
+    private mutating func number() throws(JSONScanError) -> JSONNumber {
+        let begin = i
+        func digit(_ k: Int) -> Bool { k < bytes.count && bytes[k] >= 0x30 && bytes[k] <= 0x39 }
+        func needMoreOrInvalid(_ message: String) -> JSONScanError {
+            i >= bytes.count && !isFinal ? .needMore : .invalid(message, offset: begin)
+        }
+        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        guard digit(i) else { throw needMoreOrInvalid("invalid number: expected a digit after '-'") }
+        if bytes[i] == UInt8(ascii: "0") {
+            i += 1
+            if digit(i) { throw .invalid("invalid number: leading zeros are not allowed", offset: begin) }
+        } else {
+            while digit(i) { i += 1 }
+        }
+        if i < bytes.count && bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            guard digit(i) else { throw needMoreOrInvalid("invalid number: expected a digit after '.'") }
+            while digit(i) { i += 1 }
+        }
+        if i < bytes.count && (bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E")) {
+            i += 1
+            if i < bytes.count && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) { i += 1 }
+            guard digit(i) else { throw needMoreOrInvalid("invalid number: expected a digit in the exponent") }
+            while digit(i) { i += 1 }
+        }
+        // The number may go on in bytes not read yet.
+        if i == bytes.count && !isFinal { throw .needMore }
+        if i < bytes.count, isWordByte(bytes[i]) || bytes[i] == UInt8(ascii: ".") {
+            throw .invalid("invalid number", offset: begin)
+        }
+        return JSONNumber(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[begin..<i]), as: UTF8.self))
+    }
+
+    // MARK: Strings
+
+    /// Scans a string starting at the quote at `i`.
+    mutating func string() throws(JSONScanError) -> String {
+        let quote = i
+        i += 1
+        let begin = i
+        var extraContinuations = 0
+        // Fast path: no escapes.
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: bytes[begin..<i])
+                guard let text = String(validating: slice, as: UTF8.self) else {
+                    throw .invalid("invalid UTF-8 in a string", offset: quote)
+                }
+                i += 1
+                continuations += extraContinuations
+                return text
+            }
+            if b == UInt8(ascii: "\\") { break }
+            if b < 0x20 { throw controlCharacter(b) }
+            if b & 0xC0 == 0x80 { extraContinuations += 1 }
+            i += 1
+        }
+        if i == bytes.count {
+            if isFinal { throw .invalid("unterminated string", offset: quote) }
+            throw .needMore
+        }
+        // Slow path: decode escapes into bytes.
+        var out = [UInt8](UnsafeBufferPointer(rebasing: bytes[begin..<i]))
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") {
+                i += 1
+                continuations += extraContinuations
+                guard let text = String(validating: out, as: UTF8.self) else {
+                    throw .invalid("invalid UTF-8 in a string", offset: quote)
+                }
+                return text
+            }
+            if b < 0x20 { throw controlCharacter(b) }
+            if b != UInt8(ascii: "\\") {
+                if b & 0xC0 == 0x80 { extraContinuations += 1 }
+                out.append(b)
+                i += 1
+                continue
+            }
+            guard i + 1 < bytes.count else { break }
+            let escape = bytes[i + 1]
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                let escapeStart = i
+                guard var scalar = try hex4(at: i + 2) else { throw .invalid("invalid \\u escape: expected four hex digits", offset: escapeStart) }
+                i += 6
+                if scalar >= 0xD800 && scalar <= 0xDBFF {
+                    guard i + 1 < bytes.count || isFinal else { throw .needMore }
+                    guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u"),
+                          let low = try hex4(at: i + 2), low >= 0xDC00 && low <= 0xDFFF else {
+                        throw .invalid("invalid \\u escape: a high surrogate must be followed by a low one", offset: escapeStart)
+                    }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    i += 6
+                } else if scalar >= 0xDC00 && scalar <= 0xDFFF {
+                    throw .invalid("invalid \\u escape: a lone low surrogate", offset: escapeStart)
+                }
+                out.append(contentsOf: Array(String(Unicode.Scalar(scalar)!).utf8))
+                continue
+            default:
+                throw .invalid("invalid escape '\\\(Character(Unicode.Scalar(escape)))' in a string", offset: i)
+            }
+            i += 2
+        }
+        if isFinal { throw .invalid("unterminated string", offset: quote) }
+        throw .needMore
+    }
+
+    private func controlCharacter(_ b: UInt8) -> JSONScanError {
+        if b == 0x0A { return .invalid("line break inside a string (write it as \\n)", offset: i) }
+        return .invalid("control character U+\(format4(b)) inside a string (escape it)", offset: i)
+    }
+
+    /// Four hex digits at `k` as a number; nil when they are not hex digits; `.needMore` when
+    /// they run past the window.
+    private func hex4(at k: Int) throws(JSONScanError) -> UInt32? {
+        guard k + 4 <= bytes.count else {
+            if isFinal { return nil }
+            throw .needMore
+        }
+        var value: UInt32 = 0
+        for j in k..<(k + 4) {
+            let b = bytes[j]
+            let digit: UInt8
+            switch b {
+            case 0x30...0x39: digit = b - 0x30
+            case 0x41...0x46: digit = b - 0x41 + 10
+            case 0x61...0x66: digit = b - 0x61 + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    /// The position of `offset`, which must be on the current line at or after its start
+    /// (error offsets are); earlier ones fall back to the line start.
+    func position(ofOffset offset: Int) -> TextPosition {
+        guard offset >= lineStart else { return TextPosition(line: line, column: lineStartColumn) }
+        var column = lineStartColumn
+        var k = lineStart
+        while k < min(offset, bytes.count) {
+            if bytes[k] & 0xC0 != 0x80 { column += 1 }
+            k += 1
+        }
+        return TextPosition(line: line, column: column)
+    }
+}

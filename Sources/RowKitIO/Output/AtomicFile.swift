@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a file so that readers see either the old file or the complete new one, never a
+/// part: the bytes go to a temporary file in the same folder, which is flushed to disk and
+/// renamed over the target only when every write succeeded.
+///
+/// A failed write (full disk, quota, file size limit, I/O error) leaves the previous file as
+/// it was and removes the temporary one; the error carries the system's reason. The temporary
+/// file's descriptor is never 0, 1 or 2 (so a closed standard stream can never receive it). A
+/// target that is a symbolic link is resolved: the file it points to is replaced. A new file
+/// gets mode 0666 less the umask; a replaced file keeps its mode.
+///
+/// Not thread-safe.
+public final class AtomicFile {
+    /// The path as given.
+    public let path: String
+    /// The file that will be replaced (the path with symbolic links resolved).
+    public let target: String
+    private let temporary: String
+    private var descriptor: Int32
+    /// The first write failure (errno), if any; later writes are skipped.
+    public private(set) var failure: Int32?
+    /// Bytes written so far.
+    public private(set) var byteCount = 0
+    private var finished = false
+
+    /// Creates the temporary file for `path`; throws when the folder is missing or not
+    /// writable, or `path` is a directory or a device.
+    public init(path: String) throws(OutputError) {
+        self.path = path
+        guard !path.isEmpty else { throw OutputError(target: "''", message: "cannot write: the path is empty") }
+        guard !path.utf8.contains(0) else { throw OutputError(target: path, message: "cannot write: the path contains a NUL character") }
+        var target = path
+        var mode: mode_t = 0o666
+        var info = stat()
+        var keepMode = false
+        if lstat(path, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) {
+                target = String(cString: resolved)
+                free(resolved)
+                guard stat(target, &info) == 0 else { throw OutputError(target: path, doing: "cannot write", code: errno) }
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFREG:
+                mode = info.st_mode & 0o7777
+                keepMode = true
+            case S_IFDIR: throw OutputError(target: path, message: "cannot write: it is a directory")
+            case S_IFLNK: break // a dangling link: replaced by the new file
+            default: throw OutputError(target: path, message: "cannot write: it exists and is not a regular file")
+            }
+        } else if errno != ENOENT {
+            throw OutputError(target: path, doing: "cannot write", code: errno)
+        }
+        self.target = target
+        let slash = target.lastIndex(of: "/")
+        let folder = slash.map { String(target[...$0]) } ?? ""
+        let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        var fd: Int32 = -1
+        var name = ""
+        for _ in 0..<100 {
+            name = "\(folder).\(base).\(String(UInt32.random(in: 0...UInt32.max), radix: 36)).tmp"
+            repeat { fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) } while fd < 0 && errno == EINTR
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        guard fd >= 0 else {
+            let code = errno
+            let reason = code == ENOENT ? "cannot write: the folder '\(folder.isEmpty ? "." : folder)' does not exist" : "cannot write: \(systemErrorText(code))"
+            throw OutputError(target: path, message: reason, code: code)
+        }
+        if fd <= 2 {
+            let moved = fcntl(fd, F_DUPFD_CLOEXEC, 3)
+            let code = errno
+            close(fd)
+            guard moved >= 0 else {
+                unlink(name)
+                throw OutputError(target: path, doing: "cannot write", code: code)
+            }
+            fd = moved
+        }
+        if keepMode { _ = fchmod(fd, mode) }
+        self.temporary = name
+        self.descriptor = fd
+    }
+
+    deinit { discard() }
+
+    /// Appends bytes; a failure is remembered (see ``failure``) and reported by ``commit()``.
+    /// Returns whether the bytes were written.
+    @discardableResult
+    public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard failure == nil, !finished else { return false }
+        if let code = writeAll(descriptor, bytes) {
+            failure = code
+            return false
+        }
+        byteCount += bytes.count
+        return true
+    }
+
+    /// Flushes the file to disk and renames it over the target; on any failure the target is
+    /// left as it was and the temporary file removed.
+    public func commit() throws(OutputError) {
+        guard !finished else { throw OutputError(target: path, message: "cannot write: already finished") }
+        if let failure {
+            discard()
+            throw OutputError(target: path, doing: "write error", code: failure)
+        }
+        if fsync(descriptor) != 0 && errno != EINVAL && errno != EROFS {
+            let code = errno
+            discard()
+            throw OutputError(target: path, doing: "write error", code: code)
+        }
+        let closed = close(descriptor)
+        let closeCode = errno
+        descriptor = -1
+        if closed != 0 && closeCode != EINTR {
+            discard()
+            throw OutputError(target: path, doing: "write error", code: closeCode)
+        }
+        if rename(temporary, target) != 0 {
+            let code = errno
+            discard()
+            throw OutputError(target: path, doing: "cannot replace the file", code: code)
+        }
+        finished = true
+        // Make the rename itself durable (best effort: some file systems refuse to sync folders).
+        let slash = target.lastIndex(of: "/")
+        let folder = slash.map { String(target[...$0]) } ?? "."
+        let folderDescriptor = open(folder, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
+        if folderDescriptor >= 0 {
+            _ = fsync(folderDescriptor)
+            close(folderDescriptor)
+        }
+    }
+
+    /// Closes and removes the temporary file (the target is untouched). Idempotent.
+    public func discard() {
+        if descriptor >= 0 {
+            close(descriptor)
+            descriptor = -1
+        }
+        if !finished {
+            unlink(temporary)
+            finished = true
+        }
+    }
+}

@@ -1,0 +1,176 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// The process's standard streams, made safe to use when closed, full or broken.
+///
+/// Call ``reserve()`` first thing in `main`: a closed descriptor 0, 1 or 2 is opened on
+/// `/dev/null` in the wrong direction (standard input write-only, standard output and error
+/// read-only). Files opened later can then never land on those numbers (a PDF on descriptor 1
+/// would receive the program's output), and using the stream fails with EBADF exactly as the
+/// closed one would — reported, never taken for empty input or a silent success.
+public enum StandardStreams {
+    private static let closedAtStart = Mutex<[Bool]>([false, false, false])
+
+    /// Reserves closed standard descriptors (see the type's description) and checks, at exit,
+    /// that C's `stdout` buffer (used by the argument parser's help) was written: if not, the
+    /// reason goes to standard error and the exit status becomes 1.
+    public static func reserve() {
+        for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            let flags = fd == 0 ? O_WRONLY : O_RDONLY
+            let opened = open("/dev/null", flags)
+            if opened >= 0 && opened != fd {
+                dup2(opened, fd)
+                close(opened)
+            }
+            closedAtStart.withLock { $0[Int(fd)] = true }
+        }
+        atexit {
+            if fflush(nil) != 0 {
+                let code = errno
+                if code != 32 { // EPIPE: the reader went away, nothing to say
+                    Diagnostics.error("standard output: write error: \(systemErrorText(code))")
+                }
+                _exit(1)
+            }
+            if Diagnostics.standardErrorFailed { _exit(1) }
+        }
+    }
+
+    /// Whether descriptor `fd` (0, 1 or 2) was closed when the program started.
+    public static func wasClosed(_ fd: Int32) -> Bool {
+        guard (0...2).contains(fd) else { return false }
+        return closedAtStart.withLock { $0[Int(fd)] }
+    }
+}
+
+/// Writes all of `bytes` to `fd`, retrying partial writes and EINTR; returns errno on failure.
+public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+    guard var pointer = bytes.baseAddress else { return nil }
+    var remaining = bytes.count
+    while remaining > 0 {
+        #if canImport(Glibc)
+        let n = Glibc.write(fd, pointer, remaining)
+        #else
+        let n = Darwin.write(fd, pointer, remaining)
+        #endif
+        if n < 0 {
+            if errno == EINTR { continue }
+            return errno
+        }
+        if n == 0 { return EIO }
+        remaining -= n
+        pointer += n
+    }
+    return nil
+}
+
+/// A buffered writer of text to standard output (or another descriptor), that reports write
+/// errors instead of trapping. Holds at most `capacity` bytes before writing them.
+///
+/// Not thread-safe: write from one thread.
+public final class OutputWriter {
+    /// The descriptor written to.
+    public let descriptor: Int32
+    /// The name in messages, e.g. `standard output`.
+    public let name: String
+    /// Bytes buffered before a write.
+    public let capacity: Int
+    private var buffer: [UInt8] = []
+
+    /// A writer to `descriptor` (standard output by default).
+    public init(descriptor: Int32 = 1, name: String = "standard output", capacity: Int = 1 << 16) {
+        self.descriptor = descriptor
+        self.name = name
+        self.capacity = max(1, capacity)
+        buffer.reserveCapacity(self.capacity)
+    }
+
+    /// Appends `text`; writes the buffer out when it is full.
+    public func write(_ text: String) throws(OutputError) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= capacity { try flush() }
+    }
+
+    /// Appends `line` and a line break.
+    public func writeLine(_ line: String) throws(OutputError) {
+        buffer.append(contentsOf: line.utf8)
+        buffer.append(0x0A)
+        if buffer.count >= capacity { try flush() }
+    }
+
+    /// Writes out everything buffered.
+    public func flush() throws(OutputError) {
+        guard !buffer.isEmpty else { return }
+        let failure = buffer.withUnsafeBytes { writeAll(descriptor, $0) }
+        buffer.removeAll(keepingCapacity: true)
+        if let failure { throw OutputError(target: name, doing: "write error", code: failure) }
+    }
+}
+
+/// Messages for the user on standard error: `rowkit heights: rows.jsonl:7: …`.
+///
+/// Each message is one `write` (so lines from several threads never interleave). A message
+/// that cannot be written (standard error closed or full) is dropped and remembered, and the
+/// program then exits with status 1 (see ``StandardStreams/reserve()``).
+public enum Diagnostics {
+    private struct State {
+        var program = "rowkit"
+        var failed = false
+        var progressLineShown = false
+    }
+    private static let state = Mutex(State())
+
+    /// The prefix of every message, e.g. `rowkit heights`.
+    public static var programName: String {
+        get { state.withLock { $0.program } }
+        set { state.withLock { $0.program = newValue } }
+    }
+
+    /// Whether a message could not be written.
+    public static var standardErrorFailed: Bool { state.withLock { $0.failed } }
+
+    /// `program: message`.
+    public static func error(_ message: String) { emit("\(programName): \(message)\n") }
+
+    /// `program: warning: message`.
+    public static func warning(_ message: String) { emit("\(programName): warning: \(message)\n") }
+
+    /// A message as is (a line break is added).
+    public static func note(_ message: String) { emit(message + "\n") }
+
+    /// Writes `text` to standard error as one write; remembers a failure.
+    public static func emit(_ text: String) {
+        state.withLock { state in
+            var bytes = Array(text.utf8)
+            // A progress bar may be on the terminal's last line: clear it first.
+            if state.progressLineShown {
+                bytes.insert(contentsOf: Array("\r\u{1B}[K".utf8), at: 0)
+                state.progressLineShown = false
+            }
+            if bytes.withUnsafeBytes({ writeAll(2, $0) }) != nil { state.failed = true }
+        }
+    }
+
+    /// Draws a progress line (no line break) on standard error; the next message clears it.
+    public static func progress(_ line: String) {
+        state.withLock { state in
+            let bytes = Array("\r\u{1B}[K\(line)".utf8)
+            if bytes.withUnsafeBytes({ writeAll(2, $0) }) != nil { state.failed = true }
+            state.progressLineShown = true
+        }
+    }
+
+    /// Clears a progress line, if one is shown.
+    public static func clearProgress() {
+        state.withLock { state in
+            guard state.progressLineShown else { return }
+            let bytes = Array("\r\u{1B}[K".utf8)
+            if bytes.withUnsafeBytes({ writeAll(2, $0) }) != nil { state.failed = true }
+            state.progressLineShown = false
+        }
+    }
+}

@@ -1,0 +1,27 @@
+/// What the engine keeps of one item (header, row or footer) besides its id: its measuring form
+/// once measured, and a few bits of state — 24 bytes, a concrete type, so the loops over every
+/// row (width changes, applying results) run without generic overhead. Its height lives in the
+/// ``HeightIndex``, its id in the engine's id column, its data with the app.
+struct ItemRecord: @unchecked Sendable {   // `form` holds a `RowMeasurer.Measuring`, which is Sendable.
+    /// The measuring form, kept once measured so width changes need no data (nil: never
+    /// measured, or reloaded since).
+    var form: AnyObject?
+    /// Names this item's current data: new for every insert and reload, so a result computed
+    /// from older data (or for an item since removed) is never applied to it.
+    var serial: UInt32
+    /// The width generation the item's height was measured at (0: never): the height is exact
+    /// when this equals the engine's current generation.
+    var generation: UInt32
+    var kind: ListItemKind
+    var selected: Bool
+
+    init(kind: ListItemKind, serial: UInt32, form: AnyObject? = nil, generation: UInt32 = 0, selected: Bool = false) {
+        self.form = form
+        self.serial = serial
+        self.generation = generation
+        self.kind = kind
+        self.selected = selected
+    }
+
+    var hasForm: Bool { form != nil }
+}

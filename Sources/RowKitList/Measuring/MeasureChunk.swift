@@ -1,0 +1,337 @@
+import Dispatch
+import Foundation
+
+/// A run of consecutive items to measure outside the lock, as they were when taken: the item
+/// blocks themselves (shared, not copied), the version and width generation, and for items
+/// without a measuring form how to get their data.
+struct MeasureChunk<Measurer: RowMeasurer>: Sendable {
+    typealias Element = ItemRecord
+
+    /// How to get an item's data: the row the engine keeps, or where to ask the data source.
+    struct Pull: Sendable {
+        var id: Measurer.Row.ID
+        var kept: Measurer.Row?
+        var kind: ListItemKind
+        var path: ListIndexPath
+    }
+
+    /// Flat index of the first item to measure.
+    var start: Int
+    /// Items to measure: `start..<start + count`.
+    var count: Int
+    /// The blocks holding them (shared with the list); the first item of the first block is at
+    /// `start - skip`.
+    let snapshot: BlockSnapshot
+    var skip: Int
+    var version: Int
+    var generation: UInt32
+    var width: Double
+    /// Only items with a measuring form are measured (a width change never asks for data).
+    var formsOnly: Bool
+    /// Per item (empty when `formsOnly`): how to get the data of an item without a form.
+    var pulls: [Pull?]
+}
+
+/// The item blocks a chunk measures, shared with the list (no copying). Read outside the lock
+/// while measuring; let go of with the lock held when the results are applied, so that writes
+/// made after it (in place, since nothing else shares the blocks any more) are ordered after
+/// every read by the lock.
+final class BlockSnapshot: @unchecked Sendable {   // `blocks` is read by the measuring threads, written only by `release` under the lock.
+    private(set) var blocks: [[ItemRecord]]
+    init(_ blocks: [[ItemRecord]]) { self.blocks = blocks }
+    func release() { blocks = [] }
+}
+
+/// What measuring a chunk produced, per item of the chunk.
+struct MeasureResults: @unchecked Sendable {   // `forms` holds `RowMeasurer.Measuring`s, which are Sendable.
+    /// Heights at the chunk's width; NaN where nothing was measured.
+    var heights: [Double]
+    /// Measuring forms made for items that had none (empty when the chunk was forms-only).
+    var forms: [AnyObject?]
+    /// The first failure (items before it in the same worker's share are measured), and the
+    /// chunk offset of the item that failed.
+    var failure: ListError?
+    var failureOffset: Int?
+    /// The serial of every item of the chunk when it was taken (what applying needs of the
+    /// snapshot, so the snapshot's blocks are released first: holding them while items change
+    /// would copy whole blocks).
+    var serials: [UInt32]
+}
+
+extension ListState {
+    /// A chunk of up to about `limit` items to measure, from the measuring cursor on (wrapping
+    /// around), or nil when no item needs measuring (with a form, if `formsOnly`).
+    mutating func takeChunk(formsOnly: Bool, limit: Int) -> MeasureChunk<Measurer>? {
+        let limit = max(1, limit)
+        guard let (blockStart, blocks) = items.work(from: cursor, formsOnly: formsOnly, limit: limit) else { return nil }
+        let total = blocks.reduce(0) { $0 + $1.count }
+        let generation = self.generation
+        func pending(_ item: ItemRecord) -> Bool { item.generation != generation && (!formsOnly || item.hasForm) }
+        // Start at the cursor when it lies inside the first block and work remains after it.
+        var begin = blockStart
+        if cursor > blockStart && cursor < blockStart + blocks[0].count && blocks[0][(cursor - blockStart)...].contains(where: pending) {
+            begin = cursor
+        }
+        var end = begin, found = 0
+        var b = 0, i = begin - blockStart
+        while b < blocks.count && found < limit {
+            if i == blocks[b].count { b += 1; i = 0; continue }
+            if pending(blocks[b][i]) { found += 1 }
+            i += 1
+            end += 1
+        }
+        _ = total
+        cursor = end >= items.count ? 0 : end
+        // The block counts promise work here; finding none would mean they are wrong: never
+        // spin on it.
+        guard found > 0 else { return nil }
+        return chunk(blocks: blocks, blockStart: blockStart, range: begin..<end, formsOnly: formsOnly)
+    }
+
+    /// A chunk of the items in `range` that are not measured yet, or nil if all are (items
+    /// with an id in `failed` count as measured: they could not be, earlier in the same call).
+    mutating func takeChunk(covering range: Range<Int>, failed: Set<UInt32> = []) -> MeasureChunk<Measurer>? {
+        guard !range.isEmpty else { return nil }
+        var elements: [ItemRecord] = []
+        elements.reserveCapacity(range.count)
+        var any = false
+        items.forEach(in: range) { _, item in
+            elements.append(item)
+            if item.generation != generation && (failed.isEmpty || !failed.contains(item.serial)) { any = true }
+        }
+        guard any else { return nil }
+        return chunk(blocks: [elements], blockStart: range.lowerBound, range: range, formsOnly: false)
+    }
+
+    private mutating func chunk(blocks: [[ItemRecord]], blockStart: Int, range: Range<Int>, formsOnly: Bool) -> MeasureChunk<Measurer> {
+        var pulls: [MeasureChunk<Measurer>.Pull?] = []
+        if !formsOnly {
+            pulls = Array(repeating: nil, count: range.count)
+            var b = 0, i = range.lowerBound - blockStart
+            var needs: [Int] = []
+            for k in 0..<range.count {
+                while i >= blocks[b].count { i -= blocks[b].count; b += 1 }
+                let item = blocks[b][i]
+                if item.generation != generation && !item.hasForm { needs.append(k) }
+                i += 1
+            }
+            if !needs.isEmpty {
+                // The ids of the items to fetch, read from the id column in one pass.
+                var next = 0
+                ids.forEach(in: range.lowerBound..<(range.lowerBound + needs[needs.count - 1] + 1)) { index, id in
+                    guard next < needs.count, index - range.lowerBound == needs[next] else { return }
+                    let k = needs[next]
+                    var b = 0, i = range.lowerBound - blockStart + k
+                    while i >= blocks[b].count { i -= blocks[b].count; b += 1 }
+                    pulls[k] = .init(id: id, kept: keptRows.isEmpty ? nil : keptRows[id], kind: blocks[b][i].kind,
+                                     path: indexPath(ofFlat: index))
+                    next += 1
+                }
+            }
+        }
+        return MeasureChunk(start: range.lowerBound, count: range.count, snapshot: BlockSnapshot(blocks), skip: range.lowerBound - blockStart,
+                            version: changes.openSnapshot(), generation: generation, width: width, formsOnly: formsOnly, pulls: pulls)
+    }
+
+    /// Applies what measuring `chunk` produced: heights measured at the current width, and
+    /// measuring forms (kept even when the width changed meanwhile: they do not depend on it).
+    /// Results for items deleted or reloaded since are dropped. Keeps the viewport anchored:
+    /// to `anchor` when given and nothing moved since it was taken at `anchorVersion`, else to
+    /// the item at the offset. `pinnedToBottom` is whether the viewport showed the end when the
+    /// caller's operation began (default: now).
+    mutating func apply(_ chunk: MeasureChunk<Measurer>, _ results: MeasureResults, anchor: Anchor? = nil, anchorVersion: Int = -1,
+                        pinnedToBottom: Bool? = nil) {
+        // Let go of the shared blocks first, with the lock held: items change in place below
+        // (without copying whole blocks), and every read of them outside the lock happened
+        // before this.
+        chunk.snapshot.release()
+        defer { changes.closeSnapshot(chunk.version) }
+        let anchorIndex = heights.row(at: contentOffset) ?? 0
+        let wasAtBottom = pinnedToBottom ?? isAtBottom
+        let sameWidth = chunk.generation == generation
+        var delta = 0.0
+        if sameWidth && chunk.version == changes.version {
+            // Nothing moved since the snapshot: item k is still at start + k.
+            let newHeights = items.markMeasured(start: chunk.start, heights: results.heights, forms: results.forms,
+                                                generation: generation, estimates: &estimates)
+            delta = heights.setHeights(newHeights, startingAt: chunk.start, changeBefore: anchorIndex)
+        } else {
+            for k in 0..<chunk.count {
+                let serial = results.serials[k]
+                let height = results.heights[k]
+                let form = results.forms.isEmpty ? nil : results.forms[k]
+                guard !height.isNaN || form != nil, let index = changes.currentIndex(of: chunk.start + k, since: chunk.version),
+                      index < items.count else { continue }
+                let generation = self.generation
+                let measured: (Double, ListItemKind)? = items.update(at: index) { item in
+                    guard item.serial == serial else { return nil }
+                    if item.form == nil, let form { item.form = form }
+                    guard sameWidth, !height.isNaN, item.generation != generation, item.form != nil else { return nil }
+                    item.generation = generation
+                    return (height, item.kind)
+                }
+                if let (measured, kind) = measured {
+                    let change = heights.setHeight(measured, at: index)
+                    if index < anchorIndex { delta += change }
+                    estimates.record(measured, kind: kind)
+                }
+            }
+        }
+        if reestimatePending && items.formCount == items.measuredCount {
+            delta += reestimateUnformed(anchorIndex: anchorIndex)
+        }
+        if let anchor, anchorVersion == changes.version {
+            restore(anchor)
+        } else {
+            shift(by: delta, wasAtBottom: wasAtBottom)
+        }
+    }
+
+    /// Gives every item never measured the estimate of its kind now (after a width change,
+    /// once every item with a form is measured again); returns the change above `anchorIndex`.
+    mutating func reestimateUnformed(anchorIndex: Int) -> Double {
+        reestimatePending = false
+        guard items.formCount < items.count else { return 0 }
+        var newHeights = [Double](repeating: .nan, count: items.count)
+        let estimate = ListItemKind.allCases.map { estimates.estimate(for: $0) }
+        items.forEach(in: 0..<items.count) { i, item in
+            if !item.hasForm && item.generation != generation { newHeights[i] = estimate[Int(item.kind.rawValue)] }
+        }
+        return heights.setHeights(newHeights, startingAt: 0, changeBefore: anchorIndex)
+    }
+}
+
+/// Result buffers written by concurrent workers, each index by one worker only.
+final class MeasureSlots: @unchecked Sendable {
+    let heights: UnsafeMutableBufferPointer<Double>
+    let forms: UnsafeMutableBufferPointer<AnyObject?>
+    let failures: UnsafeMutableBufferPointer<(index: Int, error: ListError)?>
+
+    init(count: Int, forms formCount: Int, workers: Int) {
+        heights = .allocate(capacity: count)
+        heights.initialize(repeating: .nan)
+        forms = .allocate(capacity: formCount)
+        forms.initialize(repeating: nil)
+        failures = .allocate(capacity: workers)
+        failures.initialize(repeating: nil)
+    }
+
+    deinit {
+        heights.deallocate()
+        _ = forms.deinitialize()
+        forms.deallocate()
+        _ = failures.deinitialize()
+        failures.deallocate()
+    }
+}
+
+/// What measuring needs besides the engine's state: the measurer and where row data comes
+/// from. A value, so background work can measure without holding the engine.
+struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
+    typealias Row = Measurer.Row
+    /// Cores to measure on.
+    static var cores: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    let measurer: Measurer
+    let dataSource: (any ListDataSource<Row>)?
+
+    /// The data of an item: kept by the engine, or asked of the data source (outside the lock).
+    func rowData(id: Row.ID, kept: Row?, kind: ListItemKind, path: ListIndexPath) throws(ListError) -> Row {
+        if let kept { return kept }
+        guard let dataSource else { throw .missingRowData(id: String(describing: id)) }
+        let row: Row
+        do { row = try dataSource.row(for: id, kind: kind, at: path) } catch { throw .rowFailed(id: String(describing: id), reason: error) }
+        guard row.id == id else { throw .dataSourceMismatch(expected: String(describing: id), got: String(describing: row.id)) }
+        return row
+    }
+
+    /// The measuring form of an item's data.
+    func measuringForm(of row: Row) throws(ListError) -> Measurer.Measuring {
+        do { return try measurer.measuringForm(of: row) } catch { throw .rowFailed(id: String(describing: row.id), reason: error) }
+    }
+
+    /// Measures a chunk outside the lock: items with a form are measured from it; items without
+    /// one (unless forms-only) have their data fetched and a form made. Uses every core for
+    /// large chunks; stops early when `token` is cancelled. (The chunk's blocks are let go of
+    /// when its results are applied, with the lock held.)
+    func measure(_ chunk: MeasureChunk<Measurer>, token: CancellationToken? = nil) -> MeasureResults {
+        measuring(chunk, blocks: chunk.snapshot.blocks, token: token)
+    }
+
+    private func measuring(_ chunk: MeasureChunk<Measurer>, blocks: [[ItemRecord]], token: CancellationToken?) -> MeasureResults {
+        let count = chunk.count
+        let parallel = count >= 256 ? Self.cores : 1
+        let workers = min(parallel, max(1, count))
+        let slots = MeasureSlots(count: count, forms: chunk.formsOnly ? 0 : count, workers: workers)
+        let per = (count + workers - 1) / workers
+        let work = { @Sendable (w: Int) in
+            let first = w * per, last = min(count, first + per)
+            guard first < last else { return }
+            // Find the block and index of item `first`.
+            var b = 0, i = chunk.skip + first
+            while i >= blocks[b].count { i -= blocks[b].count; b += 1 }
+            var k = first
+            while k < last {
+                let stop = blocks[b].withUnsafeBufferPointer { block -> Bool in
+                    while i < block.count && k < last {
+                        defer { i += 1; k += 1 }
+                        if let token, token.isCancelled { return true }
+                        if block[i].generation == chunk.generation { continue }
+                        if let form = block[i].form {
+                            slots.heights[k] = measurer.height(of: unsafeDowncast(form, to: Measurer.Measuring.self), width: chunk.width)
+                            continue
+                        }
+                        guard !chunk.formsOnly, let pull = chunk.pulls[k] else { continue }
+                        do throws(ListError) {
+                            let form = try measuringForm(of: try rowData(id: pull.id, kept: pull.kept, kind: pull.kind, path: pull.path))
+                            slots.forms[k] = form
+                            slots.heights[k] = measurer.height(of: form, width: chunk.width)
+                        } catch {
+                            slots.failures[w] = (k, error)
+                            return true
+                        }
+                    }
+                    return false
+                }
+                if stop { return }
+                b += 1
+                i = 0
+            }
+        }
+        if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
+        let first = slots.failures.compactMap { $0 }.min { $0.index < $1.index }
+        var serials: [UInt32] = []
+        serials.reserveCapacity(count)
+        var i = chunk.skip
+        for block in blocks {
+            block.withUnsafeBufferPointer { block in
+                while i < block.count && serials.count < count {
+                    serials.append(block[i].serial)
+                    i += 1
+                }
+            }
+            i -= block.count
+            if i < 0 { i = 0 }
+        }
+        return MeasureResults(heights: Array(slots.heights), forms: Array(slots.forms), failure: first?.error, failureOffset: first?.index,
+                              serials: serials)
+    }
+}
+
+/// A step of measuring on the caller's thread: done (with a result), or a chunk to measure first.
+enum ForegroundStep<Result: Sendable, Measurer: RowMeasurer>: Sendable {
+    case done(Result)
+    case measure(MeasureChunk<Measurer>)
+}
+
+extension ListEngine {
+    /// Measures the chunk `take` makes (with the lock held) and applies the results; returns
+    /// false when `take` found nothing to measure. Throws the first failure after applying
+    /// what was measured.
+    func measureOnce(_ take: (inout ListState<Measurer>) -> MeasureChunk<Measurer>?) throws(ListError) -> Bool {
+        guard let chunk = state.withLock({ s in take(&s) }) else { return false }
+        let results = context.measure(chunk)
+        state.withLock { s in s.apply(chunk, results) }
+        if let failure = results.failure { throw failure }
+        return true
+    }
+}

@@ -1,0 +1,313 @@
+/// A batch update checked against the list and turned into steps that can no longer fail:
+/// in-place reloads (old flat indices), removals (old flat indices, descending) and
+/// insertions (final flat indices, ascending). Items that stay keep their relative order, so
+/// inserting in ascending final order puts everything where it belongs.
+struct BatchPlan<Row: Identifiable & Sendable> where Row.ID: Sendable {
+    typealias Element = ListBatch<Row>.Element
+    typealias ID = Row.ID
+
+    enum Removal {
+        case delete
+        /// A moved row, kept aside as `stash` number k.
+        case stashRow(Int)
+        /// An item of a moved section (old section, offset of the item in it).
+        case stashSection(old: Int, offset: Int)
+    }
+
+    enum Insertion {
+        case new(ListItemKind, Element)
+        case stashedRow(Int)
+        case stashedSection(old: Int, offset: Int)
+    }
+
+    // Planning vocabulary: what an old section becomes, where a final section comes from, and
+    // what a row operation does at its old and new index paths.
+    enum OldRole { case keep, delete, reloadInPlace, replace(ListSection<Element>), move(to: Int) }
+    enum Source { case kept(old: Int), moved(old: Int), new(ListSection<Element>), replaced(old: Int, ListSection<Element>) }
+    enum OldRowOp { case delete, reload(Element?), move(Int) }
+    enum NewRowOp { case insert(Element), move(Int) }
+    /// Where an item set aside during the update waits.
+    enum StashKey: Hashable { case row(Int), section(old: Int, offset: Int) }
+
+    var reloads: [(flat: Int, element: Element?)] = []
+    var removals: [(flat: Int, removal: Removal)] = []
+    var insertions: [(flat: Int, insertion: Insertion)] = []
+    var finalTable: [SectionTable.Section] = []
+    var removedIDs = Set<ID>()
+    var addedIDs = Set<ID>()
+}
+
+extension ListState {
+    /// Checks `batch` against the list as it is (UIKit's index rule: deletes, reloads and move
+    /// sources before the update; inserts and move destinations after) and plans it. Nothing
+    /// changes here.
+    func plan(_ batch: ListBatch<Row>) throws(ListError) -> BatchPlan<Row> {
+        typealias Plan = BatchPlan<Row>
+        typealias Element = Plan.Element
+        typealias OldRole = Plan.OldRole
+        typealias Source = Plan.Source
+        typealias OldRowOp = Plan.OldRowOp
+        typealias NewRowOp = Plan.NewRowOp
+
+        /// Whether a row with this old-path operation (or none) stays in its section.
+        func stays(_ op: OldRowOp?) -> Bool {
+            guard let op else { return true }
+            if case .reload = op { return true }
+            return false
+        }
+
+        let oldCount = sections.count
+        var role = [OldRole](repeating: .keep, count: oldCount)
+        var fixed: [(index: Int, source: Source, what: String)] = []
+        var rowOps: [(what: String, old: ListIndexPath?, oldOp: OldRowOp?, new: ListIndexPath?, newOp: NewRowOp?)] = []
+        var moves = 0, insertedSections = 0, deletedSections = 0
+
+        func takeOld(_ index: Int, _ what: String, _ newRole: OldRole) throws(ListError) {
+            guard index >= 0 && index < oldCount else {
+                throw .indexOutOfRange("\(what): section \(index) (the list has \(oldCount) sections before the update)")
+            }
+            guard case .keep = role[index] else { throw .inconsistentBatch("\(what): section \(index) is already deleted, reloaded or moved in this batch") }
+            role[index] = newRole
+        }
+
+        for operation in batch.operations {
+            switch operation {
+            case .deleteSection(let index):
+                try takeOld(index, "delete section \(index)", .delete)
+                deletedSections += 1
+            case .reloadSection(let index, let content):
+                try takeOld(index, "reload section \(index)", content.map { .replace($0) } ?? .reloadInPlace)
+            case .moveSection(let from, let to):
+                try takeOld(from, "move section \(from) to \(to)", .move(to: to))
+                fixed.append((to, .moved(old: from), "move section \(from) to \(to)"))
+            case .insertSection(let content, let index):
+                fixed.append((index, .new(content), "insert section at \(index)"))
+                insertedSections += 1
+            case .deleteRow(let path):
+                rowOps.append(("delete \(path)", path, .delete, nil, nil))
+            case .reloadRow(let path, let element):
+                rowOps.append(("reload \(path)", path, .reload(element), nil, nil))
+            case .moveRow(let from, let to):
+                rowOps.append(("move \(from) to \(to)", from, .move(moves), to, .move(moves)))
+                moves += 1
+            case .insertRows(let elements, let path):
+                for (k, element) in elements.enumerated() {
+                    let at = ListIndexPath(section: path.section, row: path.row + k)
+                    rowOps.append(("insert at \(at)", nil, nil, at, .insert(element)))
+                }
+            }
+        }
+
+        // Sections after the update: inserted and moved ones where given, the others in their
+        // old order in the remaining places.
+        let finalCount = oldCount - deletedSections + insertedSections
+        var sources = [Source?](repeating: nil, count: finalCount)
+        for entry in fixed {
+            guard entry.index >= 0 && entry.index < finalCount else {
+                throw .indexOutOfRange("\(entry.what): section \(entry.index) (the list will have \(finalCount) sections after the update)")
+            }
+            guard sources[entry.index] == nil else { throw .inconsistentBatch("\(entry.what): another section is inserted or moved to \(entry.index)") }
+            sources[entry.index] = entry.source
+        }
+        var oldToNew = [Int?](repeating: nil, count: oldCount)
+        var slot = 0
+        for old in 0..<oldCount {
+            switch role[old] {
+            case .delete: continue
+            case .move(let to): oldToNew[old] = to; continue
+            case .keep, .reloadInPlace: break
+            case .replace: break
+            }
+            while sources[slot] != nil { slot += 1 }
+            if case .replace(let content) = role[old] { sources[slot] = .replaced(old: old, content) } else { sources[slot] = .kept(old: old) }
+            oldToNew[old] = slot
+        }
+        let finalSources = sources.map { $0! }
+
+        // Rows: old paths checked against the list before, new paths against it after.
+        var oldRows: [ListIndexPath: OldRowOp] = [:]
+        var newRows: [ListIndexPath: NewRowOp] = [:]
+        var removedFrom = [Int](repeating: 0, count: oldCount)
+        var addedTo = [Int](repeating: 0, count: finalCount)
+        for op in rowOps {
+            if let path = op.old, let oldOp = op.oldOp {
+                guard path.section >= 0 && path.section < oldCount else {
+                    throw .indexOutOfRange("\(op.what): section \(path.section) (the list has \(oldCount) sections before the update)")
+                }
+                switch role[path.section] {
+                case .delete, .reloadInPlace, .replace:
+                    throw .inconsistentBatch("\(op.what): section \(path.section) is deleted or reloaded in this batch")
+                case .keep, .move: break
+                }
+                guard path.row >= 0 && path.row < sections[path.section].rowCount else {
+                    throw .indexOutOfRange("\(op.what): row \(path) (section \(path.section) has \(sections[path.section].rowCount) rows before the update)")
+                }
+                guard oldRows[path] == nil else { throw .inconsistentBatch("\(op.what): row \(path) is already deleted, reloaded or moved in this batch") }
+                oldRows[path] = oldOp
+                if !stays(oldOp) { removedFrom[path.section] += 1 }
+            }
+            if let path = op.new, let newOp = op.newOp {
+                guard path.section >= 0 && path.section < finalCount else {
+                    throw .indexOutOfRange("\(op.what): section \(path.section) (the list will have \(finalCount) sections after the update)")
+                }
+                switch finalSources[path.section] {
+                case .new, .replaced:
+                    throw .inconsistentBatch("\(op.what): section \(path.section) is inserted or reloaded in this batch (its rows come with it)")
+                case .kept(let old):
+                    if case .reloadInPlace = role[old] { throw .inconsistentBatch("\(op.what): section \(path.section) is reloaded in this batch") }
+                case .moved: break
+                }
+                guard newRows[path] == nil else { throw .inconsistentBatch("\(op.what): another row is inserted or moved to \(path)") }
+                newRows[path] = newOp
+                addedTo[path.section] += 1
+            }
+        }
+        var finalRowCount = [Int](repeating: 0, count: finalCount)
+        var plan = BatchPlan<Row>()
+        for (j, source) in finalSources.enumerated() {
+            switch source {
+            case .kept(let old), .moved(let old):
+                finalRowCount[j] = sections[old].rowCount - removedFrom[old] + addedTo[j]
+                plan.finalTable.append(.init(hasHeader: sections[old].hasHeader, hasFooter: sections[old].hasFooter, rowCount: finalRowCount[j]))
+            case .new(let content), .replaced(_, let content):
+                finalRowCount[j] = content.rows.count
+                plan.finalTable.append(.init(hasHeader: content.header != nil, hasFooter: content.footer != nil, rowCount: content.rows.count))
+            }
+        }
+        for path in newRows.keys where path.row < 0 || path.row >= finalRowCount[path.section] {
+            throw .indexOutOfRange("insert or move to \(path): section \(path.section) will have \(finalRowCount[path.section]) rows after the update")
+        }
+        let newRowsBySection = Dictionary(grouping: newRows, by: { $0.key.section })
+        var finalStarts = [0]
+        for section in plan.finalTable { finalStarts.append(finalStarts[finalStarts.count - 1] + section.itemCount) }
+
+        // Where an item that stays ends up (for error messages only).
+        func finalPath(ofOld flat: Int) -> ListIndexPath {
+            let path = indexPath(ofFlat: flat)
+            guard let j = oldToNew[path.section] else { return path }
+            if path.row < 0 { return ListIndexPath(section: j, row: -1) }
+            if path.row >= sections[path.section].rowCount { return ListIndexPath(section: j, row: finalRowCount[j]) }
+            var rank = path.row
+            for (other, op) in oldRows where other.section == path.section && other.row < path.row && !stays(op) { rank -= 1 }
+            var r = 0
+            while true {
+                if newRows[ListIndexPath(section: j, row: r)] == nil {
+                    if rank == 0 { return ListIndexPath(section: j, row: r) }
+                    rank -= 1
+                }
+                r += 1
+            }
+        }
+
+        // Ids: every id the list holds after the update must be unique.
+        var added: [(id: ID, path: ListIndexPath)] = []
+        for (path, op) in oldRows {
+            let flat = sections.flatIndex(ofRow: path)
+            let oldID = ids[flat]
+            switch op {
+            case .delete: plan.removedIDs.insert(oldID)
+            case .reload(let element):
+                if let element, element.id != oldID {
+                    plan.removedIDs.insert(oldID)
+                    added.append((element.id, finalPath(ofOld: flat)))
+                }
+            case .move: break
+            }
+        }
+        for old in 0..<oldCount {
+            switch role[old] {
+            case .delete, .replace:
+                let start = sections.start(of: old)
+                ids.forEach(in: start..<(start + sections[old].itemCount)) { _, id in plan.removedIDs.insert(id) }
+            default: break
+            }
+        }
+        for (path, op) in newRows {
+            if case .insert(let element) = op { added.append((element.id, path)) }
+        }
+        for (j, source) in finalSources.enumerated() {
+            switch source {
+            case .new(let content), .replaced(_, let content):
+                if let header = content.header { added.append((header.id, ListIndexPath(section: j, row: -1))) }
+                for (r, element) in content.rows.enumerated() { added.append((element.id, ListIndexPath(section: j, row: r))) }
+                if let footer = content.footer { added.append((footer.id, ListIndexPath(section: j, row: content.rows.count))) }
+            default: break
+            }
+        }
+        var seen: [ID: ListIndexPath] = [:]
+        for entry in added.sorted(by: { $0.path < $1.path }) {
+            if let first = seen[entry.id] { throw .duplicateID(String(describing: entry.id), first, entry.path) }
+            if idSet.contains(entry.id) && !plan.removedIDs.contains(entry.id) {
+                let existing = ids.firstIndex { $0 == entry.id }.map(finalPath(ofOld:)) ?? entry.path
+                throw .duplicateID(String(describing: entry.id), min(existing, entry.path), max(existing, entry.path))
+            }
+            seen[entry.id] = entry.path
+            plan.addedIDs.insert(entry.id)
+        }
+
+        // The steps.
+        for (path, op) in oldRows {
+            let flat = sections.flatIndex(ofRow: path)
+            switch op {
+            case .reload(let element): plan.reloads.append((flat, element))
+            case .delete: plan.removals.append((flat, .delete))
+            case .move(let k): plan.removals.append((flat, .stashRow(k)))
+            }
+        }
+        for old in 0..<oldCount {
+            let start = sections.start(of: old), count = sections[old].itemCount
+            switch role[old] {
+            case .keep: break
+            case .reloadInPlace:
+                for flat in start..<(start + count) { plan.reloads.append((flat, nil)) }
+            case .delete, .replace:
+                for flat in start..<(start + count) { plan.removals.append((flat, .delete)) }
+            case .move:
+                let headerOffset = sections[old].hasHeader ? 1 : 0
+                for offset in 0..<count {
+                    let row = offset - headerOffset
+                    // Rows deleted or moved out are planned above.
+                    if row >= 0 && row < sections[old].rowCount && !stays(oldRows[ListIndexPath(section: old, row: row)]) { continue }
+                    plan.removals.append((start + offset, .stashSection(old: old, offset: offset)))
+                }
+            }
+        }
+        for (j, source) in finalSources.enumerated() {
+            let start = finalStarts[j], header = plan.finalTable[j].hasHeader ? 1 : 0
+            switch source {
+            case .kept:
+                // Only the rows inserted or moved here move: O(those), not O(rows).
+                for (path, op) in newRowsBySection[j] ?? [] {
+                    switch op {
+                    case .insert(let element): plan.insertions.append((start + header + path.row, .new(.row, element)))
+                    case .move(let k): plan.insertions.append((start + header + path.row, .stashedRow(k)))
+                    }
+                }
+            case .moved(let old):
+                if header == 1 { plan.insertions.append((start, .stashedSection(old: old, offset: 0))) }
+                var nextOld = 0
+                for r in 0..<finalRowCount[j] {
+                    if let op = newRows[ListIndexPath(section: j, row: r)] {
+                        switch op {
+                        case .insert(let element): plan.insertions.append((start + header + r, .new(.row, element)))
+                        case .move(let k): plan.insertions.append((start + header + r, .stashedRow(k)))
+                        }
+                        continue
+                    }
+                    // The next row of the old section that stays.
+                    while !stays(oldRows[ListIndexPath(section: old, row: nextOld)]) { nextOld += 1 }
+                    plan.insertions.append((start + header + r, .stashedSection(old: old, offset: header + nextOld)))
+                    nextOld += 1
+                }
+                if plan.finalTable[j].hasFooter {
+                    plan.insertions.append((start + header + finalRowCount[j], .stashedSection(old: old, offset: sections[old].itemCount - 1)))
+                }
+            case .new(let content), .replaced(_, let content):
+                for (k, entry) in content.items.enumerated() { plan.insertions.append((start + k, .new(entry.kind, entry.element))) }
+            }
+        }
+        plan.removals.sort { $0.flat > $1.flat }
+        plan.insertions.sort { $0.flat < $1.flat }
+        return plan
+    }
+}

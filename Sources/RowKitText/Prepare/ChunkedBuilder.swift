@@ -1,0 +1,327 @@
+import CICU
+
+/// Builds a paragraph's analysis chunk by chunk through this thread's ``WordCache``.
+///
+/// A chunk is a word with the white space after it: its edges are breaks whatever surrounds
+/// them (the browser breaks after every space run and after every newline), its grapheme
+/// clusters and glyph runs stay inside it (runs split after spaces for fonts that do not kern
+/// across them), and what its analysis depends on from outside — the style, the font-fallback
+/// state carried in, its bidi levels — is part of the cache key. So the paragraph's analysis is
+/// the concatenation of its chunks' analyses, each found in the cache or made once with the
+/// same code that analyses whole paragraphs (``Builder/analyse(_:levels:buffer:)``). The few
+/// paragraphs where that does not hold (a font that kerns across spaces at a chunk edge, a
+/// combining mark right after a space) are analysed whole instead.
+struct ChunkedBuilder {
+    var unitAdvances = RawBuffer<Int32>()
+    var graphemeStartBits = RawBuffer<UInt64>()
+    var segmentEnds = RawBuffer<Int32>()
+    var contentEnds = RawBuffer<Int32>()
+    var widths = RawBuffer<Int32>()
+    var spaceWidths = RawBuffer<Int32>()
+    var flags = RawBuffer<UInt8>()
+    var endTrimSegments = RawBuffer<Int32>()
+    var endTrimAmounts = RawBuffer<Int32>()
+    var clusterInnerBits = RawBuffer<UInt64>()
+    /// Kerning growths and cluster rests shaped alone (``RunExtras``), from the chunks' runs.
+    var kerns: [Int32] = []
+    var alone: [Int32] = []
+    /// Glyph runs (absolute offsets) and, when runs are kept, their shaped glyphs.
+    var runs = RawBuffer<WordCache.Run>()
+    var shaped: [ShapedRun] = []
+
+    /// Frees the buffers.
+    mutating func deallocate() {
+        unitAdvances.deallocate(); graphemeStartBits.deallocate(); segmentEnds.deallocate(); contentEnds.deallocate()
+        widths.deallocate(); spaceWidths.deallocate(); flags.deallocate(); endTrimSegments.deallocate()
+        endTrimAmounts.deallocate(); runs.deallocate(); clusterInnerBits.deallocate()
+        kerns = []
+        alone = []
+        shaped = []
+    }
+
+    /// Builds `units` (with bidi `levels`, nil when all 0) in `context`; returns false when the
+    /// paragraph must be analysed whole. With `keepRuns`, `shaped` gets each run's glyphs.
+    mutating func build(_ units: UnsafeBufferPointer<UInt16>, levels: UnsafeBufferPointer<UInt8>?, context: PrepareScratch.Context,
+                        words: inout WordCache, builder: inout Builder, buffer: OpaquePointer, keepRuns: Bool) throws(TextError) -> Bool {
+        let n = units.count
+        unitAdvances.removeAll()
+        unitAdvances.reserve(n)
+        graphemeStartBits.removeAll()
+        graphemeStartBits.append(repeating: 0, count: (n + 63) / 64)
+        clusterInnerBits.removeAll()
+        clusterInnerBits.append(repeating: 0, count: (n + 63) / 64)
+        kerns.removeAll(keepingCapacity: true)
+        alone.removeAll(keepingCapacity: true)
+        segmentEnds.removeAll()
+        contentEnds.removeAll()
+        widths.removeAll()
+        spaceWidths.removeAll()
+        flags.removeAll()
+        endTrimSegments.removeAll()
+        endTrimAmounts.removeAll()
+        runs.removeAll()
+        shaped.removeAll(keepingCapacity: true)
+        guard !context.resolved.primary.kernsAcrossSpaces else { return false }
+
+        // One fallback chooser for the whole paragraph: its plans (system fallback for a script
+        // segment's holes) look ahead in the paragraph, whichever chunk they start in.
+        builder.fallback = context.fallback
+        builder.paragraph = units
+        defer { builder.paragraph = nil; builder.paragraphOffset = 0 }
+        // The paragraph's break opportunities and grapheme ends, found (once) when a chunk that
+        // is not printable ASCII is missing from the cache: the chunk's analysis takes its share.
+        var paragraph: (breaks: [Int32], mandatory: [UInt8], graphemes: [Int32])?
+        var breakIndex = 0, graphemeIndex = 0
+        // Mostly-ASCII paragraphs (Latin text with a few curly quotes) analyse their few
+        // non-ASCII misses alone; others run ICU once over the paragraph.
+        var complex = 0
+        for unit in units where unit >= 0x7F { complex += 1 }
+        let shareParagraphAnalysis = 4 * complex > n
+        var p = 0
+        while p < n {
+            // The chunk: content, then spaces and tabs, then at most one newline.
+            var q = p
+            while q < n {
+                let u = units[q]
+                if u == 0x20 || u == 0x09 || u == 0x0A { break }
+                q += 1
+            }
+            while q < n {
+                let u = units[q]
+                if u == 0x0A { q += 1; break }
+                if u != 0x20 && u != 0x09 { break }
+                q += 1
+            }
+            let chunk = UnsafeBufferPointer(rebasing: units[p..<q])
+            let afterSpace = p > 0 && units[p - 1] == 0x20
+            // A space before a tab: ICU breaks between them, the printable-ASCII rules do not,
+            // so such a chunk is analysed as its paragraph is (not cached: rare, pre-wrap only).
+            var spaceTab = false
+            if complex > 0 {
+                for k in p..<(q - 1) where units[k] == 0x20 && units[k + 1] == 0x09 { spaceTab = true; break }
+            }
+            var key = WordCache.Levels()
+            // The font-fallback state the chunk's font choices depend on (nil: a plan ends
+            // inside the chunk, or tried several fonts — analysed, not cached).
+            let carried = builder.fallback.carried(at: p, through: q)
+            let state = carried ?? FontFallback.CarriedState.outsidePlan
+            var cacheable = q - p <= WordCache.maximumLength && !spaceTab && carried != nil
+            if let levels, cacheable {
+                key.low = levels[p]
+                key.high = key.low
+                for k in p..<q where levels[k] != key.low {
+                    if key.high == key.low { key.high = levels[k] } else if levels[k] != key.high { cacheable = false; break }
+                    key.mask |= 1 << UInt64(k - p)
+                }
+            }
+            let hash = cacheable ? WordCache.hash(context: context.id, state: state, levels: key, units: chunk) : 0
+            if cacheable, let index = words.find(hash, context: context.id, state: state, levels: key, units: chunk) {
+                words.hits += 1
+                let e = words.young.entries[index]
+                if e.flags & WordCache.Flag.joinsNeighbours != 0 { return false }
+                if afterSpace && words.young.graphemeStarts[Int(e.unitStart)] & 2 != 0 { return false }
+                append(words.young, index, at: p, keepRuns: keepRuns, size: context.style.size)
+            } else {
+                // Analyse the chunk with the code that analyses whole paragraphs.
+                words.misses += 1
+                builder.paragraphOffset = p
+                let plansBefore = builder.fallback.plansMade
+                let levelSlice = levels.map { UnsafeBufferPointer(rebasing: $0[p..<q]) }
+                if shareParagraphAnalysis && chunk.contains(where: { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }) {
+                    if paragraph == nil {
+                        let (breaks, mandatory) = try builder.lineBreaks(units)
+                        paragraph = (breaks, mandatory, try UnicodeAnalysis.graphemeEnds(units))
+                    }
+                    let whole = paragraph!
+                    // This chunk's share, rebased: the paragraph breaks and grapheme ends in p+1...q.
+                    while breakIndex < whole.breaks.count && Int(whole.breaks[breakIndex]) <= p { breakIndex += 1 }
+                    while graphemeIndex < whole.graphemes.count && Int(whole.graphemes[graphemeIndex]) <= p { graphemeIndex += 1 }
+                    // A chunk starting inside a grapheme cluster (a mark after a space) cannot be analysed alone.
+                    if p > 0 && (graphemeIndex == 0 || Int(whole.graphemes[graphemeIndex - 1]) != p) { return false }
+                    var breaks: [Int32] = [], mandatory: [UInt8] = [], graphemes: [Int32] = []
+                    var k = breakIndex
+                    while k < whole.breaks.count && Int(whole.breaks[k]) <= q {
+                        breaks.append(whole.breaks[k] - Int32(p))
+                        mandatory.append(whole.mandatory[k])
+                        k += 1
+                    }
+                    k = graphemeIndex
+                    while k < whole.graphemes.count && Int(whole.graphemes[k]) <= q {
+                        graphemes.append(whole.graphemes[k] - Int32(p))
+                        k += 1
+                    }
+                    guard breaks.last == Int32(q - p), graphemes.last == Int32(q - p) else { return false }
+                    try builder.analyse(chunk, levels: levelSlice, buffer: buffer, given: (breaks, mandatory, graphemes))
+                } else {
+                    try builder.analyse(chunk, levels: levelSlice, buffer: buffer, forceUnicode: spaceTab)
+                }
+                if let first = builder.runs.first, let last = builder.runs.last,
+                   first.font.kernsAcrossSpaces || last.font.kernsAcrossSpaces { return false }
+                let extended = Self.mayStartWithExtender(chunk[0]) && Self.startsWithExtender(chunk)
+                if afterSpace && extended { return false }
+                // A plan started in the chunk looked past it: its analysis holds only here.
+                if builder.fallback.plansMade != plansBefore { cacheable = false }
+                if cacheable {
+                    words.rotateIfFull()
+                    let index = words.young.insert(builder, chunk: chunk, hash: hash, context: context.id, in: state,
+                                                  out: state, levels: key, extended: extended)
+                    append(words.young, index, at: p, keepRuns: keepRuns, size: context.style.size)
+                } else {
+                    append(builder, at: p, keepRuns: keepRuns)
+                }
+            }
+            p = q
+        }
+        RunExtras.sortKerns(&kerns)
+        return true
+    }
+
+    /// Whether a chunk starting with `unit` might start with a grapheme extender: a combining
+    /// or spacing mark, a joiner, a variation selector, an emoji modifier (surrogates), or one
+    /// of the letters that are spacing marks (Thai and Lao AM). A cheap filter before asking ICU.
+    static func mayStartWithExtender(_ unit: UInt16) -> Bool {
+        guard unit >= 0x300 else { return false }
+        if unit == 0x200C || unit == 0x200D || unit == 0x0E33 || unit == 0x0EB3 || (unit >= 0xD800 && unit <= 0xDFFF)
+            || (unit >= 0xFE00 && unit <= 0xFE0F) { return true }
+        guard let scalar = Unicode.Scalar(unit) else { return true }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return scalar.properties.isGraphemeExtend
+        }
+    }
+
+    /// Whether the chunk's first character is a grapheme extender (a combining mark, ZWJ…):
+    /// after a space it would join the space's cluster, which chunk-by-chunk analysis cannot do.
+    static func startsWithExtender(_ chunk: UnsafeBufferPointer<UInt16>) -> Bool {
+        var probe: [UInt16] = [0x20]
+        probe.append(contentsOf: chunk.prefix(4))
+        guard let ends = try? probe.withUnsafeBufferPointer({ (p) throws(TextError) in try UnicodeAnalysis.graphemeEnds(p) }) else { return true }
+        return ends.first != 1
+    }
+
+    /// Appends cached entry `index` of generation `g`, placed at unit `p`.
+    mutating func append(_ g: borrowing WordCache.Generation, _ index: Int, at p: Int, keepRuns: Bool, size: Double) {
+        let e = g.entries[index]
+        let u = Int(e.unitStart), n = Int(e.length)
+        g.advances.withUnsafeBufferPointer { a in unitAdvances.append(from: a.baseAddress! + u, count: n) }
+        g.graphemeStarts.withUnsafeBufferPointer { starts in
+            let bits = graphemeStartBits.base!, inner = clusterInnerBits.base!
+            for k in 0..<n {
+                let s = starts[u + k]
+                if s & 1 != 0 { bits[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
+                if s & 4 != 0 { inner[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
+            }
+        }
+        let offset = Int32(p)
+        let count = Int(e.segmentCount)
+        segmentEnds.reserve(count); contentEnds.reserve(count); widths.reserve(count); spaceWidths.reserve(count); flags.reserve(count)
+        g.segments.withUnsafeBufferPointer { segments in
+            for k in Int(e.segmentStart)..<(Int(e.segmentStart) + count) {
+                let s = segments[k]
+                if s.flags & MetricsBlock.Flag.endTrim != 0 {
+                    endTrimSegments.append(Int32(widths.count))
+                    endTrimAmounts.append(s.trim)
+                }
+                segmentEnds.append(offset &+ s.end)
+                contentEnds.append(offset &+ s.contentEnd)
+                widths.append(s.width)
+                spaceWidths.append(s.space)
+                flags.append(s.flags)
+            }
+        }
+        g.runs.withUnsafeBufferPointer { r in
+            for k in Int(e.runStart)..<Int(e.runStart + e.runCount) {
+                var run = r[k]
+                run.start &+= offset
+                run.end &+= offset
+                runs.append(run)
+            }
+        }
+        if keepRuns { shaped.append(contentsOf: g.shapedRuns[Int(e.runStart)..<Int(e.runStart + e.runCount)]) }
+        if e.flags & WordCache.Flag.hasRunExtras != 0 {
+            for k in Int(e.runStart)..<Int(e.runStart + e.runCount) {
+                let run = g.runs[k]
+                RunExtras.collect(g.shapedRuns[k], font: run.font.takeUnretainedValue(), size: size, at: Int(offset + run.start),
+                                  end: Int(offset + run.end), graphemeStartBits: graphemeStartBits.elements, kerns: &kerns, alone: &alone)
+            }
+        }
+    }
+
+    /// Appends a chunk analysed but not cached, placed at unit `p`.
+    mutating func append(_ b: borrowing Builder, at p: Int, keepRuns: Bool) {
+        let offset = Int32(p)
+        b.unitAdvances.withUnsafeBufferPointer { unitAdvances.append(from: $0.baseAddress!, count: $0.count) }
+        for k in 0..<b.unitAdvances.count {
+            if b.graphemeStartBits[k >> 6] & (1 << UInt64(k & 63)) != 0 { graphemeStartBits[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
+            if b.clusterInnerBits[k >> 6] & (1 << UInt64(k & 63)) != 0 { clusterInnerBits[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
+        }
+        for k in stride(from: 0, to: b.kerns.count, by: 2) {
+            kerns.append(b.kerns[k] + offset)
+            kerns.append(b.kerns[k + 1])
+        }
+        for k in stride(from: 0, to: b.alone.count, by: 3) {
+            alone.append(b.alone[k] + offset)
+            alone.append(b.alone[k + 1] + offset)
+            alone.append(b.alone[k + 2])
+        }
+        var trim = 0
+        for i in b.widths.indices {
+            if b.flags[i] & MetricsBlock.Flag.endTrim != 0 {
+                while trim < b.endTrimSegments.count && Int(b.endTrimSegments[trim]) < i { trim += 1 }
+                endTrimSegments.append(Int32(widths.count))
+                endTrimAmounts.append(trim < b.endTrimSegments.count ? b.endTrimAmounts[trim] : 0)
+            }
+            segmentEnds.append(offset + b.segmentEnds[i])
+            contentEnds.append(offset + b.contentEnds[i])
+            widths.append(b.widths[i])
+            spaceWidths.append(b.spaceWidths[i])
+            flags.append(b.flags[i])
+        }
+        for run in b.runs {
+            runs.append(WordCache.Run(start: offset + run.start, end: offset + run.end, level: run.bidiLevel, font: .passUnretained(run.font)))
+            if keepRuns { shaped.append(run.shaped) }
+        }
+    }
+}
+
+extension WordCache.Generation {
+    /// Adds the analysis of `chunk` made by `b`, and returns its entry index.
+    mutating func insert(_ b: borrowing Builder, chunk: UnsafeBufferPointer<UInt16>, hash: UInt64, context: Int32,
+                in state: FontFallback.CarriedState, out: FontFallback.CarriedState, levels: WordCache.Levels, extended: Bool) -> Int {
+        let unitStart = Int32(units.count), segmentStart = Int32(segments.count), runStart = Int32(runs.count)
+        units.append(contentsOf: chunk)
+        advances.append(contentsOf: b.unitAdvances)
+        for k in 0..<chunk.count {
+            var bits: UInt8 = b.graphemeStartBits[k >> 6] & (1 << UInt64(k & 63)) != 0 ? 1 : 0
+            if k == 0 && extended { bits |= 2 }
+            if b.clusterInnerBits[k >> 6] & (1 << UInt64(k & 63)) != 0 { bits |= 4 }
+            graphemeStarts.append(bits)
+        }
+        var trim = 0
+        for i in b.widths.indices {
+            var amount: Int32 = 0
+            if b.flags[i] & MetricsBlock.Flag.endTrim != 0 {
+                while trim < b.endTrimSegments.count && Int(b.endTrimSegments[trim]) < i { trim += 1 }
+                if trim < b.endTrimSegments.count { amount = b.endTrimAmounts[trim] }
+            }
+            segments.append(WordCache.Segment(end: b.segmentEnds[i], contentEnd: b.contentEnds[i], width: b.widths[i],
+                                              space: b.spaceWidths[i], trim: amount, flags: b.flags[i]))
+        }
+        for run in b.runs {
+            runs.append(WordCache.Run(start: run.start, end: run.end, level: run.bidiLevel, font: .passUnretained(run.font)))
+            shapedRuns.append(run.shaped)
+        }
+        var flags: UInt8 = 0
+        if let first = b.runs.first, let last = b.runs.last, first.font.kernsAcrossSpaces || last.font.kernsAcrossSpaces {
+            flags |= WordCache.Flag.joinsNeighbours
+        }
+        if !b.kerns.isEmpty || !b.alone.isEmpty { flags |= WordCache.Flag.hasRunExtras }
+        entries.append(WordCache.Entry(hash: hash, context: context, inScript: state.script, outScript: out.script,
+                                       inFont: state.fallback.map { .passUnretained($0) }, outFont: out.fallback.map { .passUnretained($0) },
+                                       levels: levels, unitStart: unitStart, length: Int32(chunk.count),
+                                       segmentStart: segmentStart, segmentCount: Int32(segments.count) - segmentStart,
+                                       runStart: runStart, runCount: Int32(runs.count) - runStart, flags: flags))
+        link(entries.count - 1)
+        return entries.count - 1
+    }
+}

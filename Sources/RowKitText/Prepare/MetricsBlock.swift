@@ -1,0 +1,683 @@
+/// The compact measuring form of a text as bytes: everything line breaking reads, nothing it
+/// does not (no glyphs, fonts or text). ``TextMetrics`` owns one; a ``PreparedText`` keeps one
+/// in its storage; a cell's measuring form (RowKitCells) packs several into one allocation.
+///
+/// Layout (offsets from the block start, which is 8-byte aligned):
+///
+///     header (48 B)      line height, single-line width, counts, hyphen/ellipsis/space widths
+///     widths  [n] Int32  content width of each segment (16.16 px)
+///     codes   [n] UInt8  bit 7: special (flags in the special list), bit 6: breakable (two or
+///                        more grapheme clusters), bits 0–5: index of the hanging-space width in
+///                        the trailing table (63: only in the special list)
+///     trail   [t] Int32  the distinct hanging-space widths (entry 0 is 0)
+///     ends    [n] UInt16 or Int32 (wide texts)  end unit of each segment
+///     specials[s] 16 B   segment, hanging width, trimmable amount, flags: the rare segments
+///                        (forced break, soft hyphen, tab, white-space only, trimmable bracket)
+///     (only with line-height: normal and a fallback font taller than the primary font:)
+///     r, b    2×Int32    counts of the next two parts
+///     boxes   [b] 2×Float64  above/below room of each font class (class 0: the primary font)
+///     classes [r] 2×Int32  (first unit, class) where the font class changes
+///     palette [p] Int32 advances, then [p] UInt8 attributes (grapheme start, kind)
+///     units   [u] palette index of each UTF-16 unit, packed in as few bits as the palette
+///                        needs (5 for a paragraph of English), then 8 bytes of padding
+///     (only when a browser line-breaking rule needs more than advances, ``Extras``:)
+///     counts  5×Int32 + pad  kerning pairs, line-start widths, dictionary ranges and units,
+///                        language bytes
+///     kerns   [k] 2×Int32  (unit, growth): a cluster kerned against the next one is that much
+///                        wider when a break-word line ends before `unit`
+///     alone   [a] 3×Int32  (from, to, width): units `from..<to` of a multi-grapheme cluster
+///                        shaped alone, for a line that starts inside the cluster at `from`
+///     ranges  [d] 2×Int32  text ranges of dictionary-segmented scripts (Thai, Khmer…), whose
+///                        words are found again from a line start inside one
+///     text    UTF-16 units of those ranges, then the content language (ASCII)
+///
+/// The per-unit part is what overflow-wrap, ellipses, tabs and soft hyphens need; the common
+/// case (a width at which every word fits) reads only the header, `widths`, `codes` and `trail`.
+/// A text's distinct (advance, attribute) pairs are few (a few dozen for a paragraph), so a unit
+/// costs five or six bits instead of the five bytes a plain advance and bit would.
+package enum MetricsBlock {
+    static let headerSize = 48
+
+    /// Per-segment flags as line breaking sees them (codes and the special list combined).
+    enum Flag {
+        static let mandatoryBreak: UInt8 = 1
+        static let softHyphen: UInt8 = 2
+        static let tab: UInt8 = 4
+        static let endTrim: UInt8 = 8
+        /// The content has two or more grapheme clusters, so it can be broken inside.
+        static let breakable: UInt8 = 16
+        /// The segment is only white space (pre-wrap): it hangs wherever it falls.
+        static let whitespaceOnly: UInt8 = 32
+        /// Flags that only the special list carries.
+        static let specialMask: UInt8 = mandatoryBreak | softHyphen | tab | endTrim | whitespaceOnly
+    }
+
+    enum Code {
+        static let special: UInt8 = 0x80
+        static let breakable: UInt8 = 0x40
+        static let trailMask: UInt8 = 0x3F
+        /// Trailing widths beyond the table live in the special list.
+        static let trailOverflow: UInt8 = 0x3F
+    }
+
+    /// Unit attributes in the palette.
+    enum Attribute {
+        static let graphemeStart: UInt8 = 1
+        /// Bits 1–2: 0 content, 1 space, 2 tab, 3 newline or U+3000 (the last three hang at a
+        /// line end).
+        static let kindMask: UInt8 = 0b110
+        static let space: UInt8 = 1 << 1, tab: UInt8 = 2 << 1, newline: UInt8 = 3 << 1
+        /// A HarfBuzz cluster starts at the unit (units no glyph run covers count as starts).
+        static let clusterStart: UInt8 = 1 << 3
+        /// The unit is a soft hyphen (U+00AD).
+        static let softHyphen: UInt8 = 1 << 4
+        /// The unit is the ideographic space U+3000 (kind newline: it hangs, but is no newline).
+        static let ideographicSpace: UInt8 = 1 << 5
+    }
+
+    /// Header flag bits.
+    enum HeaderFlag {
+        static let tallerLines: UInt16 = 1
+        static let wideEnds: UInt16 = 2
+        static let extras: UInt16 = 4
+    }
+
+    /// Sizes of the extras part (all 0: no extras part).
+    struct ExtrasCounts: Equatable {
+        var kerns = 0, alone = 0, ranges = 0, text = 0, language = 0
+        var isEmpty: Bool { self == ExtrasCounts() }
+    }
+
+    /// Where each part of a block starts, computed from the header's counts.
+    struct Offsets {
+        var codes = 0, trail = 0, ends = 0, specials = 0, boxes = 0, classes = 0, palette = 0, attributes = 0, units = 0, end = 0
+        var extras = 0, kerns = 0, alone = 0, ranges = 0, text = 0, language = 0
+
+        init(segments n: Int, trail t: Int, wideEnds: Bool, specials s: Int, boxes b: Int, classRuns r: Int, palette p: Int,
+             unitCount u: Int, unitBits w: Int, extras x: ExtrasCounts = ExtrasCounts()) {
+            codes = headerSize + 4 * n
+            trail = Self.align(codes + n, 4)
+            ends = trail + 4 * t
+            specials = Self.align(ends + (wideEnds ? 4 : 2) * n, 8)
+            let tallerLines = specials + 16 * s
+            boxes = b > 0 ? tallerLines + 8 : tallerLines
+            classes = boxes + 16 * b
+            palette = classes + 8 * r
+            attributes = palette + 4 * p
+            units = attributes + p
+            end = Self.align(units + (u * w + 7) / 8 + 8, 8)
+            extras = end
+            if !x.isEmpty {
+                kerns = extras + 24
+                alone = kerns + 8 * x.kerns
+                ranges = alone + 12 * x.alone
+                text = ranges + 8 * x.ranges
+                language = text + 2 * x.text
+                end = Self.align(language + x.language, 8)
+            }
+        }
+
+        @inline(__always) static func align(_ x: Int, _ a: Int) -> Int { (x + a - 1) & ~(a - 1) }
+    }
+
+    /// One special segment.
+    struct Special {
+        var segment: Int32
+        var trailing: Int32
+        var trimAmount: Int32
+        var flags: UInt8
+    }
+
+    // MARK: - Writing
+
+    /// What a builder hands over: the analysed paragraph as parallel arrays.
+    struct Input {
+        var units: UnsafeBufferPointer<UInt16>
+        var unitAdvances: UnsafeBufferPointer<Int32>
+        var graphemeStartBits: UnsafeBufferPointer<UInt64>
+        /// Units where a HarfBuzz cluster starts inside a glyph run (bit per unit).
+        var clusterInnerBits: UnsafeBufferPointer<UInt64>
+        /// (unit, growth 16.16 px) pairs, flat, by unit (``LineEndKerning``).
+        var kerns: UnsafeBufferPointer<Int32>
+        /// (from, to, width 16.16 px) triples, flat, by `from` then `to` (``ClusterSplit``).
+        var alone: UnsafeBufferPointer<Int32>
+        /// The content language (ICU's line breaking of dictionary scripts from a line start).
+        var language: String?
+        var segmentEnds: UnsafeBufferPointer<Int32>
+        var contentEnds: UnsafeBufferPointer<Int32>
+        var widths: UnsafeBufferPointer<Int32>
+        var spaceWidths: UnsafeBufferPointer<Int32>
+        var flags: UnsafeBufferPointer<UInt8>
+        var endTrimSegments: UnsafeBufferPointer<Int32>
+        var endTrimAmounts: UnsafeBufferPointer<Int32>
+        /// Taller-line texts only: each font class's room above and below the baseline (class
+        /// 0: the primary font), and where the class changes (first unit, class), from unit 0.
+        var classMetrics: [(above: Double, below: Double)]
+        var classRuns: [(start: Int32, cls: Int32)]
+        var lineHeight: Double
+        var hyphenWidth: Int32, ellipsisWidth: Int32, spaceWidth: Int32
+        var singleLineWidth: Int64
+    }
+
+    /// Sizes a block, then writes it. Its arrays are kept from one text to the next (one
+    /// planner per thread, in ``PrepareScratch``), so planning allocates nothing once warm.
+    struct Planner {
+        var offsets = Offsets(segments: 0, trail: 0, wideEnds: false, specials: 0, boxes: 0, classRuns: 0, palette: 0, unitCount: 0, unitBits: 1)
+        var trailTable: [Int32] = []
+        var specials: [Special] = []
+        var paletteAdvances: [Int32] = []
+        var paletteAttributes: [UInt8] = []
+        var unitCodes: [UInt32] = []
+        var unitBits = 1
+        var wideEnds = false
+        var extras = ExtrasCounts()
+        /// Dictionary-script ranges (start, end, flat) and their text.
+        var dictionaryRanges: [Int32] = []
+        var dictionaryText: [UInt16] = []
+        var languageBytes: [UInt8] = []
+        var map = PaletteMap()
+        var byteCount: Int { offsets.end }
+
+        /// Plans the block for `input`; ``byteCount`` is then its size.
+        mutating func plan(_ input: Input) {
+            let n = input.widths.count, u = input.units.count
+            // Distinct hanging widths (entry 0 is 0), and the special segments.
+            trailTable.removeAll(keepingCapacity: true)
+            trailTable.append(0)
+            specials.removeAll(keepingCapacity: true)
+            var trimIndex = 0
+            for i in 0..<n {
+                let f = input.flags[i]
+                let w = input.spaceWidths[i]
+                var inTable = true
+                if w != 0 && !trailTable.contains(w) {
+                    if trailTable.count < Int(Code.trailOverflow) { trailTable.append(w) } else { inTable = false }
+                }
+                if f & Flag.specialMask != 0 || !inTable {
+                    var amount: Int32 = 0
+                    if f & Flag.endTrim != 0 {
+                        while trimIndex < input.endTrimSegments.count && Int(input.endTrimSegments[trimIndex]) < i { trimIndex += 1 }
+                        if trimIndex < input.endTrimSegments.count && Int(input.endTrimSegments[trimIndex]) == i {
+                            amount = input.endTrimAmounts[trimIndex]
+                        }
+                    }
+                    specials.append(Special(segment: Int32(i), trailing: w, trimAmount: amount, flags: f & Flag.specialMask))
+                }
+            }
+            // The unit palette.
+            map.reset()
+            unitCodes.removeAll(keepingCapacity: true)
+            unitCodes.reserveCapacity(u)
+            paletteAdvances.removeAll(keepingCapacity: true)
+            paletteAttributes.removeAll(keepingCapacity: true)
+            let units = input.units, advances = input.unitAdvances, bits = input.graphemeStartBits
+            var lastKey = UInt64.max, lastIndex: UInt32 = 0
+            let inner = input.clusterInnerBits
+            for k in 0..<u {
+                let unit = units[k]
+                var a: UInt8 = bits[k >> 6] & (1 << UInt64(k & 63)) != 0 ? Attribute.graphemeStart : 0
+                if inner[k >> 6] & (1 << UInt64(k & 63)) == 0 { a |= Attribute.clusterStart }
+                if unit <= 0x20 {
+                    switch unit {
+                    case 0x20: a |= Attribute.space
+                    case 0x09: a |= Attribute.tab
+                    case 0x0A: a |= Attribute.newline
+                    default: break
+                    }
+                } else if unit == 0xAD {
+                    a |= Attribute.softHyphen
+                } else if unit == 0x3000 {
+                    a |= Attribute.newline | Attribute.ideographicSpace
+                }
+                let key = UInt64(UInt32(bitPattern: advances[k])) | UInt64(a) << 32
+                if key != lastKey {
+                    lastKey = key
+                    lastIndex = map.index(of: key, next: UInt32(paletteAdvances.count))
+                    if Int(lastIndex) == paletteAdvances.count {
+                        paletteAdvances.append(advances[k])
+                        paletteAttributes.append(a)
+                    }
+                }
+                unitCodes.append(lastIndex)
+            }
+            unitBits = paletteAdvances.count <= 1 ? 1 : Int.bitWidth - (paletteAdvances.count - 1).leadingZeroBitCount
+            wideEnds = u > Int(UInt16.max)
+            planDictionaryText(input)
+            extras = ExtrasCounts(kerns: input.kerns.count / 2, alone: input.alone.count / 3, ranges: dictionaryRanges.count / 2,
+                                  text: dictionaryText.count, language: dictionaryRanges.isEmpty ? 0 : languageBytes.count)
+            offsets = Offsets(segments: n, trail: trailTable.count, wideEnds: wideEnds, specials: specials.count,
+                              boxes: input.classMetrics.count, classRuns: input.classRuns.count,
+                              palette: paletteAdvances.count, unitCount: u, unitBits: unitBits, extras: extras)
+        }
+
+        /// The text ranges of dictionary-segmented scripts a line may start inside: each maximal
+        /// run of such letters and marks, extended to the break at or after its end (what ICU
+        /// is run over again from a line start, ``View/dictionaryBreaks(from:)``); overlapping
+        /// ranges merge.
+        mutating func planDictionaryText(_ input: Input) {
+            dictionaryRanges.removeAll(keepingCapacity: true)
+            dictionaryText.removeAll(keepingCapacity: true)
+            languageBytes.removeAll(keepingCapacity: true)
+            let units = input.units, ends = input.segmentEnds
+            var k = 0, segment = 0
+            while k < units.count {
+                guard DictionaryScripts.contains(units[k]) else { k += 1; continue }
+                var p = k
+                while p < units.count && (DictionaryScripts.contains(units[p]) || DictionaryScripts.isMark(units[p])) { p += 1 }
+                while segment < ends.count && Int(ends[segment]) < p { segment += 1 }
+                let end = segment < ends.count ? Int(ends[segment]) : units.count
+                let n = dictionaryRanges.count
+                if n > 0 && Int(dictionaryRanges[n - 1]) >= k {
+                    dictionaryRanges[n - 1] = Int32(end)
+                } else {
+                    dictionaryRanges.append(Int32(k))
+                    dictionaryRanges.append(Int32(end))
+                }
+                k = max(p, k + 1)
+            }
+            guard !dictionaryRanges.isEmpty else { return }
+            for r in stride(from: 0, to: dictionaryRanges.count, by: 2) {
+                dictionaryText.append(contentsOf: units[Int(dictionaryRanges[r])..<Int(dictionaryRanges[r + 1])])
+            }
+            languageBytes = Array((input.language ?? "").utf8.prefix(255))
+        }
+
+        /// Writes the planned block at `base` (8-byte aligned, ``byteCount`` bytes, zeroed).
+        func write(_ input: Input, to base: UnsafeMutableRawPointer) {
+            let plan = self
+        let n = input.widths.count, u = input.units.count
+        let o = plan.offsets
+        base.storeBytes(of: input.lineHeight, toByteOffset: 0, as: Double.self)
+        base.storeBytes(of: input.singleLineWidth, toByteOffset: 8, as: Int64.self)
+        base.storeBytes(of: Int32(n), toByteOffset: 16, as: Int32.self)
+        base.storeBytes(of: Int32(u), toByteOffset: 20, as: Int32.self)
+        base.storeBytes(of: input.hyphenWidth, toByteOffset: 24, as: Int32.self)
+        base.storeBytes(of: input.ellipsisWidth, toByteOffset: 28, as: Int32.self)
+        base.storeBytes(of: input.spaceWidth, toByteOffset: 32, as: Int32.self)
+        base.storeBytes(of: Int32(plan.specials.count), toByteOffset: 36, as: Int32.self)
+        base.storeBytes(of: Int32(plan.paletteAdvances.count), toByteOffset: 40, as: Int32.self)
+        base.storeBytes(of: UInt8(plan.trailTable.count), toByteOffset: 44, as: UInt8.self)
+        base.storeBytes(of: UInt8(plan.unitBits), toByteOffset: 45, as: UInt8.self)
+        if !input.classMetrics.isEmpty {
+            base.storeBytes(of: Int32(input.classRuns.count), toByteOffset: o.boxes - 8, as: Int32.self)
+            base.storeBytes(of: Int32(input.classMetrics.count), toByteOffset: o.boxes - 4, as: Int32.self)
+        }
+        var flags: UInt16 = 0
+        if !input.classMetrics.isEmpty { flags |= HeaderFlag.tallerLines }
+        if plan.wideEnds { flags |= HeaderFlag.wideEnds }
+        if !plan.extras.isEmpty { flags |= HeaderFlag.extras }
+        base.storeBytes(of: flags, toByteOffset: 46, as: UInt16.self)
+
+        let widths = (base + headerSize).assumingMemoryBound(to: Int32.self)
+        let codes = (base + o.codes).assumingMemoryBound(to: UInt8.self)
+        var specialIndex = 0
+        for i in 0..<n {
+            widths[i] = input.widths[i]
+            var code: UInt8 = input.flags[i] & Flag.breakable != 0 ? Code.breakable : 0
+            let w = input.spaceWidths[i]
+            let slot = plan.trailTable.firstIndex(of: w).map(UInt8.init) ?? Code.trailOverflow
+            code |= slot
+            if specialIndex < plan.specials.count && Int(plan.specials[specialIndex].segment) == i {
+                code |= Code.special
+                specialIndex += 1
+            }
+            codes[i] = code
+        }
+        let trail = (base + o.trail).assumingMemoryBound(to: Int32.self)
+        for (k, w) in plan.trailTable.enumerated() { trail[k] = w }
+        if plan.wideEnds {
+            let ends = (base + o.ends).assumingMemoryBound(to: Int32.self)
+            for i in 0..<n { ends[i] = input.segmentEnds[i] }
+        } else {
+            let ends = (base + o.ends).assumingMemoryBound(to: UInt16.self)
+            for i in 0..<n { ends[i] = UInt16(input.segmentEnds[i]) }
+        }
+        for (k, s) in plan.specials.enumerated() {
+            let p = base + o.specials + 16 * k
+            p.storeBytes(of: s.segment, as: Int32.self)
+            p.storeBytes(of: s.trailing, toByteOffset: 4, as: Int32.self)
+            p.storeBytes(of: s.trimAmount, toByteOffset: 8, as: Int32.self)
+            p.storeBytes(of: s.flags, toByteOffset: 12, as: UInt8.self)
+        }
+        for (k, m) in input.classMetrics.enumerated() {
+            (base + o.boxes + 16 * k).storeBytes(of: m.above, as: Double.self)
+            (base + o.boxes + 16 * k + 8).storeBytes(of: m.below, as: Double.self)
+        }
+        for (k, r) in input.classRuns.enumerated() {
+            (base + o.classes + 8 * k).storeBytes(of: r.start, as: Int32.self)
+            (base + o.classes + 8 * k + 4).storeBytes(of: r.cls, as: Int32.self)
+        }
+        let palette = (base + o.palette).assumingMemoryBound(to: Int32.self)
+        let attributes = (base + o.attributes).assumingMemoryBound(to: UInt8.self)
+        for (k, a) in plan.paletteAdvances.enumerated() { palette[k] = a }
+        for (k, a) in plan.paletteAttributes.enumerated() { attributes[k] = a }
+        // Codes, packed LSB first.
+        let packed = (base + o.units).assumingMemoryBound(to: UInt8.self)
+        var acc: UInt64 = 0, filled = 0, byte = 0
+        for k in 0..<u {
+            acc |= UInt64(plan.unitCodes[k]) << UInt64(filled)
+            filled += plan.unitBits
+            while filled >= 8 {
+                packed[byte] = UInt8(truncatingIfNeeded: acc)
+                acc >>= 8
+                filled -= 8
+                byte += 1
+            }
+        }
+        if filled > 0 { packed[byte] = UInt8(truncatingIfNeeded: acc) }
+        if !plan.extras.isEmpty {
+            let x = plan.extras
+            for (k, c) in [x.kerns, x.alone, x.ranges, x.text, x.language].enumerated() {
+                (base + o.extras + 4 * k).storeBytes(of: Int32(c), as: Int32.self)
+            }
+            for k in input.kerns.indices { (base + o.kerns + 4 * k).storeBytes(of: input.kerns[k], as: Int32.self) }
+            for k in input.alone.indices { (base + o.alone + 4 * k).storeBytes(of: input.alone[k], as: Int32.self) }
+            for (k, v) in plan.dictionaryRanges.enumerated() { (base + o.ranges + 4 * k).storeBytes(of: v, as: Int32.self) }
+            for (k, v) in plan.dictionaryText.enumerated() { (base + o.text + 2 * k).storeBytes(of: v, as: UInt16.self) }
+            if x.language > 0 {
+                for (k, v) in plan.languageBytes.enumerated() { (base + o.language + k).storeBytes(of: v, as: UInt8.self) }
+            }
+        }
+        }
+    }
+
+    // MARK: - Reading
+
+    /// A block read in place. Holds raw pointers: valid only while the block's owner lives
+    /// (callers keep it alive with `withExtendedLifetime`).
+    struct View {
+        let base: UnsafeRawPointer
+        let segmentCount: Int
+        let unitCount: Int
+        let headerFlags: UInt16
+        /// Where `codes` and `trail` start (what the common case reads; the other parts'
+        /// offsets are computed when needed).
+        let codesOffset: Int, trailOffset: Int
+
+        @inline(__always) init(_ base: UnsafeRawPointer) {
+            self.base = base
+            let n = Int(base.load(fromByteOffset: 16, as: Int32.self))
+            segmentCount = n
+            unitCount = Int(base.load(fromByteOffset: 20, as: Int32.self))
+            headerFlags = base.load(fromByteOffset: 46, as: UInt16.self)
+            codesOffset = headerSize &+ 4 &* n
+            trailOffset = (codesOffset &+ n &+ 3) & ~3
+        }
+
+        var trailCount: Int { Int(base.load(fromByteOffset: 44, as: UInt8.self)) }
+        var unitBits: Int { Int(base.load(fromByteOffset: 45, as: UInt8.self)) }
+        var paletteCount: Int { Int(base.load(fromByteOffset: 40, as: Int32.self)) }
+        var endsOffset: Int { trailOffset + 4 * trailCount }
+        var wideEnds: Bool { headerFlags & HeaderFlag.wideEnds != 0 }
+
+        /// Every part's offset.
+        var offsets: Offsets {
+            let n = segmentCount, s = specialCount
+            var r = 0, b = 0
+            if headerFlags & HeaderFlag.tallerLines != 0 {
+                // The taller-line part follows the specials: its two counts first.
+                let section = Offsets.align(endsOffset + (wideEnds ? 4 : 2) * n, 8) + 16 * s
+                r = Int(base.load(fromByteOffset: section, as: Int32.self))
+                b = Int(base.load(fromByteOffset: section + 4, as: Int32.self))
+            }
+            var o = Offsets(segments: n, trail: trailCount, wideEnds: wideEnds, specials: s, boxes: b,
+                            classRuns: r, palette: paletteCount, unitCount: unitCount, unitBits: unitBits)
+            if headerFlags & HeaderFlag.extras != 0 {
+                let e = o.extras
+                func count(_ k: Int) -> Int { Int(base.load(fromByteOffset: e + 4 * k, as: Int32.self)) }
+                o = Offsets(segments: n, trail: trailCount, wideEnds: wideEnds, specials: s, boxes: b,
+                            classRuns: r, palette: paletteCount, unitCount: unitCount, unitBits: unitBits,
+                            extras: ExtrasCounts(kerns: count(0), alone: count(1), ranges: count(2), text: count(3), language: count(4)))
+            }
+            return o
+        }
+
+        /// The extras part (empty when the block has none).
+        var extras: ExtrasReader {
+            guard headerFlags & HeaderFlag.extras != 0 else { return ExtrasReader(base: base, offsets: nil) }
+            return ExtrasReader(base: base, offsets: offsets)
+        }
+
+        /// Bytes of the block.
+        var byteCount: Int { offsets.end }
+
+        var lineHeight: Double { base.load(as: Double.self) }
+        var singleLineWidth: Int64 { base.load(fromByteOffset: 8, as: Int64.self) }
+        var hyphenWidth: Int32 { base.load(fromByteOffset: 24, as: Int32.self) }
+        var ellipsisWidth: Int32 { base.load(fromByteOffset: 28, as: Int32.self) }
+        var spaceWidth: Int32 { base.load(fromByteOffset: 32, as: Int32.self) }
+        var specialCount: Int { Int(base.load(fromByteOffset: 36, as: Int32.self)) }
+        var hasTallerLines: Bool { headerFlags & HeaderFlag.tallerLines != 0 }
+
+        var widths: UnsafePointer<Int32> { (base + headerSize).assumingMemoryBound(to: Int32.self) }
+        var codes: UnsafePointer<UInt8> { (base + codesOffset).assumingMemoryBound(to: UInt8.self) }
+        var trail: UnsafePointer<Int32> { (base + trailOffset).assumingMemoryBound(to: Int32.self) }
+
+        /// End unit of segment `i`.
+        @inline(__always) func end(_ i: Int) -> Int32 {
+            wideEnds ? base.load(fromByteOffset: endsOffset + 4 * i, as: Int32.self)
+                : Int32(base.load(fromByteOffset: endsOffset + 2 * i, as: UInt16.self))
+        }
+        @inline(__always) func start(_ i: Int) -> Int32 { i == 0 ? 0 : end(i - 1) }
+
+        /// The special record of segment `i`, which must be special.
+        func special(_ i: Int) -> Special {
+            let specials = offsets.specials
+            var low = 0, high = specialCount
+            while low < high {
+                let mid = (low + high) / 2
+                if Int(base.load(fromByteOffset: specials + 16 * mid, as: Int32.self)) < i { low = mid + 1 } else { high = mid }
+            }
+            let p = base + specials + 16 * low
+            return Special(segment: p.load(as: Int32.self), trailing: p.load(fromByteOffset: 4, as: Int32.self),
+                           trimAmount: p.load(fromByteOffset: 8, as: Int32.self), flags: p.load(fromByteOffset: 12, as: UInt8.self))
+        }
+
+        /// All flags of segment `i`.
+        @inline(__always) func flags(_ i: Int) -> UInt8 {
+            let code = codes[i]
+            var f: UInt8 = code & Code.breakable != 0 ? Flag.breakable : 0
+            if code & Code.special != 0 { f |= special(i).flags }
+            return f
+        }
+
+        /// Width of segment `i`'s hanging white space.
+        @inline(__always) func trailing(_ i: Int) -> Int64 {
+            let code = codes[i]
+            return Int64(code & Code.special != 0 ? special(i).trailing : trail[Int(code & Code.trailMask)])
+        }
+
+        /// Reads the per-unit part (offsets computed once: for loops over units).
+        var units: UnitReader {
+            let o = offsets
+            let bits = unitBits
+            return UnitReader(base: base, palette: o.palette, attributes: o.attributes, codes: o.units, bits: bits,
+                              mask: bits >= 64 ? ~0 : (1 << UInt64(bits)) - 1)
+        }
+
+        @inline(__always) func advance(_ u: Int) -> Int64 { units.advance(u) }
+        @inline(__always) func isGraphemeStart(_ u: Int) -> Bool { units.isGraphemeStart(u) }
+        @inline(__always) func kind(_ u: Int) -> UInt8 { units.kind(u) }
+
+        /// Where segment `i`'s content ends (before its hanging white space).
+        func contentEnd(_ i: Int) -> Int {
+            let units = self.units
+            let start = Int(self.start(i))
+            var e = Int(end(i))
+            while e > start && units.isHanging(e - 1) { e -= 1 }
+            return e
+        }
+
+        /// The font classes of a taller-line text: their room and where along the text each applies.
+        var classes: ClassReader {
+            let o = offsets
+            let count = o.boxes == o.classes ? 0 : Int(base.load(fromByteOffset: o.boxes - 8, as: Int32.self))
+            return ClassReader(base: base, boxes: o.boxes, runs: o.classes, runCount: count)
+        }
+    }
+
+    /// The per-unit part of a block: palette advances and attributes by unit.
+    struct UnitReader {
+        let base: UnsafeRawPointer
+        let palette: Int, attributes: Int, codes: Int, bits: Int
+        let mask: UInt64
+
+        /// Palette index of unit `u`.
+        @inline(__always) func code(_ u: Int) -> Int {
+            // A 64-bit load at the code's first byte holds all of it (codes are ≤ 32 bits, the
+            // shift ≤ 7; the block has 8 bytes of padding after the codes).
+            let bit = u &* bits
+            let word = base.loadUnaligned(fromByteOffset: codes &+ (bit >> 3), as: UInt64.self)
+            return Int(truncatingIfNeeded: (word >> UInt64(bit & 7)) & mask)
+        }
+        /// Advance credited to unit `u` (16.16 px).
+        @inline(__always) func advance(_ u: Int) -> Int64 {
+            Int64(base.load(fromByteOffset: palette + 4 * code(u), as: Int32.self))
+        }
+        @inline(__always) func attributes(_ u: Int) -> UInt8 {
+            base.load(fromByteOffset: attributes + code(u), as: UInt8.self)
+        }
+        @inline(__always) func isGraphemeStart(_ u: Int) -> Bool { attributes(u) & Attribute.graphemeStart != 0 }
+        /// Unit kind: 0 content, `Attribute.space`, `.tab` or `.newline`.
+        @inline(__always) func kind(_ u: Int) -> UInt8 { attributes(u) & Attribute.kindMask }
+        @inline(__always) func isHanging(_ u: Int) -> Bool { kind(u) != 0 }
+        /// A HarfBuzz cluster starts at unit `u`.
+        @inline(__always) func isClusterStart(_ u: Int) -> Bool { attributes(u) & Attribute.clusterStart != 0 }
+        @inline(__always) func isSoftHyphen(_ u: Int) -> Bool { attributes(u) & Attribute.softHyphen != 0 }
+        /// Space, tab or newline (not U+3000): where a soft-hyphenated word ends.
+        @inline(__always) func endsWord(_ u: Int) -> Bool {
+            let a = attributes(u)
+            return a & Attribute.kindMask != 0 && a & Attribute.ideographicSpace == 0
+        }
+    }
+
+    /// The extras part of a block (``ExtrasCounts``): read only on the rare paths of line
+    /// breaking (break-word inside a word).
+    struct ExtrasReader {
+        let base: UnsafeRawPointer
+        let offsets: Offsets?
+
+        private func count(_ k: Int) -> Int {
+            guard let o = offsets else { return 0 }
+            return Int(base.load(fromByteOffset: o.extras + 4 * k, as: Int32.self))
+        }
+        private func int(_ offset: Int, _ k: Int) -> Int32 { base.load(fromByteOffset: offset + 4 * k, as: Int32.self) }
+
+        /// The growth of a break-word line ending at unit `u` after a cluster kerned against the
+        /// next one (0 if none).
+        func kerningGrowth(at u: Int) -> Int64 {
+            guard let o = offsets else { return 0 }
+            var low = 0, high = count(0)
+            while low < high {
+                let mid = (low + high) / 2
+                if Int(int(o.kerns, 2 * mid)) < u { low = mid + 1 } else { high = mid }
+            }
+            return low < count(0) && Int(int(o.kerns, 2 * low)) == u ? Int64(int(o.kerns, 2 * low + 1)) : 0
+        }
+
+        /// The width of units `a..<b` of one cluster shaped alone, if recorded.
+        func aloneWidth(_ a: Int, _ b: Int) -> Int64? {
+            guard let o = offsets else { return nil }
+            var low = 0, high = count(1)
+            while low < high {
+                let mid = (low + high) / 2
+                let ma = Int(int(o.alone, 3 * mid)), mb = Int(int(o.alone, 3 * mid + 1))
+                if ma < a || (ma == a && mb < b) { low = mid + 1 } else { high = mid }
+            }
+            guard low < count(1), Int(int(o.alone, 3 * low)) == a, Int(int(o.alone, 3 * low + 1)) == b else { return nil }
+            return Int64(int(o.alone, 3 * low + 2))
+        }
+
+        /// The stored dictionary-script range holding unit `u`, and where its text starts in
+        /// the stored text.
+        func dictionaryRange(holding u: Int) -> (range: Range<Int>, textStart: Int)? {
+            guard let o = offsets else { return nil }
+            var textStart = 0
+            for r in 0..<count(2) {
+                let a = Int(int(o.ranges, 2 * r)), b = Int(int(o.ranges, 2 * r + 1))
+                if a <= u && u < b { return (a..<b, textStart) }
+                textStart += b - a
+            }
+            return nil
+        }
+
+        /// Unit `k` of the stored dictionary text.
+        func textUnit(_ k: Int) -> UInt16 { base.load(fromByteOffset: offsets!.text + 2 * k, as: UInt16.self) }
+
+        /// The content language recorded with the dictionary text.
+        var language: String? {
+            guard let o = offsets, count(4) > 0 else { return nil }
+            let bytes = UnsafeRawBufferPointer(start: base + o.language, count: count(4))
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// The font-class part of a taller-line block.
+    struct ClassReader {
+        let base: UnsafeRawPointer
+        let boxes: Int, runs: Int, runCount: Int
+
+        /// Room above and below the baseline of font class `c`.
+        @inline(__always) func metrics(_ c: Int) -> (above: Double, below: Double) {
+            (base.load(fromByteOffset: boxes + 16 * c, as: Double.self), base.load(fromByteOffset: boxes + 16 * c + 8, as: Double.self))
+        }
+        /// Class run `k`: its first unit and font class.
+        @inline(__always) func run(_ k: Int) -> (start: Int, cls: Int) {
+            (Int(base.load(fromByteOffset: runs + 8 * k, as: Int32.self)), Int(base.load(fromByteOffset: runs + 8 * k + 4, as: Int32.self)))
+        }
+    }
+}
+
+/// A small open-addressing map from (advance, attributes) keys to palette indices. A slot
+/// packs the key plus one (40 bits; 0 is empty) and the index (24 bits).
+struct PaletteMap {
+    private var slots: [UInt64] = []
+    private var count = 0
+    private var mask = -1
+
+    init() {}
+
+    /// Empties the map, keeping its table (shrunk back when a huge text grew it).
+    mutating func reset() {
+        if slots.count > 4096 { self = PaletteMap(); return }
+        if count > 0 {
+            slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            count = 0
+        }
+    }
+
+    /// The index of `key` (< 2^40), inserting it with `next` when absent. Indices ≥ 2^24 (a
+    /// text with that many distinct advances) are not remembered: each such key gets `next`.
+    @inline(__always)
+    mutating func index(of key: UInt64, next: UInt32) -> UInt32 {
+        if 2 * (count + 1) > slots.count { grow() }
+        let stored = key &+ 1
+        let m = mask
+        return slots.withUnsafeMutableBufferPointer { table in
+            var slot = Int(truncatingIfNeeded: (stored &* 0x9E37_79B9_7F4A_7C15) >> 40) & m
+            while true {
+                let s = table[slot]
+                if s == 0 {
+                    guard next < 1 << 24 else { return next }
+                    table[slot] = stored | UInt64(next) << 40
+                    count += 1
+                    return next
+                }
+                if s & 0xFF_FFFF_FFFF == stored { return UInt32(truncatingIfNeeded: s >> 40) }
+                slot = (slot + 1) & m
+            }
+        }
+    }
+
+    private mutating func grow() {
+        let old = slots
+        let size = max(512, old.count * 2)
+        slots = [UInt64](repeating: 0, count: size)
+        mask = size - 1
+        for s in old where s != 0 {
+            var slot = Int(truncatingIfNeeded: ((s & 0xFF_FFFF_FFFF) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = s
+        }
+    }
+}

@@ -1,0 +1,151 @@
+/// What both builders produce for a paragraph (``Builder``: whole paragraphs, ``ChunkedBuilder``:
+/// chunk by chunk through the word cache), turned into the measuring form's writer input here.
+protocol ParagraphArrays {
+    /// Runs `body` on the paragraph's arrays.
+    func withArrays<R>(_ body: (ParagraphView) -> R) -> R
+    /// Number of glyph runs, and run `k`'s range and font.
+    var runCount: Int { get }
+    func runFont(_ k: Int) -> (start: Int32, end: Int32, font: Font)
+}
+
+/// A paragraph's arrays, read in place.
+struct ParagraphView {
+    var unitAdvances: UnsafeBufferPointer<Int32>
+    var graphemeStartBits: UnsafeBufferPointer<UInt64>
+    var segmentEnds: UnsafeBufferPointer<Int32>
+    var contentEnds: UnsafeBufferPointer<Int32>
+    var widths: UnsafeBufferPointer<Int32>
+    var spaceWidths: UnsafeBufferPointer<Int32>
+    var flags: UnsafeBufferPointer<UInt8>
+    var endTrimSegments: UnsafeBufferPointer<Int32>
+    var endTrimAmounts: UnsafeBufferPointer<Int32>
+    var clusterInnerBits: UnsafeBufferPointer<UInt64>
+    var kerns: UnsafeBufferPointer<Int32>
+    var alone: UnsafeBufferPointer<Int32>
+}
+
+extension Builder: ParagraphArrays {
+    var runCount: Int { runs.count }
+    func runFont(_ k: Int) -> (start: Int32, end: Int32, font: Font) { (runs[k].start, runs[k].end, runs[k].font) }
+
+    func withArrays<R>(_ body: (ParagraphView) -> R) -> R {
+        unitAdvances.withUnsafeBufferPointer { unitAdvances in
+            graphemeStartBits.withUnsafeBufferPointer { graphemeStartBits in
+                segmentEnds.withUnsafeBufferPointer { segmentEnds in
+                    contentEnds.withUnsafeBufferPointer { contentEnds in
+                        widths.withUnsafeBufferPointer { widths in
+                            spaceWidths.withUnsafeBufferPointer { spaceWidths in
+                                flags.withUnsafeBufferPointer { flags in
+                                    endTrimSegments.withUnsafeBufferPointer { endTrimSegments in
+                                        endTrimAmounts.withUnsafeBufferPointer { endTrimAmounts in
+                                            clusterInnerBits.withUnsafeBufferPointer { clusterInnerBits in
+                                                kerns.withUnsafeBufferPointer { kerns in
+                                                    alone.withUnsafeBufferPointer { alone in
+                                                        body(ParagraphView(unitAdvances: unitAdvances, graphemeStartBits: graphemeStartBits,
+                                                                           segmentEnds: segmentEnds, contentEnds: contentEnds, widths: widths,
+                                                                           spaceWidths: spaceWidths, flags: flags, endTrimSegments: endTrimSegments,
+                                                                           endTrimAmounts: endTrimAmounts, clusterInnerBits: clusterInnerBits,
+                                                                           kerns: kerns, alone: alone))
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension ChunkedBuilder: ParagraphArrays {
+    var runCount: Int { runs.count }
+    func runFont(_ k: Int) -> (start: Int32, end: Int32, font: Font) { (runs[k].start, runs[k].end, runs[k].font.takeUnretainedValue()) }
+
+    func withArrays<R>(_ body: (ParagraphView) -> R) -> R {
+        kerns.withUnsafeBufferPointer { kerns in
+            alone.withUnsafeBufferPointer { alone in
+                body(ParagraphView(unitAdvances: unitAdvances.elements, graphemeStartBits: graphemeStartBits.elements,
+                                   segmentEnds: segmentEnds.elements, contentEnds: contentEnds.elements, widths: widths.elements,
+                                   spaceWidths: spaceWidths.elements, flags: flags.elements, endTrimSegments: endTrimSegments.elements,
+                                   endTrimAmounts: endTrimAmounts.elements, clusterInnerBits: clusterInnerBits.elements,
+                                   kerns: kerns, alone: alone))
+            }
+        }
+    }
+}
+
+extension ParagraphArrays {
+    /// The analysed paragraph as the measuring form's writer reads it.
+    func withInput<R>(_ units: UnsafeBufferPointer<UInt16>, _ resolved: ResolvedStyle, _ body: (MetricsBlock.Input) -> R) -> R {
+        let (classMetrics, classRuns) = fontClasses(unitCount: units.count, resolved)
+        return withArrays { v in
+            var singleLine: Int64 = 0
+            if v.flags.contains(where: { $0 & (MetricsBlock.Flag.mandatoryBreak | MetricsBlock.Flag.tab) != 0 }) {
+                singleLine = .max
+            } else if !v.widths.isEmpty {
+                for i in v.widths.indices { singleLine += Int64(v.widths[i]) + Int64(v.spaceWidths[i]) }
+                singleLine -= Int64(v.spaceWidths[v.widths.count - 1])
+            }
+            return body(MetricsBlock.Input(
+                units: units, unitAdvances: v.unitAdvances, graphemeStartBits: v.graphemeStartBits,
+                clusterInnerBits: v.clusterInnerBits, kerns: v.kerns, alone: v.alone, language: resolved.style.lang,
+                segmentEnds: v.segmentEnds, contentEnds: v.contentEnds, widths: v.widths,
+                spaceWidths: v.spaceWidths, flags: v.flags, endTrimSegments: v.endTrimSegments,
+                endTrimAmounts: v.endTrimAmounts, classMetrics: classMetrics, classRuns: classRuns,
+                lineHeight: resolved.lineHeight, hyphenWidth: resolved.hyphenWidth,
+                ellipsisWidth: resolved.ellipsisWidth, spaceWidth: resolved.spaceWidth,
+                singleLineWidth: singleLine))
+        }
+    }
+
+    /// With `line-height: normal` and a fallback font that needs more room than the primary
+    /// font: each such font's room (class 1…; class 0 is the primary font) and where along the
+    /// text the class changes. Empty otherwise: every line is then `lineHeight` tall.
+    func fontClasses(unitCount: Int, _ resolved: ResolvedStyle) -> (metrics: [(above: Double, below: Double)], runs: [(start: Int32, cls: Int32)]) {
+        guard resolved.style.lineHeight == .normal, runCount > 0 else { return ([], []) }
+        let p = resolved.normalMetrics
+        let primary = resolved.primary
+        var metrics: [(above: Double, below: Double)] = [p]
+        var fontsSeen: [(font: Font, cls: Int32)] = []
+        var classRuns: [(start: Int32, cls: Int32)] = []
+        func add(_ start: Int32, _ cls: Int32) {
+            if let last = classRuns.last {
+                if last.cls == cls { return }
+                if last.start == start { classRuns[classRuns.count - 1].cls = cls; return }
+            }
+            classRuns.append((start, cls))
+        }
+        var position: Int32 = 0
+        for k in 0..<runCount {
+            let run = runFont(k)
+            var cls: Int32 = 0
+            if run.font !== primary {
+                if let seen = fontsSeen.first(where: { $0.font === run.font }) {
+                    cls = seen.cls
+                } else {
+                    let m = run.font.normalLineMetrics(size: resolved.style.size)
+                    if m.above > p.above || m.below > p.below {
+                        if let k = metrics.firstIndex(where: { $0.above == m.above && $0.below == m.below }) {
+                            cls = Int32(k)
+                        } else {
+                            cls = Int32(metrics.count)
+                            metrics.append(m)
+                        }
+                    }
+                    fontsSeen.append((run.font, cls))
+                }
+            }
+            if run.start > position { add(position, 0) }
+            add(run.start, cls)
+            position = run.end
+        }
+        if Int(position) < unitCount { add(position, 0) }
+        guard metrics.count > 1 else { return ([], []) }
+        if classRuns.first?.start != 0 { classRuns.insert((0, 0), at: 0) }
+        return (metrics, classRuns)
+    }
+}

@@ -1,0 +1,97 @@
+import CHarfBuzz
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Everything preparing keeps per thread: the styles met so far (resolved once: primary font,
+/// line metrics, a fallback chooser ready to copy), the word cache, a HarfBuzz buffer and
+/// arrays reused from one paragraph to the next. Per thread, so none of it takes a lock.
+package final class PrepareScratch {
+    /// A style as met through one font library and shape cache.
+    struct Context {
+        let id: Int32
+        let fonts: FontLibrary
+        let cache: ShapeCache
+        let style: TextStyle
+        let resolved: ResolvedStyle
+        /// A fallback chooser in its initial state (its setup probes the primary font).
+        let fallback: FontFallback
+        /// The content language HarfBuzz shapes with.
+        let language: ShapingLanguage
+        /// The shape cache's generation the word cache's entries for this context date from.
+        var generation: UInt64
+    }
+
+    /// Styles remembered per thread; meeting more empties the word cache and starts over.
+    static let contextCapacity = 64
+
+    private(set) var contexts: [Context] = []
+    private var nextContextID: Int32 = 0
+    var words = WordCache()
+    /// A builder for chunks the word cache lacks, its arrays reused (its style is replaced).
+    var builder: Builder?
+    let buffer: OpaquePointer = hb_buffer_create()!
+    /// The chunked builder's arrays, reused.
+    var chunked = ChunkedBuilder()
+    /// The measuring-form writer's arrays, reused.
+    var planner = MetricsBlock.Planner()
+
+    deinit {
+        hb_buffer_destroy(buffer)
+        chunked.deallocate()
+    }
+
+    /// The context for `style` through `fonts` and `cache`, resolving it the first time (which
+    /// checks its numbers and finds its font).
+    func context(_ style: TextStyle, fonts: FontLibrary, cache: ShapeCache) throws(TextError) -> Context {
+        let generation = cache.generation
+        for k in contexts.indices where contexts[k].fonts === fonts && contexts[k].cache === cache && contexts[k].style == style {
+            if contexts[k].generation != generation { forget(cache, generation: generation) }
+            return contexts[k]
+        }
+        let resolved = try ResolvedStyle(style, fonts: fonts)
+        if contexts.count >= Self.contextCapacity {
+            contexts.removeAll()
+            words.removeAll()
+        }
+        if contexts.contains(where: { $0.cache === cache && $0.generation != generation }) { forget(cache, generation: generation) }
+        let context = Context(id: nextContextID, fonts: fonts, cache: cache, style: style, resolved: resolved,
+                              fallback: FontFallback(style: style, primary: resolved.primary, fonts: fonts),
+                              language: ShapingLanguage(style.lang), generation: generation)
+        nextContextID &+= 1
+        contexts.append(context)
+        return context
+    }
+
+    /// The shape cache was emptied: forget every word prepared through anything (simplest, and
+    /// what a benchmark that empties the cache expects: the next texts start cold).
+    private func forget(_ cache: ShapeCache, generation: UInt64) {
+        words.removeAll()
+        for k in contexts.indices where contexts[k].cache === cache { contexts[k].generation = generation }
+    }
+
+    /// This thread's word cache: entries held, and lookups that found their chunk or not.
+    package static var wordCacheStatistics: (entries: Int, hits: Int, misses: Int) {
+        let words = current.words
+        return (words.count, words.hits, words.misses)
+    }
+
+    /// This thread's scratch space.
+    static var current: PrepareScratch {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<PrepareScratch>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let scratch = PrepareScratch()
+        pthread_setspecific(key, Unmanaged.passRetained(scratch).toOpaque())
+        return scratch
+    }
+
+    /// The thread-local slot; a thread's scratch is released when the thread ends.
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            Unmanaged<PrepareScratch>.fromOpaque(pointer!).release()
+        }
+        return key
+    }()
+}

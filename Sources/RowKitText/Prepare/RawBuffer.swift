@@ -1,0 +1,60 @@
+/// A growable array of plain values in memory its owner frees (``deallocate()``): appends
+/// without reference counting, uniqueness or exclusivity checks, for the per-thread scratch
+/// arrays that every prepared text passes through. Not a value type in spirit: the owner moves
+/// it around, never copies it.
+struct RawBuffer<Element: BitwiseCopyable> {
+    private(set) var base: UnsafeMutablePointer<Element>?
+    private(set) var count = 0
+    private var capacity = 0
+
+    @inline(__always) mutating func removeAll() { count = 0 }
+
+    /// Makes room for `extra` more elements.
+    @inline(__always) mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(count + extra) }
+    }
+
+    private mutating func grow(_ needed: Int) {
+        let newCapacity = max(needed, 2 * capacity, 64)
+        let new = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        if let base {
+            new.update(from: base, count: count)
+            base.deallocate()
+        }
+        base = new
+        capacity = newCapacity
+    }
+
+    @inline(__always) mutating func append(_ x: Element) {
+        if count == capacity { grow(count + 1) }
+        base![count] = x
+        count += 1
+    }
+
+    @inline(__always) mutating func append(from source: UnsafePointer<Element>, count n: Int) {
+        reserve(n)
+        (base! + count).update(from: source, count: n)
+        count += n
+    }
+
+    @inline(__always) mutating func append(repeating x: Element, count n: Int) {
+        reserve(n)
+        (base! + count).update(repeating: x, count: n)
+        count += n
+    }
+
+    @inline(__always) subscript(i: Int) -> Element {
+        get { base![i] }
+        nonmutating set { base![i] = newValue }
+    }
+
+    /// The elements, valid until the next append.
+    var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+
+    mutating func deallocate() {
+        base?.deallocate()
+        base = nil
+        count = 0
+        capacity = 0
+    }
+}

@@ -1,0 +1,194 @@
+/// How the chunks of earlier paragraphs were analysed — a chunk being a word and the white
+/// space after it, whose edges are breaks whatever surrounds them — so that a chunk met again
+/// in the same circumstances costs a hash lookup and a copy instead of break analysis, font
+/// choice, shaping and scaling.
+///
+/// One per thread (``PrepareScratch``), so lookups take no lock and entries reference their
+/// data by index (no reference counting per word). A value type, handed around `inout` while a
+/// paragraph is prepared, so that no access to it needs a dynamic exclusivity check. Keyed by the chunk's text and everything
+/// its analysis depends on: the style context (font library, shape cache, primary font, size,
+/// weight, slant), the font-fallback state carried in (``FontFallback/CarriedState``) and the
+/// chunk's bidi levels. Bounded: two generations of at most ``capacity`` entries (and
+/// ``unitCapacity`` UTF-16 units) each; when the young one fills, it becomes the old one and
+/// the old one is dropped. Entries found in the old generation are copied to the young one.
+struct WordCache {
+    /// Entries per generation.
+    static let capacity = 32_768
+    /// UTF-16 units of chunk text per generation.
+    static let unitCapacity = 1 << 20
+    /// Chunks longer than this are analysed but not remembered.
+    static let maximumLength = 64
+
+    /// A chunk's bidi levels: all `low`, except the units in `mask` (bit u), which are `high`.
+    struct Levels: Equatable {
+        var low: UInt8 = 0, high: UInt8 = 0
+        var mask: UInt64 = 0
+    }
+
+    /// One segment of a chunk (offsets relative to the chunk).
+    struct Segment {
+        var end: Int32, contentEnd: Int32
+        var width: Int32, space: Int32
+        var trim: Int32
+        var flags: UInt8
+    }
+
+    /// One glyph run of a chunk (offsets relative to the chunk). The font is kept alive by the
+    /// font library its context holds; the shaped glyphs by `shapedRuns`.
+    struct Run {
+        var start: Int32, end: Int32
+        var level: UInt8
+        var font: Unmanaged<Font>
+    }
+
+    struct Entry {
+        var hash: UInt64
+        var context: Int32
+        var inScript: Int32, outScript: Int32
+        var inFont: Unmanaged<Font>?, outFont: Unmanaged<Font>?
+        var levels: Levels
+        /// Where the chunk's text (and per-unit advances and grapheme starts) start, and its length.
+        var unitStart: Int32, length: Int32
+        var segmentStart: Int32, segmentCount: Int32
+        var runStart: Int32, runCount: Int32
+        var flags: UInt8
+    }
+
+    /// Entry flags.
+    enum Flag {
+        /// The first or last glyph run's font kerns across spaces: the paragraph's runs may
+        /// join this chunk to its neighbour, so chunk-by-chunk analysis does not apply.
+        static let joinsNeighbours: UInt8 = 1
+        /// The chunk's runs carry kerning growths or cluster rests shaped alone (``RunExtras``).
+        static let hasRunExtras: UInt8 = 2
+    }
+
+    /// One generation: an open-addressing table over entries, and the entries' data.
+    struct Generation {
+        var table: [Int32]
+        var mask: Int
+        var entries: [Entry] = []
+        var units: [UInt16] = []
+        var advances: [Int32] = []
+        var graphemeStarts: [UInt8] = []
+        var segments: [Segment] = []
+        var runs: [Run] = []
+        var shapedRuns: [ShapedRun] = []
+
+        init(slots: Int = 2 * WordCache.capacity) {
+            table = [Int32](repeating: -1, count: slots)
+            mask = table.count - 1
+        }
+
+        var isFull: Bool { 2 * entries.count >= table.count || units.count >= WordCache.unitCapacity }
+
+        /// The index of the entry matching the key, or nil.
+        @inline(__always)
+        func find(_ hash: UInt64, context: Int32, state: FontFallback.CarriedState, levels: Levels,
+                  units chunk: UnsafeBufferPointer<UInt16>) -> Int? {
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while true {
+                let index = Int(table[slot])
+                if index < 0 { return nil }
+                let e = entries[index]
+                if e.hash == hash && e.context == context && Int(e.length) == chunk.count && e.inScript == state.script
+                    && e.inFont?.toOpaque() == state.fallback.map({ Unmanaged.passUnretained($0).toOpaque() }) && e.levels == levels
+                    && units.withUnsafeBufferPointer({ memcmp($0.baseAddress! + Int(e.unitStart), chunk.baseAddress!, 2 * chunk.count) == 0 }) {
+                    return index
+                }
+                slot = (slot + 1) & mask
+            }
+        }
+
+        /// Links entry `index` (just appended) into the table.
+        mutating func link(_ index: Int) {
+            var slot = Int(truncatingIfNeeded: entries[index].hash) & mask
+            while table[slot] >= 0 { slot = (slot + 1) & mask }
+            table[slot] = Int32(index)
+        }
+
+        /// Appends a copy of entry `index` of `other` (with its data) and returns its index here.
+        mutating func copy(_ index: Int, from other: Generation) -> Int {
+            var e = other.entries[index]
+            let u = Int(e.unitStart), n = Int(e.length)
+            e.unitStart = Int32(units.count)
+            units.append(contentsOf: other.units[u..<(u + n)])
+            advances.append(contentsOf: other.advances[u..<(u + n)])
+            graphemeStarts.append(contentsOf: other.graphemeStarts[u..<(u + n)])
+            let s = Int(e.segmentStart)
+            e.segmentStart = Int32(segments.count)
+            segments.append(contentsOf: other.segments[s..<(s + Int(e.segmentCount))])
+            let r = Int(e.runStart)
+            e.runStart = Int32(runs.count)
+            runs.append(contentsOf: other.runs[r..<(r + Int(e.runCount))])
+            shapedRuns.append(contentsOf: other.shapedRuns[r..<(r + Int(e.runCount))])
+            entries.append(e)
+            link(entries.count - 1)
+            return entries.count - 1
+        }
+    }
+
+    var young = Generation()
+    private(set) var old: Generation?
+    /// Lookups that found their chunk, and chunks analysed (since the thread started).
+    var hits = 0, misses = 0
+
+    /// A tiny cache, holding the place of the thread's real one while that one is in use.
+    static var empty: WordCache { WordCache(young: Generation(slots: 16), old: nil) }
+
+    /// Drops everything.
+    mutating func removeAll() {
+        young = Generation()
+        old = nil
+    }
+
+    /// Entries held, over both generations.
+    var count: Int { young.entries.count + (old?.entries.count ?? 0) }
+
+    /// The entry for the key (promoted to the young generation if found in the old one).
+    @inline(__always)
+    mutating func find(_ hash: UInt64, context: Int32, state: FontFallback.CarriedState, levels: Levels,
+                       units: UnsafeBufferPointer<UInt16>) -> Int? {
+        if let index = young.find(hash, context: context, state: state, levels: levels, units: units) { return index }
+        guard let old, let index = old.find(hash, context: context, state: state, levels: levels, units: units) else { return nil }
+        rotateIfFull()
+        return young.copy(index, from: old)
+    }
+
+    /// Makes room in the young generation: when full, it becomes the old one.
+    mutating func rotateIfFull() {
+        if young.isFull {
+            old = young
+            young = Generation()
+        }
+    }
+
+    /// A hash of the key (multiply-xor over the context, state, levels and text, four units at
+    /// a time).
+    @inline(__always)
+    static func hash(context: Int32, state: FontFallback.CarriedState, levels: Levels, units: UnsafeBufferPointer<UInt16>) -> UInt64 {
+        var h = UInt64(UInt32(bitPattern: context)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(units.count)
+        h ^= UInt64(UInt32(bitPattern: state.script)) << 32
+        if let font = state.fallback { h ^= UInt64(UInt32(bitPattern: font.id)) &* 0xC2B2_AE3D_27D4_EB4F }
+        h ^= (levels.mask &* 0x1656_67B1_9E37_79F9) ^ UInt64(levels.low) << 8 ^ UInt64(levels.high) << 16
+        var k = 0
+        let n = units.count
+        let base = UnsafeRawPointer(units.baseAddress!)
+        while k + 4 <= n {
+            let word = base.loadUnaligned(fromByteOffset: 2 * k, as: UInt64.self)
+            h = (h ^ word) &* 0xBF58_476D_1CE4_E5B9
+            h ^= h >> 31
+            k += 4
+        }
+        while k < n {
+            h = (h ^ UInt64(units[k])) &* 0x94D0_49BB_1331_11EB
+            k += 1
+        }
+        h ^= h >> 29
+        return h &* 0x9E37_79B9_7F4A_7C15
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

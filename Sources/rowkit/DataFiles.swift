@@ -1,0 +1,102 @@
+import ArgumentParser
+import RowKitCells
+import RowKitIO
+import RowKitList
+import RowKitListCells
+
+/// The options that choose cells and read rows, shared by `render`, `heights` (and `view`).
+struct DataOptions: ParsableArguments {
+    @Option(name: .customLong("cell"),
+            help: "Built-in cell name or template YAML file (repeatable: rows choose theirs with \"cell\"; the first is the default).")
+    var cells: [String] = []
+
+    @Option(help: "Stylesheet YAML for the template files.")
+    var stylesheet: String?
+
+    @Option(help: "Rows: a JSON array of row objects, {\"sections\": [{\"title\": …, \"rows\": […]}, …], or JSON Lines of row objects; - for standard input.")
+    var data: String?
+
+    @Flag(help: "Accept row fields that no template reads (they are errors otherwise).")
+    var allowUnknownFields = false
+
+    /// The templates named by `--cell`, the first being the default, plus the built-in cells
+    /// (rows may name those without `--cell`).
+    func templates() throws -> (all: [CellTemplate], defaultName: String?) {
+        let given = try loadTemplates(cells, stylesheet: stylesheet)
+        var all = given
+        for builtin in ClassicCells.all + [ClassicCells.sectionHeader] where !all.contains(where: { $0.name == builtin.name }) {
+            all.append(builtin)
+        }
+        return (all, given.first?.name)
+    }
+
+    /// The options for reading rows against `templates`.
+    func rowFileOptions(_ templates: (all: [CellTemplate], defaultName: String?)) -> RowFileOptions {
+        RowFileOptions(templates: templates.all, defaultTemplate: templates.defaultName, allowsUnknownFields: allowUnknownFields)
+    }
+}
+
+/// Built-in cells by name and template files, in order; a name given twice is an error.
+func loadTemplates(_ names: [String], stylesheet: String?) throws -> [CellTemplate] {
+    if stylesheet != nil && !names.contains(where: { ClassicCells.named($0) == nil }) {
+        throw CommandError("--stylesheet applies to template files, and no --cell names one")
+    }
+    var templates: [CellTemplate] = []
+    for name in names {
+        let template = try loadTemplate(name, stylesheet: ClassicCells.named(name) == nil ? stylesheet : nil)
+        if let earlier = templates.first(where: { $0.name == template.name }) {
+            throw CommandError("two templates are named '\(earlier.name)' (--cell \(name))")
+        }
+        templates.append(template)
+    }
+    return templates
+}
+
+/// A built-in cell by name, or a template file.
+func loadTemplate(_ name: String, stylesheet: String?) throws -> CellTemplate {
+    if let builtin = ClassicCells.named(name) {
+        guard stylesheet == nil else { throw CommandError("--stylesheet applies to template files, not the built-in cell '\(name)'") }
+        return builtin
+    }
+    guard name.hasSuffix(".yaml") || name.hasSuffix(".yml") else {
+        let names = (ClassicCells.all + [ClassicCells.sectionHeader]).map(\.name)
+        let hint = didYouMean(name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+        throw CommandError("unknown cell '\(name)'\(hint): use one of \(names.joined(separator: ", ")) or a .yaml template")
+    }
+    return try loadTemplateFile(name, stylesheet: stylesheet)
+}
+
+/// Every section of a row file as list sections (section titles become `section-header`
+/// rows), for commands that need all rows at once (`render`, `view`). Every bad row is
+/// reported on standard error as `file:line:column: message`; if there was any, this throws
+/// after reading the whole file (so the user sees all problems in one run).
+func loadListSections(_ path: String, options: RowFileOptions) throws -> [ListSection<ListRow>] {
+    let (sections, errors) = try RowFile.load(path, options: options)
+    for error in errors { Diagnostics.error(error.description) }
+    if !errors.isEmpty {
+        throw CommandError("\(path == "-" ? "stdin" : path): \(errors.count) error\(errors.count == 1 ? "" : "s") in the rows; nothing drawn")
+    }
+    // A title's row gets the id "<section id>-header", which no row may have.
+    var rowIDs: [String: RowFileRow] = [:]
+    for loaded in sections where loaded.section.title != nil {
+        for row in loaded.rows where row.id.hasSuffix("-header") { rowIDs[row.id] = row }
+    }
+    for loaded in sections where loaded.section.title != nil {
+        if let row = rowIDs["\(loaded.section.id)-header"] {
+            throw CommandError("\(path == "-" ? "stdin" : path):\(row.position): row id '\(row.id)' is the id of the title row of section '\(loaded.section.id)'")
+        }
+    }
+    return sections.map { loaded in
+        let header = loaded.section.title.map {
+            ListRow(id: "\(loaded.section.id)-header", template: ClassicCells.sectionHeader.name, data: ["title": $0])
+        }
+        return ListSection(header: header, rows: loaded.rows.map { ListRow(id: $0.id, template: $0.template, data: $0.data) })
+    }
+}
+
+/// The sections of a row file whose rows all use `template` (section titles use
+/// `section-header`); see `loadListSections(_:options:)`.
+func loadSections(_ path: String, template: CellTemplate) throws -> [ListSection<ListRow>] {
+    let templates = template.name == ClassicCells.sectionHeader.name ? [template] : [template, ClassicCells.sectionHeader]
+    return try loadListSections(path, options: RowFileOptions(templates: templates, defaultTemplate: template.name))
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import RowKitIO
+
+/// The version `rowkit --version` prints.
+let rowkitVersion = "0.2.0"
+
+/// Parses the arguments and runs the command the way careful Unix tools do: closed standard
+/// streams are reserved first (`StandardStreams.reserve`), failures print one line
+/// `rowkit <command>: <message>` on standard error and exit 1, a reader that went away (EPIPE)
+/// ends the program quietly with status 1, and usage mistakes get the argument parser's usage text.
+func runCommand(_ root: RowKitCommand.Type) -> Never {
+    StandardStreams.reserve()
+    var command: ParsableCommand
+    do {
+        command = try root.parseAsRoot()
+    } catch {
+        root.exit(withError: error) // usage errors, --help, --version
+    }
+    if let known = RowKitCommand.configuration.subcommands.first(where: { $0 == type(of: command) }) {
+        Diagnostics.programName = "rowkit \(known._commandName)"
+    }
+    var status: Int32 = 0
+    do {
+        try command.run()
+    } catch let error as ExitCode {
+        status = error.rawValue
+    } catch where String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") {
+        root.exit(withError: error) // help requested while running, CleanExit, ValidationError
+    } catch let error as OutputError {
+        if !error.isBrokenPipe { Diagnostics.error(error.description) }
+        status = 1
+    } catch let error as CustomStringConvertible {
+        // CommandError, InputError, and the libraries' errors (ListError, CellError…) all
+        // describe themselves; one line each.
+        Diagnostics.error(error.description)
+        status = 1
+    } catch {
+        Diagnostics.error("\(error)")
+        status = 1
+    }
+    exit(status)
+}
+
+/// A failure while running a command (bad input file, unknown cell…): printed as
+/// `rowkit <command>: <message>` without the usage text, which is for option mistakes.
+struct CommandError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A number as JSON: whole numbers with all their digits (up to 2⁶³), others in their
+/// shortest exact form.
+func jsonNumber(_ value: Double) -> String {
+    if value == value.rounded() && abs(value) < 9.2e18 { return String(Int64(value)) }
+    return value.isFinite ? String(value) : "null"
+}
+
+/// A string as a JSON string literal.
+func jsonString(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\t": out += "\\t"
+        case "\r": out += "\\r"
+        default:
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return out + "\""
+}
+
+/// Fixed slots that concurrent workers fill, one slot per worker index (no two write the same).
+final class ResultSlots<Value>: @unchecked Sendable {
+    private let slots: UnsafeMutableBufferPointer<Value?>
+    init(count: Int) {
+        slots = .allocate(capacity: max(1, count))
+        slots.initialize(repeating: nil)
+    }
+    subscript(i: Int) -> Value? {
+        get { slots[i] }
+        set { slots[i] = newValue }
+    }
+    deinit {
+        _ = slots.deinitialize()
+        slots.deallocate()
+    }
+}
+
+/// Hands a value that is used by one thread at a time to another thread.
+final class UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import RowKitIO
+@testable import RowKitCells
+
+/// Row files (Data/RowFile.swift) and row data (Model/RowData.swift): formats, checks, ids.
+@Suite struct RowFileTests {
+    static let options = RowFileOptions(templates: ClassicCells.all + [ClassicCells.sectionHeader], defaultTemplate: "caption-text")
+
+    static func read(_ text: String, options: RowFileOptions = options) throws -> (items: [RowFileItem], format: RowFileReader.Format?) {
+        let reader = RowFileReader(bytes: Array(text.utf8), name: "rows", options: options)
+        var items: [RowFileItem] = []
+        while let item = try reader.next() { items.append(item) }
+        return (items, reader.format)
+    }
+
+    static func rows(_ items: [RowFileItem]) -> [RowFileRow] {
+        items.compactMap { if case .row(let row) = $0 { return row } else { return nil } }
+    }
+
+    static func errors(_ items: [RowFileItem]) -> [String] {
+        items.compactMap { if case .error(let error) = $0 { return error.description } else { return nil } }
+    }
+
+    @Test func theFormatComesFromTheContent() throws {
+        #expect(try Self.read(#"[{"caption": "a"}]"#).format == .array)
+        #expect(try Self.read(#"{"caption": "a"}"# + "\n" + #"{"caption": "b"}"#).format == .jsonLines)
+        #expect(try Self.read(#"{"sections": []}"#).format == .sections)
+        #expect(try Self.read("").format == .jsonLines)
+        #expect(Self.rows(try Self.read("").items).isEmpty)
+        // A single-line sections document is one too.
+        let one = try Self.read(#"{"sections": [{"title": "T", "rows": [{"caption": "a"}]}]}"#)
+        #expect(Self.rows(one.items).count == 1)
+    }
+
+    @Test func numbersShowExactlyAsWritten() throws {
+        let items = try Self.read(#"[{"caption": 0, "body": 123456789012345678}, {"caption": 1.50, "body": 1e3}, {"caption": 2.5, "body": -7}]"#).items
+        let rows = Self.rows(items)
+        #expect(rows.map { $0.data["caption"] } == [.number(0), .string("1.50"), .number(2.5)])
+        #expect(rows.map { $0.data["body"] } == [.string("123456789012345678"), .string("1e3"), .number(-7)])
+        #expect(FieldValue.number(1e17).description == "100000000000000000")
+        #expect(FieldValue.number(0.1).description == "0.1")
+        #expect(FieldValue(numberText: "1e400") == nil)
+    }
+
+    @Test func nullFieldsAreLeftOut() throws {
+        let rows = Self.rows(try Self.read(#"[{"caption": "a", "body": null}]"#).items)
+        #expect(rows.first?.data.fields.keys.sorted() == ["caption"])
+    }
+
+    @Test func boundFieldsListWhatATemplateReads() {
+        #expect(ClassicCells.captionText.boundFields.all == ["caption", "body"])
+        #expect(ClassicCells.project.boundFields.images == ["icon", "logo1", "logo2"])
+        #expect(ClassicCells.project.boundFields.text == ["project", "description"])
+        #expect(ClassicCells.sectionHeader.boundFields.all == ["title"])
+    }
+
+    @Test func idsAreUniqueIncludingTheAutomaticOnes() throws {
+        let items = try Self.read("""
+        [{"caption": "a", "id": "x"},
+         {"caption": "b", "id": 7},
+         {"caption": "c", "id": "s0-r0"},
+         {"caption": "d"},
+         {"caption": "e", "id": "s0-r5"},
+         {"caption": "f"},
+         {"caption": "g", "id": "x"},
+         {"caption": "h", "id": "s0-r3"}]
+        """).items
+        // Row 0 has an id, so "s0-r0" is free; row 3 has none, so "s0-r3" is taken.
+        #expect(Self.rows(items).map(\.id) == ["x", "7", "s0-r0", "s0-r3", "s0-r5"])
+        #expect(Self.errors(items) == [
+            "rows:6:2: this row has no \"id\" and its automatic id 's0-r5' is used by the row at rows:5:2",
+            "rows:7:2: duplicate row id 'x' (first used by the row at rows:1:2)",
+            "rows:8:2: row id 's0-r3' is already the automatic id of row 3 of section 0, which has no \"id\"",
+        ])
+    }
+
+    @Test func lateTitlesAreFinalAtTheSectionsEnd() throws {
+        let items = try Self.read(#"{"sections": [{"rows": [{"caption": "a"}], "title": "Late", "id": "first"}, {"title": "Early", "rows": []}]}"#).items
+        var starts: [RowFileSection] = [], ends: [RowFileSection] = []
+        for item in items {
+            if case .sectionStart(let s) = item { starts.append(s) }
+            if case .sectionEnd(let s) = item { ends.append(s) }
+        }
+        #expect(starts.map(\.titleIsFinal) == [false, true])
+        #expect(starts.map(\.title) == [nil, "Early"])
+        #expect(ends.map(\.title) == ["Late", "Early"])
+        #expect(ends.map(\.id) == ["first", "s1"])
+        #expect(ends.allSatisfy { $0.titleIsFinal })
+    }
+
+    @Test func malformedDocumentsThrowWithAPosition() {
+        let error = #expect(throws: InputError.self) { _ = try Self.read("[\n {\"caption\": \"a\"}\n {\"caption\": \"b\"}\n]") }
+        #expect(error?.description == "rows:3:2: unexpected '{', expected ',' or ']' after a row")
+        let trailing = #expect(throws: InputError.self) { _ = try Self.read("[{\"caption\": \"a\"}] x") }
+        #expect(trailing?.message.contains("after the end of the JSON document") == true)
+    }
+
+    @Test func everyRowOfALargeFileStreamsWithItsPosition() throws {
+        var text = "{\"sections\": [\n"
+        for s in 0..<3 {
+            text += " {\"title\": \"S\(s)\", \"rows\": [\n"
+            for r in 0..<2000 { text += "  {\"caption\": \"row \(r) é\", \"body\": \(r)}\(r < 1999 ? "," : "")\n" }
+            text += " ]}\(s < 2 ? "," : "")\n"
+        }
+        text += "]}\n"
+        let path = NSTemporaryDirectory() + "rowkit-rows-\(UUID().uuidString).json"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try RowFileReader(path: path, options: Self.options)
+        var rows: [RowFileRow] = []
+        while let item = try reader.next() {
+            if case .row(let row) = item { rows.append(row) }
+            if case .error(let error) = item { Issue.record("\(error)") }
+        }
+        #expect(rows.count == 6000)
+        #expect(rows[2001].position == TextPosition(line: 2 + 2001 + 2 + 1, column: 3), "\(rows[2001].position)")
+        #expect(rows[5999].data["body"] == .number(1999))
+        #expect(reader.bytesRead == text.utf8.count)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import RowKitIO
+
+func temporaryPath(_ name: String) -> String {
+    NSTemporaryDirectory() + "rowkit-io-\(UUID().uuidString)-" + name
+}
+
+/// Input files and lines (Input/*.swift).
+@Suite struct InputTests {
+    func lines(_ bytes: [UInt8], maximumRecord: Int = InputLimits.recordBytes) throws -> [BufferedInput.Line] {
+        let path = temporaryPath("lines.txt")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let input = BufferedInput(try InputFile(path), maximumRecord: maximumRecord)
+        var result: [BufferedInput.Line] = []
+        while let line = try input.nextLine() { result.append(line) }
+        return result
+    }
+
+    @Test func linesDropCRLFAndTheByteOrderMark() throws {
+        let found = try lines([0xEF, 0xBB, 0xBF] + Array("a\r\nb\n\r\nc".utf8))
+        #expect(found.map { String(decoding: $0.bytes, as: UTF8.self) } == ["a", "b", "", "c"])
+        #expect(found.map(\.number) == [1, 2, 3, 4])
+        #expect(try lines([]).isEmpty)
+        #expect(try lines(Array("\n".utf8)).map(\.bytes) == [[]])
+    }
+
+    @Test func overlongLinesAreSkippedAndReadingGoesOn() throws {
+        let text = "short\n" + String(repeating: "x", count: 5000) + "\nafter\n" + String(repeating: "y", count: 3000)
+        let found = try lines(Array(text.utf8), maximumRecord: 1000)
+        #expect(found.map(\.isTooLong) == [false, true, false, true])
+        #expect(found.map { String(decoding: $0.bytes, as: UTF8.self) } == ["short", "", "after", ""])
+        #expect(found.map(\.number) == [1, 2, 3, 4])
+    }
+
+    @Test func aDirectoryIsAClearError() {
+        let error = #expect(throws: InputError.self) { _ = try InputFile(NSTemporaryDirectory(), what: "data file") }
+        #expect(error?.message == "cannot read data file: it is a directory")
+        #expect(error?.kind == .unreadable)
+    }
+
+    @Test func aMissingFileNamesTheReason() {
+        let error = #expect(throws: InputError.self) { _ = try InputFile("/nonexistent/x.json", what: "data file") }
+        #expect(error?.description == "/nonexistent/x.json: cannot open data file: No such file or directory")
+        #expect(error?.code == ENOENT)
+    }
+
+    @Test func wholeReadsHaveALimit() throws {
+        let path = temporaryPath("big.txt")
+        try Data(repeating: 0x61, count: 2000).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let error = #expect(throws: InputError.self) { _ = try InputFile(path).readAll(limit: 1000, what: "the file") }
+        #expect(error?.kind == .limitExceeded)
+        #expect(try InputFile(path).readAll(limit: 2000).count == 2000)
+        // Devices are read as streams, and the limit still holds.
+        let zero = #expect(throws: InputError.self) { _ = try InputFile("/dev/zero").readAll(limit: 100_000) }
+        #expect(zero?.kind == .limitExceeded)
+    }
+
+    @Test func invalidUTF8IsLocated() throws {
+        let path = temporaryPath("bad.txt")
+        try Data(Array("ok\nab".utf8) + [0xC3, 0x28]).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let error = #expect(throws: InputError.self) { _ = try InputFile(path).readText(limit: 100) }
+        #expect(error?.position == TextPosition(line: 2, column: 3))
+    }
+}
+
+/// Atomic files (Output/AtomicFile.swift).
+@Suite struct AtomicFileTests {
+    func write(_ text: String, to path: String) throws {
+        let file = try AtomicFile(path: path)
+        Array(text.utf8).withUnsafeBytes { _ = file.write($0) }
+        try file.commit()
+    }
+
+    @Test func replacesOnlyOnCommit() throws {
+        let path = temporaryPath("out.txt")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try write("old", to: path)
+        let folder = (path as NSString).deletingLastPathComponent
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder).count
+        do {
+            let file = try AtomicFile(path: path)
+            Array("new but abandoned".utf8).withUnsafeBytes { _ = file.write($0) }
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "old")
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "old")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == before, "the temporary file is removed")
+        try write("new", to: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "new")
+    }
+
+    @Test func keepsTheModeAndFollowsSymbolicLinks() throws {
+        let path = temporaryPath("target.txt"), link = temporaryPath("link.txt")
+        defer { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: link) }
+        try write("one", to: path)
+        chmod(path, 0o640)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        try write("two", to: link)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "two")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == path, "the link stays a link")
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o640)
+    }
+
+    @Test func refusesDirectoriesDevicesAndMissingFolders() {
+        #expect((#expect(throws: OutputError.self) { _ = try AtomicFile(path: NSTemporaryDirectory()) })?.message.contains("directory") == true)
+        #expect((#expect(throws: OutputError.self) { _ = try AtomicFile(path: "/dev/null") })?.message.contains("not a regular file") == true)
+        #expect((#expect(throws: OutputError.self) { _ = try AtomicFile(path: "/nonexistent-rowkit/x.png") })?.message.contains("does not exist") == true)
+    }
+    // Real write failures (a file size limit, EFBIG) are tested through the command, which can
+    // set a limit for its own process: Tests/rowkitTests.
+}
+
+/// Standard streams (Output/StandardStreams.swift).
+@Suite struct OutputWriterTests {
+    @Test func writeErrorsAreThrownNotTrapped() throws {
+        let fd = open("/dev/full", O_WRONLY)
+        defer { close(fd) }
+        let writer = OutputWriter(descriptor: fd, name: "full", capacity: 8)
+        let error = #expect(throws: OutputError.self) { try writer.writeLine("more than eight bytes") }
+        #expect(error?.description == "full: write error: No space left on device")
+    }
+}

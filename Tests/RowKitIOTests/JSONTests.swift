@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import RowKitIO
+
+/// The JSON reader (JSON/*.swift): exact numbers, strict grammar, positions, streaming.
+@Suite struct JSONTests {
+    func parse(_ text: String) throws -> JSONValue {
+        try parseJSON(Array(text.utf8), source: "t.json")
+    }
+
+    func failure(_ text: String) -> InputError? {
+        do { _ = try parseJSON(Array(text.utf8), source: "t.json"); return nil } catch { return error }
+    }
+
+    @Test func zeroAndOneAreNumbersNotBooleans() throws {
+        #expect(try parse("0") == .number(JSONNumber(text: "0")))
+        #expect(try parse("1") == .number(JSONNumber(text: "1")))
+        #expect(try parse("true") == .bool(true))
+        #expect(try parse("false") == .bool(false))
+        guard case .object(let object) = try parse(#"{"unread": 0, "flag": true}"#) else { Issue.record("not an object"); return }
+        #expect(object["unread"]?.value == .number(JSONNumber(text: "0")))
+        #expect(object["flag"]?.value == .bool(true))
+    }
+
+    @Test func numbersKeepTheirText() throws {
+        for text in ["123456789012345678", "-0", "1.50", "1e400", "-12.5E-3", "0.1"] {
+            #expect(try parse(text) == .number(JSONNumber(text: text)))
+        }
+        #expect(JSONNumber(text: "123456789012345678").intValue == 123_456_789_012_345_678)
+        #expect(JSONNumber(text: "1.5").intValue == nil)
+        #expect(JSONNumber(text: "1e400").doubleValue == .infinity)
+    }
+
+    @Test(arguments: [
+        ("01", "leading zeros"), ("-", "expected a digit"), ("1.", "expected a digit after '.'"), ("1e", "exponent"),
+        ("+1", "unexpected '+'"), (".5", "unexpected '.'"), ("NaN", "unexpected 'N'"), ("[1,]", "unexpected ']'"),
+        ("{\"a\":1,}", "expected a string key"), ("{'a':1}", "unexpected '''"), ("tru", "end of input"), ("truex", "invalid literal"),
+        ("\"a", "unterminated string"), ("\"\\x\"", "invalid escape"), ("\"\\ud800\"", "high surrogate"), ("\"\\udc00\"", "lone low surrogate"),
+        ("\"\\u12\"", "four hex digits"), ("[1 2]", "expected ',' or ']'"), ("{\"a\" 1}", "expected ':'"), ("1 2", "end of the input"),
+        ("", "end of input"), ("\"a\tb\"", "control character U+0009"), ("\"a\nb\"", "line break inside a string"),
+    ])
+    func malformedJSONIsRejected(_ text: String, _ message: String) {
+        let error = failure(text)
+        #expect(error?.message.contains(message) == true, "\(text.debugDescription): \(String(describing: error))")
+        #expect(error?.source == "t.json")
+    }
+
+    @Test func errorsHaveLineAndColumn() {
+        let error = failure("{\n  \"a\": 1,\n  \"b\": tru\n}")
+        #expect(error?.position == TextPosition(line: 3, column: 8), "\(String(describing: error))")
+        // Columns count Unicode scalars, not bytes.
+        let wide = failure("[\"漢字é\", x]")
+        #expect(wide?.position == TextPosition(line: 1, column: 9), "\(String(describing: wide))")
+        #expect(wide?.description.hasPrefix("t.json:1:9: ") == true)
+    }
+
+    @Test func memberPositions() throws {
+        guard case .object(let object) = try parse("{\"a\": 1,\n \"é\": [2, 3]}") else { Issue.record("not an object"); return }
+        #expect(object.members.map(\.key) == ["a", "é"])
+        #expect(object["a"]?.keyPosition == TextPosition(line: 1, column: 2))
+        #expect(object["a"]?.valuePosition == TextPosition(line: 1, column: 7))
+        #expect(object["é"]?.keyPosition == TextPosition(line: 2, column: 2))
+        #expect(object["é"]?.valuePosition == TextPosition(line: 2, column: 7))
+    }
+
+    @Test func stringsDecodeEscapesAndSurrogatePairs() throws {
+        #expect(try parse(#""a\"b\\c\/d\b\f\n\r\t""#) == .string("a\"b\\c/d\u{8}\u{c}\n\r\t"))
+        #expect(try parse(#""\u00e9\u6f22\ud83d\ude00""#) == .string("é漢😀"))
+        #expect(try parse("\"\u{1F600} plain\"") == .string("😀 plain"))
+    }
+
+    @Test func invalidUTF8IsAnError() {
+        let error: InputError?
+        do { _ = try parseJSON([0x22, 0x61, 0xFF, 0x22], source: "t.json"); error = nil } catch let e { error = e }
+        #expect(error?.message.contains("invalid UTF-8") == true)
+    }
+
+    @Test func deepNestingIsRefused() throws {
+        let ok = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
+        _ = try parse(ok)
+        let deep = String(repeating: "[", count: 100_000)
+        #expect(failure(deep)?.message.contains("nested deeper than 512") == true)
+    }
+
+    @Test func aByteOrderMarkIsSkipped() throws {
+        #expect(try parseJSON([0xEF, 0xBB, 0xBF] + Array("[1]".utf8), source: "t") == .array([.number(JSONNumber(text: "1"))]))
+    }
+
+    @Test func duplicateKeysAreFound() throws {
+        guard case .object(let object) = try parse(#"{"a": 1, "b": 2, "a": 3}"#) else { Issue.record("not an object"); return }
+        let duplicate = try #require(object.firstDuplicateKey)
+        #expect(duplicate.first.keyPosition.column == 2 && duplicate.second.keyPosition.column == 18)
+    }
+
+    /// Streaming: values split across tiny reads give the same values and positions as reading
+    /// the text whole.
+    @Test func streamingMatchesWholeParsing() throws {
+        var text = "[\n"
+        for i in 0..<300 {
+            text += "  {\"id\": \(i), \"text\": \"row \(i) é漢😀 \\u00e9 \\n\", \"n\": -\(i).5e1, \"ok\": \(i % 2 == 0), \"z\": null}"
+            text += i < 299 ? ",\n" : "\n"
+        }
+        text += "]\n"
+        let path = NSTemporaryDirectory() + "rowkit-json-\(UUID().uuidString).json"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        guard case .array(let whole) = try parse(text) else { Issue.record("not an array"); return }
+        for recordLimit in [120, 200, 1 << 20] {
+            let reader = JSONReader(BufferedInput(try InputFile(path), maximumRecord: recordLimit))
+            try reader.expect(UInt8(ascii: "["), "[")
+            var streamed: [(JSONValue, TextPosition)] = []
+            while true {
+                if try reader.consume(UInt8(ascii: "]")) { break }
+                if !streamed.isEmpty { try reader.expect(UInt8(ascii: ","), ",") }
+                streamed.append(try reader.readValue())
+            }
+            #expect(try reader.peek() == nil)
+            #expect(streamed.map(\.0) == whole, "record limit \(recordLimit)")
+            #expect(streamed.enumerated().allSatisfy { $0.element.1 == TextPosition(line: $0.offset + 2, column: 3) })
+        }
+    }
+
+    @Test func aValueOverTheRecordLimitIsAnError() throws {
+        let path = NSTemporaryDirectory() + "rowkit-json-\(UUID().uuidString).json"
+        try ("[\"" + String(repeating: "x", count: 5000) + "\"]").write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = JSONReader(BufferedInput(try InputFile(path), maximumRecord: 1000))
+        try reader.expect(UInt8(ascii: "["), "[")
+        let error = #expect(throws: InputError.self) { _ = try reader.readValue() }
+        #expect(error?.kind == .limitExceeded)
+        #expect(error?.message.contains("1000 bytes") == true, "\(String(describing: error))")
+    }
+}

@@ -1,0 +1,97 @@
+import Testing
+import PropertyBased
+@testable import RowKitText
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Preparing chunk by chunk through the word cache (Prepare/ChunkedBuilder.swift,
+/// WordCache.swift) gives exactly what analysing whole paragraphs gives: the same measuring
+/// form, byte for byte, and the same glyph runs — on random texts and on the real corpora.
+@Suite struct ChunkedPreparationTests {
+    /// The two preparations of `text` agree, byte for byte and run for run.
+    static func expectSame(_ text: String, _ style: TextStyle, cache: ShapeCache = .shared, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let chunked = try PreparedText(text, style: style, cache: cache)
+        let whole = try PreparedText(text, style: style, fonts: .shared, cache: cache, wholeParagraph: true)
+        let a = chunked.withView { Array(UnsafeRawBufferPointer(start: $0.base, count: $0.byteCount)) }
+        let b = whole.withView { Array(UnsafeRawBufferPointer(start: $0.base, count: $0.byteCount)) }
+        #expect(a == b, "measuring forms differ for \(text.debugDescription)", sourceLocation: sourceLocation)
+        #expect(chunked.runs.count == whole.runs.count, "runs differ for \(text.debugDescription)", sourceLocation: sourceLocation)
+        for (x, y) in zip(chunked.runs, whole.runs) where x.font !== y.font || x.start != y.start || x.end != y.end
+            || x.bidiLevel != y.bidiLevel || x.shaped.glyphs != y.shaped.glyphs || x.shaped.advances != y.shaped.advances {
+            Issue.record("run \(x.start)..<\(x.end) differs in \(text.debugDescription)", sourceLocation: sourceLocation)
+            break
+        }
+        #expect(chunked.paragraphLevel == whole.paragraphLevel)
+        let metrics = try TextMetrics(text, style: style, cache: cache)
+        #expect(metrics.withView { Array(UnsafeRawBufferPointer(start: $0.base, count: $0.byteCount)) } == b, sourceLocation: sourceLocation)
+    }
+
+    static let pieces = textPieces + ["مرحبا بالعالم", "שלום", "123", "हिन्दी", "ខ្មែរ", "“quoted”", "it’s", "—", "…", "《红》",
+                                      "（注）", " \u{301}x", "e\u{301}", "a\u{200D}b", "x\u{FE0F}", "\u{AD}", "Ünïcödé", "ﬁ"]
+
+    @Test func randomTextsPrepareTheSameBothWays() async {
+        let styles: [TextStyle] = [style(), style(.preWrap), style(family: "Noto Sans", lineHeight: .normal),
+                                   style(family: "Noto Sans", direction: .rtl), style(family: "Noto Sans", direction: .auto),
+                                   style(family: "Liberation Serif"), style(size: 13, italic: true)]
+        let gen = Gen.int(in: 0...(Self.pieces.count - 1)).array(of: 0...30)
+        await propertyCheck(count: 300, input: gen, Gen.int(in: 0...(styles.count - 1))) { indices, s in
+            // The same text twice: the second time every chunk comes from the cache.
+            let text = randomText(indices, from: Self.pieces)
+            try Self.expectSame(text, styles[s])
+            try Self.expectSame(text, styles[s])
+        }
+    }
+
+    /// Every paragraph of the real corpora (when present), in the benchmark's style.
+    @Test func corporaPrepareTheSameBothWays() throws {
+        let directory = String(validatingCString: getenv("ROWKIT_CORPORA") ?? strdup("")) ?? ""
+        let candidates = [directory, "../shared/corpora", "../../shared/corpora", "/work/shared/corpora"].filter { !$0.isEmpty }
+        guard let folder = candidates.first(where: { access($0 + "/en-gatsby-opening.txt", R_OK) == 0 }) else { return }
+        let style = TextStyle(font: FontDescriptor(family: "Noto Sans"), size: 16, lineHeight: .normal)
+        let cache = ShapeCache(capacity: 100_000)
+        guard let dir = opendir(folder) else { return }
+        defer { closedir(dir) }
+        var files: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) } }
+            if name.hasSuffix(".txt") { files.append(name) }
+        }
+        var checked = 0
+        for file in files.sorted() {
+            guard let handle = fopen(folder + "/" + file, "rb") else { continue }
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = fread(&chunk, 1, chunk.count, handle)
+                bytes.append(contentsOf: chunk[0..<n])
+                if n < chunk.count { break }
+            }
+            fclose(handle)
+            // Every third paragraph keeps the test quick; the cache sees the others' words too.
+            for (k, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n").enumerated() where k % 3 == 0 {
+                try Self.expectSame(String(line), style, cache: cache)
+                checked += 1
+            }
+        }
+        #expect(checked > 1000)
+    }
+}
+
+extension ChunkedPreparationTests {
+    /// Words met again come from the cache: after one paragraph, a second one made of its
+    /// words adds no entry; emptying the shape cache empties the word cache too.
+    @Test func repeatedWordsAreFoundInTheCache() throws {
+        let cache = ShapeCache(capacity: 1000)
+        func entries() -> Int { PrepareScratch.current.words.young.entries.count }
+        _ = try PreparedText("the quick brown fox jumps over the lazy dog", style: style(), cache: cache)
+        let count = entries()
+        #expect(count >= 8)
+        _ = try TextMetrics("lazy dog jumps over the quick brown fox", style: style(), cache: cache)
+        #expect(entries() == count + 2, "only the chunks with a new ending (“fox” and “dog ”) are new")
+        cache.removeAll()
+        _ = try TextMetrics("lazy", style: style(), cache: cache)
+        #expect(entries() == 1)
+    }
+}

@@ -1,0 +1,114 @@
+import Testing
+import PropertyBased
+@testable import RowKitText
+
+/// The compact measuring form (Prepare/TextMetrics.swift, MetricsBlock.swift): it measures
+/// exactly as the drawing form does, and the glyphs drawn advance by what it measured.
+@Suite struct TextMetricsTests {
+    static let families = ["DejaVu Sans", "Noto Sans", "Liberation Serif"]
+
+    /// A random style, from one number: family, size, line height (normal grows lines with
+    /// taller fallback fonts), white space and direction.
+    static let styles = Gen.int(in: 0...(3 * 35 * 3 * 2 * 3 - 1))
+
+    static func randomStyle(_ code: Int) -> TextStyle {
+        var c = code
+        func take(_ n: Int) -> Int { defer { c /= n }; return c % n }
+        let family = families[take(3)], size = Double(6 + take(35)), lineHeight = take(3), preWrap = take(2) == 1
+        let direction: TextDirection = [.ltr, .rtl, .auto][take(3)]
+        return TextStyle(font: FontDescriptor(family: family), size: size,
+                         lineHeight: lineHeight == 0 ? .normal : .pixels(size + 4 * Double(lineHeight)),
+                         direction: direction, whiteSpace: preWrap ? .preWrap : .normal)
+    }
+    static let texts = Gen.int(in: 0...(textPieces.count + extraPieces.count - 1)).array(of: 0...40)
+    static let widths = Gen.int(in: 0...700)
+    static let extraPieces = ["مرحبا بالعالم", "שלום", "123", "हिन्दी", "ខ្មែរ", "“quoted”", "it’s", "—", "…", "《红》", "（注）"]
+
+    static func text(_ indices: [Int]) -> String { randomText(indices, from: textPieces + extraPieces) }
+
+    /// Line breaks, widths and heights of the compact form equal those of the drawing form,
+    /// with and without a line limit; each is prepared separately, through separate shape
+    /// caches, so neither reuses the other's shaping.
+    @Test func compactFormMeasuresAsTheDrawingForm() async {
+        await propertyCheck(count: 250, input: Self.texts, Self.styles, Self.widths) { indices, code, w in
+            let text = Self.text(indices)
+            let style = Self.randomStyle(code)
+            let metrics = try TextMetrics(text, style: style, cache: ShapeCache(capacity: 64))
+            let prepared = try PreparedText(text, style: style, cache: ShapeCache(capacity: 64))
+            let width = Double(w)
+            #expect(try metrics.measure(width: width) == prepared.measure(width: width))
+            #expect(try metrics.lineCount(width: width) == prepared.lineCount(width: width))
+            let lines = metrics.withView { $0.lines(width: width, maxLines: nil).lines }
+            #expect(lines == (try prepared.layout(width: width).lines), "\(text.debugDescription) at \(w)")
+            for maxLines in 1...3 {
+                let layout = try prepared.layout(width: width, maxLines: maxLines)
+                let m = try metrics.measure(width: width, maxLines: maxLines)
+                #expect(m.lineCount == layout.lines.count)
+                #expect(m.height == layout.height)
+                #expect(m.maxLineWidth == layout.maxLineWidth)
+                #expect(metrics.withView { $0.lines(width: width, maxLines: maxLines).lines } == layout.lines)
+            }
+            #expect(try metrics.measure(width: .infinity) == prepared.measure(width: .infinity))
+        }
+    }
+
+    /// The glyphs the drawing form places on each line advance by exactly the width the compact
+    /// form measured for that line.
+    @Test func drawnAdvancesEqualCompactWidths() async {
+        await propertyCheck(count: 150, input: Self.texts, Self.styles, Self.widths) { indices, code, w in
+            let text = Self.text(indices)
+            let style = Self.randomStyle(code)
+            let metrics = try TextMetrics(text, style: style, cache: ShapeCache(capacity: 64))
+            let layout = try PreparedText(text, style: style).layout(width: Double(w), maxLines: indices.count % 3 == 0 ? 2 : nil)
+            let measured = metrics.withView { $0.lines(width: Double(w), maxLines: layout.isTruncated ? 2 : nil).lines }
+            #expect(measured.map(\.width) == layout.lines.map(\.width))
+            for i in layout.lines.indices {
+                guard let drawn = drawnWidth(layout, line: i) else { continue }
+                #expect(abs(drawn - measured[i].width) < 0.001, "line \(i) of \(text.debugDescription) at \(w)")
+            }
+        }
+    }
+
+    /// Found by the property above: a line with right-to-left runs, a tab and a closing CJK
+    /// bracket trimmed at its end draws exactly its measured width.
+    @Test func trimmedBracketAfterATabInABidiLineDrawsItsMeasuredWidth() throws {
+        let text = String(repeating: "a", count: 19) + "مرحبا بالعالمa\t」"
+        let s = TextStyle(font: FontDescriptor(family: "Liberation Serif"), size: 19, lineHeight: .pixels(27),
+                          direction: .auto, whiteSpace: .preWrap)
+        let layout = try PreparedText(text, style: s).layout(width: 314)
+        for i in layout.lines.indices {
+            let drawn = try #require(drawnWidth(layout, line: i))
+            #expect(abs(drawn - layout.lines[i].width) < 0.001)
+        }
+    }
+
+    /// `prepared.metrics` is a copy of the same form.
+    @Test func metricsOfAPreparedTextMeasureTheSame() throws {
+        let p = try prepare("The quick brown fox jumps over the lazy dog. 漢字かな交じり文 👍🏽", style(lineHeight: .normal))
+        let m = p.metrics
+        for w in stride(from: 0.0, through: 400, by: 7) {
+            #expect(try m.measure(width: w) == p.measure(width: w))
+        }
+        #expect(m.lineHeight == p.lineHeight)
+        #expect(m.blockByteCount < p.byteCount)
+    }
+
+    /// The compact form of a 25-word English paragraph stays small: widths and flags per word,
+    /// one byte per letter, a small palette.
+    @Test func compactFormOfAParagraphIsAFewHundredBytes() throws {
+        let text = "When the body is too long to sit next to the caption, it wraps below it, word by word, at whatever width the table has, and never more."
+        let m = try TextMetrics(text, style: style(size: 13))
+        let p = try PreparedText(text, style: style(size: 13))
+        #expect(m.byteCount < 600, "\(m.byteCount) B")
+        #expect(m.byteCount * 3 < p.byteCount, "compact \(m.byteCount) B, prepared \(p.byteCount) B")
+    }
+
+    @Test func invalidArgumentsThrow() throws {
+        let m = try TextMetrics("a b c")
+        #expect(throws: TextError.self) { try m.measure(width: -1) }
+        #expect(throws: TextError.self) { try m.measure(width: .nan) }
+        #expect(throws: TextError.self) { try m.measure(width: 10, maxLines: 0) }
+        #expect(throws: TextError.self) { try TextMetrics("x", style: style(size: .nan)) }
+        #expect(try TextMetrics("").measure(width: 100) == TextMeasure(lineCount: 0, height: 0, maxLineWidth: 0))
+    }
+}
