@@ -57,7 +57,9 @@ public struct TextAppearance: Sendable, Hashable {
     /// Text color when the cell is highlighted or selected (the shadow is dropped then).
     public var highlightedColor: Color
 
-    public init(style: TextStyle = TextStyle(), shadow: Shadow? = nil, highlightedColor: Color = .white) {
+    /// The default style is `TextStyle()` with direction `.auto`: a cell's text takes its
+    /// direction from its first strong character, as `rowkit draw` does.
+    public init(style: TextStyle = TextStyle(direction: .auto), shadow: Shadow? = nil, highlightedColor: Color = .white) {
         self.style = style
         self.shadow = shadow
         self.highlightedColor = highlightedColor
