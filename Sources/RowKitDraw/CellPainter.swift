@@ -13,7 +13,8 @@ public enum CellPainter {
         for element in arrangement.elements {
             let frame = Rect(x: x + element.frame.x, y: y + element.frame.y, width: element.frame.width, height: element.frame.height)
             cairo_save(cr)
-            if let clip = element.clip {
+            // Text is clipped line by line (``drawText``): its ink may overhang its line boxes.
+            if let clip = element.clip, !element.isText {
                 cairo_rectangle(cr, x + clip.x, y + clip.y, clip.width, clip.height)
                 cairo_clip(cr)
             }
@@ -23,10 +24,10 @@ public enum CellPainter {
                 let image = active && background.highlightedFill != nil ? highlightedImageName : imageName
                 drawBackground(background, fill: fill, imageName: image, frame: frame, canvas: canvas, images: images)
             case .text(let layout, let appearance):
-                TextPainter.draw(layout, in: canvas, x: frame.x, y: frame.y,
-                                 color: active ? appearance.highlightedColor : nil,
-                                 shadow: active ? nil : appearance.shadow.map { TextShadow(dx: $0.dx, dy: $0.dy, color: $0.color) },
-                                 debugFrames: debugFrames)
+                drawText(layout, at: frame, clip: element.clip.map { Rect(x: x + $0.x, y: y + $0.y, width: $0.width, height: $0.height) },
+                         in: canvas, color: active ? appearance.highlightedColor : nil,
+                         shadow: active ? nil : appearance.shadow.map { TextShadow(dx: $0.dx, dy: $0.dy, color: $0.color) },
+                         debugFrames: debugFrames)
             case .box(let content):
                 switch content {
                 case .empty: break
@@ -43,6 +44,65 @@ public enum CellPainter {
             }
             cairo_restore(cr)
         }
+    }
+
+    /// Draws a text element whose lines a clip may cut. A line whose box lies inside the clip is
+    /// drawn whole, ink overhanging the box included (stacked diacritics above a title at the
+    /// cell's top, synthetic italic, shadows); a line whose box crosses an edge of the clip is cut
+    /// at that edge only; a line outside it is not drawn. So a cell clips only what its layout
+    /// cut off (a fixed frame's or fixed height's overflowing lines), never the ink of the lines
+    /// it shows.
+    static func drawText(_ layout: TextLayout, at frame: Rect, clip: Rect?, in canvas: Canvas,
+                         color: Color?, shadow: TextShadow?, debugFrames: Bool) {
+        guard let clip else {
+            TextPainter.draw(layout, in: canvas, x: frame.x, y: frame.y, color: color, shadow: shadow, debugFrames: debugFrames)
+            return
+        }
+        let cr = canvas.context
+        var start = 0
+        while start < layout.lines.count {
+            let cut = lineClip(layout, start, at: frame, clip: clip)
+            var end = start + 1
+            while end < layout.lines.count, lineClip(layout, end, at: frame, clip: clip) == cut { end += 1 }
+            switch cut {
+            case .hidden: break
+            case .none:
+                TextPainter.draw(layout, in: canvas, x: frame.x, y: frame.y, color: color, shadow: shadow, debugFrames: debugFrames, lines: start..<end)
+            case .cut(let rect):
+                cairo_save(cr)
+                cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)
+                cairo_clip(cr)
+                TextPainter.draw(layout, in: canvas, x: frame.x, y: frame.y, color: color, shadow: shadow, debugFrames: debugFrames, lines: start..<end)
+                cairo_restore(cr)
+            }
+            start = end
+        }
+    }
+
+    /// How a clip treats one line of a text drawn at `frame`.
+    enum LineClip: Equatable {
+        /// The line box is inside the clip: drawn unclipped.
+        case none
+        /// The line box is outside the clip: not drawn.
+        case hidden
+        /// The line box crosses some edges of the clip: drawn clipped to this rectangle, which
+        /// keeps those edges and opens the others.
+        case cut(Rect)
+    }
+
+    static func lineClip(_ layout: TextLayout, _ line: Int, at frame: Rect, clip: Rect) -> LineClip {
+        let box = Rect(x: frame.x + layout.lineOffset(line), y: frame.y + layout.top(ofLine: line),
+                       width: layout.lines[line].width, height: layout.height(ofLine: line))
+        let tolerance = 1e-6
+        if box.maxY <= clip.y + tolerance || box.y >= clip.maxY - tolerance { return .hidden }
+        if box.width > 0 && (box.maxX <= clip.x + tolerance || box.x >= clip.maxX - tolerance) { return .hidden }
+        let far = 1e7
+        let left = box.x < clip.x - tolerance ? clip.x : -far
+        let top = box.y < clip.y - tolerance ? clip.y : -far
+        let right = box.maxX > clip.maxX + tolerance ? clip.maxX : far
+        let bottom = box.maxY > clip.maxY + tolerance ? clip.maxY : far
+        if left == -far && top == -far && right == far && bottom == far { return .none }
+        return .cut(Rect(x: left, y: top, width: right - left, height: bottom - top))
     }
 
     static func drawBackground(_ background: Background, fill: Background.Fill, imageName: String?, frame: Rect,
@@ -78,4 +138,8 @@ public enum CellPainter {
             cairo_restore(cr)
         }
     }
+}
+
+extension ArrangedElement {
+    var isText: Bool { if case .text = kind { return true } else { return false } }
 }

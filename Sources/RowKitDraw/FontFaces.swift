@@ -9,14 +9,17 @@ final class FontFaces: Sendable {
 
     private struct State {
         var library: FT_Library?
-        var faces: [Int32: OpaquePointer] = [:]
+        /// By font id, doubled, plus 1 for the synthetic-bold face.
+        var faces: [Int64: OpaquePointer] = [:]
     }
     private let state = Mutex(State())
 
-    /// The cairo face for `font`, or nil when FreeType cannot open its file.
-    func face(for font: Font) -> OpaquePointer? {
-        state.withLock { state in
-            if let face = state.faces[font.id] { return face }
+    /// The cairo face for `font`, emboldened as Skia fakes bold when `bold` (its own FreeType
+    /// face, so the plain one stays plain), or nil when FreeType cannot open the file.
+    func face(for font: Font, bold: Bool = false) -> OpaquePointer? {
+        let key = Int64(font.id) * 2 + (bold ? 1 : 0)
+        return state.withLock { state in
+            if let face = state.faces[key] { return face }
             if state.library == nil {
                 var library: FT_Library?
                 guard FT_Init_FreeType(&library) == 0 else { return nil }
@@ -28,7 +31,9 @@ final class FontFaces: Sendable {
             // they sit exactly on the unhinted advances the layout used.
             let flags = Int32(font.hasColorGlyphs ? (1 << 20) /* FT_LOAD_COLOR */ : (1 << 1) /* FT_LOAD_NO_HINTING */)
             guard let face = cairo_ft_font_face_create_for_ft_face(ftFace, flags) else { return nil }
-            state.faces[font.id] = face
+            // cairo emboldens with FT_GlyphSlot_Embolden: size/24, the strength Skia uses.
+            if bold { cairo_ft_font_face_set_synthesize(face, UInt32(CAIRO_FT_SYNTHESIZE_BOLD.rawValue)) }
+            state.faces[key] = face
             return face
         }
     }

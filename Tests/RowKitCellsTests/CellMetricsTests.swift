@@ -208,3 +208,50 @@ enum RandomLayouts {
         #expect(try bad.metrics(for: [:]).height(width: 100) == 0)
     }
 }
+
+/// Cells whose texts use every style key a user writes (direction, lang, font lists, generics,
+/// synthetic bold and italic, pre-wrap) over texts that exercise the browser's break rules:
+/// the compact form's height equals the drawing form's, measured and arranged.
+@Suite struct CellFidelityMetricsTests {
+    static let pieces = ["office ", "Traffic ", "un\u{AD}be\u{AD}liev\u{AD}able ", "a\tb ", "รายงานก่อนวันที่ ", "များကို ",
+                         "مرحبا بالعالم! ", "漢字、「引用」。 ", "AVATAR ", "overflow ", "Ấn Độ ", "x\u{2028}y ", "👍🏽 "]
+    static let families = ["DejaVu Sans", "Noto Sans", "serif", "sans-serif", "Noto Sans Mono, serif", "Missing, Liberation Serif"]
+
+    static func text(_ rng: inout RandomRows.Seeded) -> String {
+        (0..<Int.random(in: 1...12, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+    }
+
+    static func appearance(_ rng: inout RandomRows.Seeded) -> TextAppearance {
+        let size = [11, 13.5, 16, 22][Int.random(in: 0..<4, using: &rng)]
+        let weight: FontWeight = Bool.random(using: &rng) ? .bold : .regular
+        let slant: FontSlant = [.normal, .italic, .oblique][Int.random(in: 0..<3, using: &rng)]
+        let style = TextStyle(font: FontDescriptor(family: families.randomElement(using: &rng)!, weight: weight, slant: slant),
+                              size: size, lineHeight: Bool.random(using: &rng) ? .normal : .pixels(size * 1.3),
+                              direction: [.ltr, .rtl, .auto].randomElement(using: &rng)!,
+                              whiteSpace: Bool.random(using: &rng) ? .normal : .preWrap,
+                              lang: [nil, "ja", "zh-Hant", "ko", "th"].randomElement(using: &rng)!)
+        return TextAppearance(style: style)
+    }
+
+    @Test func compactHeightsEqualDrawingHeights() throws {
+        var rng = RandomRows.Seeded(state: 0xF1DE_0009)
+        for round in 0..<120 {
+            let texts = (0..<Int.random(in: 1...3, using: &rng)).map { k in
+                CellLayout.text(TextElement(.field("f\(k)"), appearance: Self.appearance(&rng), maxLines: [nil, 1, 2].randomElement(using: &rng)!))
+            }
+            let layout = CellLayout.sideBySide(SideBySideElement(first: texts[0], second: .stack(StackElement(.vertical, spacing: 4,
+                alignment: .start, flexible: nil, children: Array(texts.dropFirst()))), spacing: 8, verticalSpacing: 2))
+            var fields: [String: FieldValue] = [:]
+            for k in 0..<3 { fields["f\(k)"] = .string(Self.text(&rng)) }
+            let row = RowData(fields)
+            let compiled = CompiledLayout(layout)
+            let metrics = try compiled.metrics(for: row)
+            let bound = try compiled.bind(row)
+            for width in [0, 17.5, 64, 120.25, 233.5, 320, 800] + [Double(Int.random(in: 1...600, using: &rng))] {
+                let compact = try metrics.height(width: width)
+                #expect(compact == (try bound.measure(width: width).height), "round \(round) at \(width)")
+                #expect(compact == (try bound.arrange(width: width).size.height), "round \(round) at \(width)")
+            }
+        }
+    }
+}

@@ -42,7 +42,7 @@ func expectError(_ error: StyleError?, _ kind: StyleError.Kind, file: String, li
 func appearance(size: Double = 13, weight: FontWeight = .regular, color: Color = .black, lineHeight: Double? = nil,
                 shadow: TextShadow? = nil) -> TextAppearance {
     TextAppearance(style: TextStyle(font: FontDescriptor(family: "DejaVu Sans", weight: weight), size: size,
-                                    lineHeight: .pixels(lineHeight ?? (size * 1.25).rounded()), color: color),
+                                    lineHeight: .pixels(lineHeight ?? (size * 1.25).rounded()), color: color, direction: .auto),
                    shadow: shadow, highlightedColor: .white)
 }
 

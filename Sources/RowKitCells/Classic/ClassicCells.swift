@@ -4,6 +4,8 @@ import RowKitText
 ///
 /// Fonts map to the default sans family (DejaVu Sans) at the articles' sizes; line heights are
 /// round(1.25 × size) px, as `rowkit measure` assumes, except where an article's frame fixes it.
+/// Every text takes its direction from its first strong character (`.auto`), so an Arabic or
+/// Hebrew row reads right to left as `rowkit draw` lays it out.
 public enum ClassicCells {
     /// All five (plus the growing variant of `project`), by name.
     public static let all: [CellTemplate] = [captionText, filterList, custom, project, projectGrowing, label]
@@ -21,7 +23,8 @@ public enum ClassicCells {
     static func appearance(size: Double, weight: FontWeight = .regular, color: Color = .black,
                            lineHeight: Double? = nil, shadow: TextShadow? = nil) -> TextAppearance {
         TextAppearance(style: TextStyle(font: FontDescriptor(family: "DejaVu Sans", weight: weight), size: size,
-                                        lineHeight: .pixels(lineHeight ?? (1.25 * size).rounded()), color: color),
+                                        lineHeight: .pixels(lineHeight ?? (1.25 * size).rounded()), color: color,
+                                        direction: .auto),
                        shadow: shadow)
     }
 

@@ -62,8 +62,10 @@ public struct TextAppearance: Sendable, Hashable {
     public var highlightedColor: Color
 
     /// An appearance: `style` in every state, `shadow` under the text in the normal state, and
-    /// `highlightedColor` for the text when the cell is highlighted or selected.
-    public init(style: TextStyle = TextStyle(), shadow: TextShadow? = nil, highlightedColor: Color = .white) {
+    /// `highlightedColor` for the text when the cell is highlighted or selected. The default
+    /// style is `TextStyle()` with direction `.auto`: a cell's text takes its direction from its
+    /// first strong character, as `rowkit draw` does.
+    public init(style: TextStyle = TextStyle(direction: .auto), shadow: TextShadow? = nil, highlightedColor: Color = .white) {
         self.style = style
         self.shadow = shadow
         self.highlightedColor = highlightedColor
