@@ -89,9 +89,35 @@ struct CairoContext {
         cairo_stroke(raw)
     }
     func paint() { cairo_paint(raw) }
-}
 
-/// Adds a rounded rectangle path to a raw context (CellPainter's backgrounds).
-func roundedRect(_ cr: OpaquePointer, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _ radius: Double) {
-    CairoContext(raw: cr).roundedRectangle(x, y, w, h, radius: radius)
+    // MARK: glyphs
+
+    /// Glyph outlines drawn unhinted and gray-antialiased: they sit exactly on the unhinted
+    /// advances the layout measured.
+    func useUnhintedGlyphs() {
+        guard let options = cairo_font_options_create() else { return }
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_set_font_options(raw, options)
+        cairo_font_options_destroy(options)
+    }
+
+    /// Draws glyphs `ids` of `face` at `size` px, glyph `g` with its origin at (`x[g]`, `y[g]`)
+    /// offset by (`left`, `baseline`); `skew` leans them (synthetic italic: x grows by skew ×
+    /// height above the baseline).
+    func showGlyphs(_ ids: [UInt32], x: [Double], y: [Double], left: Double, baseline: Double,
+                    face: FontFace, size: Double, skew: Double = 0) {
+        guard !ids.isEmpty else { return }
+        cairo_set_font_face(raw, face.raw)
+        var matrix = cairo_matrix_t()
+        cairo_matrix_init(&matrix, size, 0, -skew * size, size, 0, 0)
+        cairo_set_font_matrix(raw, &matrix)
+        var glyphs = [cairo_glyph_t]()
+        glyphs.reserveCapacity(ids.count)
+        for g in ids.indices {
+            glyphs.append(cairo_glyph_t(index: UInt(ids[g]), x: left + x[g], y: baseline + y[g]))
+        }
+        cairo_show_glyphs(raw, &glyphs, Int32(glyphs.count))
+    }
 }

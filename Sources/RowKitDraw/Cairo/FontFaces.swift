@@ -3,20 +3,29 @@ import CFreeType
 import RowKitText
 import Synchronization
 
-/// cairo font faces for RowKit fonts, opened once through FreeType and kept for the process.
+// The one place RowKitDraw calls FreeType (and cairo's FreeType font faces).
+
+/// A cairo font face (`cairo_font_face_t`) for one font file, kept for the process by
+/// ``FontFaces``; cairo's faces are reference counted and safe to use from several threads.
+struct FontFace: @unchecked Sendable {
+    let raw: OpaquePointer
+}
+
+/// cairo font faces for RowKit fonts, opened once through FreeType and kept for the process
+/// (one face per font and per synthetic-bold variant: as many as the fonts the process draws).
 final class FontFaces: Sendable {
     static let shared = FontFaces()
 
     private struct State {
         var library: FT_Library?
         /// By font id, doubled, plus 1 for the synthetic-bold face.
-        var faces: [Int64: OpaquePointer] = [:]
+        var faces: [Int64: FontFace] = [:]
     }
     private let state = Mutex(State())
 
     /// The cairo face for `font`, emboldened as Skia fakes bold when `bold` (its own FreeType
     /// face, so the plain one stays plain), or nil when FreeType cannot open the file.
-    func face(for font: Font, bold: Bool = false) -> OpaquePointer? {
+    func face(for font: Font, bold: Bool = false) -> FontFace? {
         let key = Int64(font.id) * 2 + (bold ? 1 : 0)
         return state.withLock { state in
             if let face = state.faces[key] { return face }
@@ -33,8 +42,8 @@ final class FontFaces: Sendable {
             guard let face = cairo_ft_font_face_create_for_ft_face(ftFace, flags) else { return nil }
             // cairo emboldens with FT_GlyphSlot_Embolden: size/24, the strength Skia uses.
             if bold { cairo_ft_font_face_set_synthesize(face, UInt32(CAIRO_FT_SYNTHESIZE_BOLD.rawValue)) }
-            state.faces[key] = face
-            return face
+            state.faces[key] = FontFace(raw: face)
+            return FontFace(raw: face)
         }
     }
 }
