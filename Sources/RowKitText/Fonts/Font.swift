@@ -160,7 +160,7 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     }
 
     /// Whether the font maps `scalar` to a glyph of its own (U+2028 and U+2029 always: see
-    /// ``hbFont``).
+    /// `hbFont`).
     public func covers(_ scalar: UInt32) -> Bool {
         var glyph: hb_codepoint_t = 0
         return hb_font_get_nominal_glyph(hbFont, scalar, &glyph) != 0
