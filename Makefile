@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 DEBUG_BIN := .build/debug
 
-.PHONY: setup build release demo test gui-test tsan view fidelity bench view-bench fuzz clean
+.PHONY: setup build release demo test docs gui-test tsan view fidelity bench view-bench fuzz clean
 
 setup:
 	@bash scripts/setup.sh
@@ -36,12 +36,34 @@ demo: release
 	$(RELEASE_BIN)/rowkit render --cell caption-text --data out/list.json --width 320 --offset 1500 --height 480 --selected 40 --output out/list-viewport.png
 	@echo "Pictures are in out/."
 
-## test: unit and property tests, then the browser-fidelity check on the small grid.
+## test: unit and property tests, then the browser-fidelity check on the small grid and a fresh
+## random sample (its seed is printed; SEED=n reproduces it). The gates sit just under the measured
+## agreement (Fidelity/README.md, "CI gate"): a regression fails, a random sample rarely does.
+## Then the GUI tests and the documentation (make docs).
 test: setup
 	$(SWIFT) build
 	$(SWIFT) test
-	ROWKIT=$(DEBUG_BIN)/rowkit python3 Fidelity/compare.py --small
+	ROWKIT=$(DEBUG_BIN)/rowkit python3 Fidelity/compare.py --small --threshold 99 --random-threshold 96.5 $(if $(SEED),--seed $(SEED))
 	$(MAKE) gui-test
+	$(MAKE) docs
+
+## docs: a DocC archive per library (Sources/<Target>/<Target>.docc) in out/docs/<Target>,
+## warnings treated as errors; every article's Swift samples must be run by a test
+## (Tests/*/ArticleExamplesTests.swift); doc-comment coverage per module from the symbol
+## graphs (scripts/doc_coverage.py fails for the modules in its STRICT list, reports the rest).
+## Preview one: open out/docs/<Target>/index.html through a local web server, e.g.
+## `python3 -m http.server -d out/docs/RowKitText` then /documentation/rowkittext.
+DOC_TARGETS := RowKitText RowKitCells RowKitList RowKitListCells RowKitDraw RowKitIO RowKitView RowKitWindow
+docs: setup
+	@mkdir -p out/docs
+	python3 scripts/check_article_examples.py
+	@for target in $(DOC_TARGETS); do \
+	  echo "== docs: $$target"; \
+	  $(SWIFT) package --allow-writing-to-directory out/docs generate-documentation --target $$target \
+	    --warnings-as-errors --output-path out/docs/$$target || exit 1; \
+	done
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public > /dev/null
+	python3 scripts/doc_coverage.py
 
 ## gui-test: `rowkit view` under Xvfb, driven by xdotool, screenshots compared with `rowkit render`
 ## (skips with rowkit's message where no display can be opened).
@@ -65,10 +87,13 @@ tsan: setup
 view: release
 	$(RELEASE_BIN)/rowkit view --sample 1000000
 
-## fidelity: the full grid against headless Chromium, with a markdown report.
+## fidelity: the full fixed grid and a fresh random sample against headless Chromium; writes the
+## committed report (Fidelity/report.md, Fidelity/report.json). SEED=n reproduces a sample.
+## The thresholds are the issue's target (99.9%); agreement below them is reported (status 1 is
+## not an error here), a harness error (status 2) is.
 fidelity: release
-	@mkdir -p out
-	ROWKIT=$(RELEASE_BIN)/rowkit python3 Fidelity/compare.py --report out/fidelity-report.md
+	ROWKIT=$(RELEASE_BIN)/rowkit python3 Fidelity/compare.py $(if $(SEED),--seed $(SEED)) \
+	  --report Fidelity/report.md --json Fidelity/report.json || [ $$? -eq 1 ]
 
 ## bench: RowKit vs Pango on the real corpora (../shared/corpora or $$ROWKIT_CORPORA) and a generated
 ## one, the cells, and a 1,000,000-row list (release build); figures go to Benchmarks/results/*.json.

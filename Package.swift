@@ -1,8 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Data flows text → prepared text → (cells → list) → drawing. Only the C* targets touch C;
-// RowKitText may import the text shims (ICU, HarfBuzz, fontconfig), RowKitDraw adds cairo.
+// Data flows text → prepared text → (cells → list) → drawing. The C* targets import the system
+// libraries; RowKitText may use the text shims (ICU, HarfBuzz, fontconfig), RowKitDraw adds cairo
+// and FreeType, each from the wrapper files docs/DESIGN.md lists ("C boundaries"). No public API
+// has a C type.
 let package = Package(
     name: "RowKit",
     products: [
@@ -20,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // `swift package generate-documentation` (make docs): the DocC catalogs in Sources/*/*.docc.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // C shims over the system libraries.

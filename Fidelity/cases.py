@@ -1,40 +1,47 @@
 #!/usr/bin/env python3
-"""Deterministic case grid for the RowKit browser-fidelity harness.
+"""Case grids for the RowKit browser-fidelity harness.
 
-A *case* is one (text, font, weight, size, lineHeight, width) combination.
-Every case is laid out by Chromium in a div with
+A *case* is one text with a full style, laid out by Chromium in a div with
 
-    font-family: FONT; font-weight: WEIGHT; font-size: SIZEpx;
-    line-height: LHpx; width: Wpx; white-space: normal;
-    overflow-wrap: break-word
+    font-family: FONT; font-weight: W; font-style: S; font-size: SIZEpx;
+    line-height: LH; width: Wpx; white-space: WS; overflow-wrap: break-word
+    dir="DIR" lang="LANG"
 
-and by `rowkit measure`; the harness compares line counts and heights.
+and by `rowkit measure` with the same style keys; the harness compares line
+counts, heights and the text of every line (break positions).
 
-Two sets:
-  short -- 1..40 word texts in many scripts / edge-case categories
-  long  -- 200..600 word paragraphs (mostly Latin, some mixed scripts)
+Sets:
+  short   -- 1..40 word texts in many scripts and edge-case categories
+  long    -- 200..600 word paragraphs (mostly Latin, some mixed scripts)
+  corpus  -- paragraphs of the real multilingual corpora (../shared/corpora, or
+             $ROWKIT_CORPORA), read in place, never copied
+Every case draws its style independently: fonts (installed serif, sans, mono and
+condensed families, CSS generics, families that are not installed, family
+lists), weights 100..900, italic and oblique, sizes 10..40 px (some
+fractional), widths 8..600 px (some fractional, some narrow), line heights in
+px or `normal`, white-space normal or pre-wrap, direction ltr/rtl/auto, and
+`lang`.
 
-`--small` gives a few hundred cases (every category x every font), the
-default (full) mode a few thousand. Small mode is a prefix of full mode
-per category, so a cache filled by a full run also serves small runs.
+The *fixed grid* comes from a fixed seed (SEED); the *random sample* is drawn
+from a fresh seed on every run (printed, and reproducible with --seed), so the
+rules are never tuned to one sample. `--small` is the CI-sized grid: every
+category with a few cases.
 
 Usage:
-  python3 Fidelity/cases.py [--small] [--set short|long|all] [--stats]
+  python3 Fidelity/cases.py [--small] [--set short|long|corpus|all] [--seed N] [--stats]
 prints the cases as JSON Lines (or a summary with --stats).
 """
 
 import argparse
 import hashlib
 import json
+import os
 import random
 import sys
+import unicodedata
 
 SEED = 20240611
-GENERATOR_VERSION = 1
-
-FONTS = ["DejaVu Sans", "DejaVu Serif", "Noto Sans", "Liberation Serif"]
-MIN_SIZE, MAX_SIZE = 12, 28
-MIN_WIDTH, MAX_WIDTH = 150, 600
+GENERATOR_VERSION = 2
 
 # ---------------------------------------------------------------------------
 # Hand-written phrase lists. Texts are built by joining random phrases.
@@ -511,69 +518,203 @@ def gen_whitespace(rng):
     return rng.choice(WHITESPACE_ONLY[1:])
 
 
+
+CONTROLS = ["\u0000", "\u2028", "\u2029", "\u0085", "\u000b", "\u000c", "\r", "\r\n", "\u0001", "\u001f",
+            "\u007f", "\u0090", "\t", "\n", "\u200b", "\ufeff", "\u2060", "\u00ad"]
+
+SYMBOLS = [
+    "\u2260", "\u2264", "\u2265", "\u221e", "\u2211", "\u222b", "\u221a", "\u2248", "\u00b1", "\u2192",
+    "\u2190", "\u21d2", "\u2605", "\u2606", "\u263a", "\u2665", "\u2660", "\u266a", "\u2713", "\u2717",
+    "\u25a0", "\u25cf", "\u20b9", "\u20ac", "\u00a9", "\u2122", "\u2153", "\u01c5", "\U0001d538",
+    "\u2115", "\u211d", "\u2124", "\U0001d53b", "\u2202", "\u2207", "\u2208", "\u2229", "\u222a",
+    "\u00c5", "A\u030a", "\u1e9e", "\u0131", "\u01f1", "\u2126", "\u212b", "\u2160", "\u2460",
+]
+
+
+def gen_controls(rng):
+    words = _join_phrases(rng, LATIN + CHINESE[:4] + ARABIC[:3], rng.randint(1, 12)).split(" ")
+    out = []
+    for w in words:
+        out.append(w)
+        out.append(rng.choice(CONTROLS) if rng.random() < 0.35 else " ")
+    if rng.random() < 0.2:
+        out.insert(0, rng.choice(CONTROLS))
+    return "".join(out).rstrip(" ")
+
+
+def gen_symbols(rng):
+    parts = []
+    for _ in range(rng.randint(1, 8)):
+        r = rng.random()
+        if r < 0.4:
+            parts.append("".join(rng.choice(SYMBOLS) for _ in range(rng.randint(1, 6))))
+        elif r < 0.7:
+            parts.append(_join_phrases(rng, LATIN, rng.randint(1, 4)))
+        else:
+            parts.append("Sets " + rng.choice(SYMBOLS) + " and " + rng.choice(SYMBOLS) + " are here")
+    return " ".join(parts)
+
+
+def gen_multiline(rng):
+    """Texts whose white space matters in pre-wrap: newlines, tabs, runs of spaces."""
+    src = rng.choice([LATIN, LATIN, CHINESE, ARABIC, THAI, KOREAN, JAPANESE])
+    words = _join_phrases(rng, src, rng.randint(2, 30)).split(" ")
+    seps = [" ", " ", " ", "  ", "   ", "\n", "\n\n", "\t", " \n", "\n ", "\r\n"]
+    text = words[0]
+    for w in words[1:]:
+        text += rng.choice(seps) + w
+    if rng.random() < 0.3:
+        text = rng.choice(["  ", "\n", "\t"]) + text
+    if rng.random() < 0.3:
+        text += rng.choice(["  ", "\n", " \n", "\t"])
+    return text
+
+
 # category -> (generator, small count, full count)
 SHORT_CATEGORIES = {
-    "latin": (gen_latin, 16, 400),
-    "punctuation": (gen_punctuation, 12, 200),
-    "url": (gen_url, 12, 200),
-    "cjk-chinese": (gen_chinese, 12, 200),
-    "japanese": (gen_japanese, 12, 200),
-    "korean": (gen_korean, 12, 160),
-    "thai": (gen_thai, 12, 160),
-    "arabic": (gen_arabic, 12, 160),
-    "hebrew": (gen_hebrew, 12, 160),
-    "bidi-mixed": (gen_bidi, 12, 200),
-    "emoji": (gen_emoji, 16, 240),
-    "combining": (gen_combining, 12, 140),
-    "nbsp": (gen_nbsp, 12, 140),
-    "soft-hyphen": (gen_soft_hyphen, 12, 160),
-    "long-word": (gen_long_word, 12, 200),
-    "unicode-spaces": (gen_unicode_spaces, 8, 80),
-    "empty": (gen_empty, 4, 8),
-    "whitespace-only": (gen_whitespace, 8, 40),
+    "latin": (gen_latin, 12, 360),
+    "punctuation": (gen_punctuation, 8, 160),
+    "url": (gen_url, 8, 160),
+    "cjk-chinese": (gen_chinese, 10, 220),
+    "japanese": (gen_japanese, 10, 220),
+    "korean": (gen_korean, 8, 160),
+    "thai": (gen_thai, 8, 160),
+    "arabic": (gen_arabic, 8, 160),
+    "hebrew": (gen_hebrew, 8, 140),
+    "bidi-mixed": (gen_bidi, 10, 200),
+    "emoji": (gen_emoji, 10, 200),
+    "combining": (gen_combining, 8, 140),
+    "symbols": (gen_symbols, 10, 200),
+    "nbsp": (gen_nbsp, 6, 120),
+    "soft-hyphen": (gen_soft_hyphen, 8, 140),
+    "long-word": (gen_long_word, 8, 180),
+    "unicode-spaces": (gen_unicode_spaces, 6, 80),
+    "controls": (gen_controls, 10, 200),
+    "multiline": (gen_multiline, 10, 200),
+    "empty": (gen_empty, 2, 8),
+    "whitespace-only": (gen_whitespace, 4, 40),
 }
 
-LONG_CATEGORIES = {
-    "long-latin": (None, 6, 40),   # paragraphs; each used at several widths
-    "long-mixed": (None, 4, 24),
-}
-LONG_WIDTHS_PER_PARAGRAPH = (2, 5)  # (small, full)
+LONG_CATEGORIES = {"long-latin": (4, 36), "long-mixed": (3, 24)}
+LONG_WIDTHS_PER_PARAGRAPH = (2, 4)  # (small, full)
+CORPUS_CASES = (24, 700)            # (small, full), spread over the corpus files
+RANDOM_SAMPLE = (160, 1500)         # (small, full) fresh cases per run
+
+RTL_CATEGORIES = {"arabic", "hebrew", "bidi-mixed"}
+CJK_CATEGORIES = {"cjk-chinese", "japanese", "korean"}
+
+# ---------------------------------------------------------------------------
+# Styles
+# ---------------------------------------------------------------------------
+
+# (CSS font-family value, kind). Kinds are reported separately.
+FONT_POOL = [
+    ('"DejaVu Sans"', "sans"), ('"DejaVu Serif"', "serif"), ('"Noto Sans"', "sans"),
+    ('"Noto Serif"', "serif"), ('"Liberation Serif"', "serif"), ('"Liberation Sans"', "sans"),
+    ('"DejaVu Sans Mono"', "mono"), ('"Liberation Mono"', "mono"),
+    ('"DejaVu Sans Condensed"', "condensed"), ('"DejaVu Serif Condensed"', "condensed"),
+    ('"Liberation Sans Narrow"', "condensed"),
+    ("serif", "generic"), ("sans-serif", "generic"), ("monospace", "generic"), ("cursive", "generic"),
+    ("fantasy", "generic"), ("system-ui", "generic"), ("ui-serif", "generic"), ("ui-sans-serif", "generic"),
+    ("ui-monospace", "generic"),
+    ('"Noto Sans Mono"', "missing"), ("Helvetica", "missing"), ("Arial", "missing"), ("Times", "missing"),
+    ('"Courier New"', "missing"), ('"Comic Sans MS"', "missing"), ("Verdana", "missing"), ("Georgia", "missing"),
+    ("Roboto", "missing"),
+    ("Foo, Bar, sans-serif", "list"), ('"Missing Font", serif', "list"), ("Helvetica, Arial, sans-serif", "list"),
+    ('-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, sans-serif', "list"),
+    ('Georgia, "Times New Roman", serif', "list"), ('"Noto Sans Mono", monospace', "list"),
+    ('Menlo, Consolas, "DejaVu Sans Mono", monospace', "list"), ('"Noto Sans", "Noto Sans CJK JP", sans-serif', "list"),
+    ('"DejaVu Serif", serif', "list"),
+]
+# Fonts the fixed grid used before the style dimensions existed; still frequent.
+CORE_FONTS = ['"DejaVu Sans"', '"DejaVu Serif"', '"Noto Sans"', '"Liberation Serif"']
+FONT_KIND = {f: k for f, k in FONT_POOL}
+
+LANGS_ANY = ["en", "ja", "zh-Hans", "zh-Hant", "ko", "zh", "th", "ar", "he", "ur", "hi", "ru", "fr"]
+LANGS_CJK = ["ja", "zh-Hans", "zh-Hant", "ko", "zh", "zh-TW", "en"]
 
 
-def _pick_params(rng, i, category):
-    font = FONTS[i % len(FONTS)]
-    size = rng.randint(MIN_SIZE, MAX_SIZE)
-    width = rng.randint(MIN_WIDTH, MAX_WIDTH)
+def _pick_font(rng):
+    if rng.random() < 0.35:
+        return rng.choice(CORE_FONTS)
+    return rng.choice(FONT_POOL)[0]
+
+
+def _pick_weight(rng):
     r = rng.random()
+    if r < 0.55:
+        return 400
     if r < 0.8:
-        lh = round(1.25 * size)
-    elif r < 0.9:
-        lh = round(1.5 * size)
+        return 700
+    if r < 0.95:
+        return rng.choice([100, 200, 300, 500, 600, 800, 900])
+    return rng.choice([150, 350, 450, 550, 650, 750])
+
+
+def _pick_size(rng):
+    r = rng.random()
+    if r < 0.6:
+        return rng.randint(10, 40)
+    if r < 0.8:
+        return rng.randint(10, 39) + 0.5
+    return round(rng.uniform(10, 40), 2)
+
+
+def _pick_width(rng, size):
+    r = rng.random()
+    if r < 0.12:
+        w = rng.uniform(8, 64)
     else:
-        lh = size + rng.randint(0, 12)
-    weight = "bold" if rng.random() < 0.1 else "regular"
-    return font, weight, size, lh, width
+        w = rng.uniform(65, 600)
+    return round(w, rng.choice([0, 0, 1, 2]))
+
+
+def _pick_line_height(rng, size):
+    r = rng.random()
+    if r < 0.5:
+        return round(1.25 * size)
+    if r < 0.7:
+        return "normal"
+    if r < 0.85:
+        return round(1.5 * size, 2)
+    return round(size + rng.uniform(0, 12), rng.choice([0, 1]))
+
+
+def _pick_params(rng, category):
+    font = _pick_font(rng)
+    weight = _pick_weight(rng)
+    r = rng.random()
+    style = "normal" if r < 0.8 else "italic" if r < 0.94 else "oblique"
+    size = _pick_size(rng)
+    width = _pick_width(rng, size)
+    lh = _pick_line_height(rng, size)
+    ws = "pre-wrap" if rng.random() < (0.6 if category == "multiline" else 0.2) else "normal"
+    r = rng.random()
+    if category in RTL_CATEGORIES or category in ("corpus-ar", "corpus-he", "corpus-ur"):
+        direction = "ltr" if r < 0.3 else "rtl" if r < 0.65 else "auto"
+    else:
+        direction = "ltr" if r < 0.75 else "rtl" if r < 0.85 else "auto"
+    r = rng.random()
+    if category in CJK_CATEGORIES:
+        lang = None if r < 0.4 else rng.choice(LANGS_CJK)
+    else:
+        lang = None if r < 0.7 else rng.choice(LANGS_ANY)
+    return dict(font=font, weight=weight, style=style, size=size, lineHeight=lh, width=width,
+                whiteSpace=ws, direction=direction, lang=lang)
+
+
+STYLE_KEYS = ("font", "weight", "style", "size", "lineHeight", "width", "whiteSpace", "direction", "lang")
 
 
 def case_key(case):
     """Stable hash of everything that influences layout."""
-    payload = json.dumps([case["text"], case["font"], case["weight"], case["size"],
-                          case["lineHeight"], case["width"]], ensure_ascii=False)
+    payload = json.dumps([case["text"]] + [case[k] for k in STYLE_KEYS], ensure_ascii=False)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:32]
 
 
-def _make(set_name, category, i, text, font, weight, size, lh, width, suffix=""):
-    c = {
-        "id": f"{set_name}/{category}/{i:04d}{suffix}",
-        "set": set_name,
-        "category": category,
-        "text": text,
-        "font": font,
-        "weight": weight,
-        "size": size,
-        "lineHeight": lh,
-        "width": width,
-    }
+def _make(set_name, category, ident, text, params):
+    c = {"id": f"{set_name}/{category}/{ident}", "set": set_name, "category": category, "text": text}
+    c.update(params)
     c["key"] = case_key(c)
     return c
 
@@ -593,49 +734,162 @@ def _long_paragraph(rng, mixed):
     return " ".join(out)
 
 
-def generate(small=False, sets=("short", "long"), seed=SEED):
+# ---------------------------------------------------------------------------
+# Real corpora
+# ---------------------------------------------------------------------------
+
+def corpus_dir():
+    """$ROWKIT_CORPORA, else the first `shared/corpora` above the repository (read in place)."""
+    env = os.environ.get("ROWKIT_CORPORA")
+    if env:
+        return env if os.path.isdir(env) else None
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    d = here
+    for _ in range(4):
+        d = os.path.dirname(d)
+        cand = os.path.join(d, "shared", "corpora")
+        if os.path.isdir(cand):
+            return cand
+    return None
+
+
+_CORPUS_CACHE = {}
+
+
+def corpus_files():
+    d = corpus_dir()
+    if not d:
+        return []
+    if d not in _CORPUS_CACHE:
+        files = []
+        for name in sorted(os.listdir(d)):
+            if not name.endswith(".txt") or "-" not in name:
+                continue
+            with open(os.path.join(d, name), encoding="utf-8") as f:
+                paras = [p.strip() for p in f if len(p.strip()) >= 8]
+            if paras:
+                files.append((name[:-4], name.split("-")[0], paras))
+        _CORPUS_CACHE[d] = files
+    return _CORPUS_CACHE[d]
+
+
+def _cut(rng, text, max_len):
+    """A piece of at most max_len characters starting and ending at a cluster boundary."""
+    if len(text) <= max_len:
+        return text
+    start = rng.randint(0, len(text) - max_len)
+    end = start + rng.randint(max_len // 3, max_len)
+
+    def boundary(i):
+        while 0 < i < len(text) and (unicodedata.category(text[i])[0] == "M"
+                                     or text[i] in "\u200d\u200c\ufe0f" or text[i - 1] == "\u200d"):
+            i += 1
+        return i
+    start, end = boundary(start), boundary(end)
+    # prefer to start after a space or sentence end
+    for j in range(start, min(len(text), start + 40)):
+        if text[j - 1] in " \u3002\u3001.,!?\u061f\u0964" and j > 0:
+            start = j
+            break
+    return text[start:end].strip() or text[:max_len]
+
+
+def _corpus_text(rng, files):
+    name, lang, paras = rng.choice(files)
+    text = _cut(rng, rng.choice(paras), rng.choice([60, 200, 600, 1200]))
+    return name, lang, text
+
+
+CORPUS_LANG = {"zh": ["zh", "zh-Hans", "zh-Hant"], "ja": ["ja"], "ko": ["ko"]}
+
+
+def _corpus_case(rng, ident, files, set_name="corpus"):
+    name, lang, text = _corpus_text(rng, files)
+    params = _pick_params(rng, "corpus-" + lang)
+    # The text's own language most of the time (it decides CJK fonts and line breaking).
+    params["lang"] = None if rng.random() < 0.3 else rng.choice(CORPUS_LANG.get(lang, [lang]))
+    c = _make(set_name, "corpus-" + lang, ident, text, params)
+    c["source"] = name
+    return c
+
+
+# ---------------------------------------------------------------------------
+# Grids
+# ---------------------------------------------------------------------------
+
+def generate(small=False, sets=("short", "long", "corpus"), seed=SEED):
+    """The fixed grid (seed SEED) or, with another seed, a grid of the same shape."""
     cases = []
+    pick = 0 if small else 1
     if "short" in sets:
-        for cat, (gen, n_small, n_full) in SHORT_CATEGORIES.items():
+        for cat, (gen, *counts) in SHORT_CATEGORIES.items():
             rng = random.Random(f"{seed}/{GENERATOR_VERSION}/short/{cat}")
-            n = n_small if small else n_full
-            for i in range(n):
+            for i in range(counts[pick]):
                 text = gen(rng)
-                font, weight, size, lh, width = _pick_params(rng, i, cat)
-                cases.append(_make("short", cat, i, text, font, weight, size, lh, width))
+                cases.append(_make("short", cat, f"{i:04d}", text, _pick_params(rng, cat)))
     if "long" in sets:
-        for cat, (_, n_small, n_full) in LONG_CATEGORIES.items():
+        for cat, counts in LONG_CATEGORIES.items():
             rng = random.Random(f"{seed}/{GENERATOR_VERSION}/long/{cat}")
-            n = n_small if small else n_full
-            for i in range(n):
+            for i in range(counts[pick]):
                 text = _long_paragraph(rng, mixed=(cat == "long-mixed"))
-                font, weight, size, lh, _w = _pick_params(rng, i, cat)
-                widths = sorted({rng.randint(MIN_WIDTH, MAX_WIDTH) for _ in range(LONG_WIDTHS_PER_PARAGRAPH[1])})
-                k = LONG_WIDTHS_PER_PARAGRAPH[0] if small else len(widths)
-                for j, w in enumerate(widths[:k]):
-                    cases.append(_make("long", cat, i, text, font, weight, size, lh, w, suffix=f"@{w}"))
+                for j in range(LONG_WIDTHS_PER_PARAGRAPH[pick]):
+                    params = _pick_params(rng, cat)
+                    params["width"] = round(rng.uniform(120, 600), rng.choice([0, 1]))
+                    cases.append(_make("long", cat, f"{i:04d}@{j}", text, params))
+    if "corpus" in sets:
+        files = corpus_files()
+        rng = random.Random(f"{seed}/{GENERATOR_VERSION}/corpus")
+        for i in range(CORPUS_CASES[pick] if files else 0):
+            cases.append(_corpus_case(rng, f"{i:04d}", files))
     return cases
+
+
+def random_sample(seed, small=False):
+    """A fresh sample: categories (and corpus paragraphs) drawn at random, each with a random style."""
+    rng = random.Random(f"random/{seed}")
+    files = corpus_files()
+    cats = list(SHORT_CATEGORIES) + ["long-latin", "long-mixed"] + (["corpus"] * 4 if files else [])
+    cases = []
+    for i in range(RANDOM_SAMPLE[0 if small else 1]):
+        cat = rng.choice(cats)
+        if cat == "corpus":
+            cases.append(_corpus_case(rng, f"{i:04d}", files, set_name="random"))
+            continue
+        if cat.startswith("long-"):
+            text = _long_paragraph(rng, mixed=(cat == "long-mixed"))
+        else:
+            text = SHORT_CATEGORIES[cat][0](rng)
+        cases.append(_make("random", cat, f"{i:04d}", text, _pick_params(rng, cat)))
+    return cases
+
+
+def font_kind(font):
+    return FONT_KIND.get(font, "other")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--small", action="store_true", help="CI-sized grid (a few hundred cases)")
-    ap.add_argument("--set", choices=["short", "long", "all"], default="all")
+    ap.add_argument("--set", choices=["short", "long", "corpus", "all"], default="all")
+    ap.add_argument("--seed", type=int, default=None, help="print a random sample with this seed instead of the fixed grid")
     ap.add_argument("--stats", action="store_true", help="print a summary instead of the cases")
     args = ap.parse_args()
-    sets = ("short", "long") if args.set == "all" else (args.set,)
-    cases = generate(small=args.small, sets=sets)
+    if args.seed is not None:
+        cases = random_sample(args.seed, small=args.small)
+    else:
+        sets = ("short", "long", "corpus") if args.set == "all" else (args.set,)
+        cases = generate(small=args.small, sets=sets)
     if args.stats:
         from collections import Counter
-        print(f"{len(cases)} cases")
+        print(f"{len(cases)} cases; corpora: {corpus_dir() or 'not found'}")
         for k, v in sorted(Counter((c["set"], c["category"]) for c in cases).items()):
             print(f"  {k[0]:6} {k[1]:16} {v}")
-        print("fonts:", dict(Counter(c["font"] for c in cases)))
-        print("weights:", dict(Counter(c["weight"] for c in cases)))
+        for key in ("weight", "style", "whiteSpace", "direction", "lang"):
+            print(f"{key}:", dict(Counter(str(c[key]) for c in cases)))
+        print("font kinds:", dict(Counter(font_kind(c["font"]) for c in cases)))
         return
-    out = sys.stdout
     for c in cases:
-        out.write(json.dumps(c, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(c, ensure_ascii=False) + "\n")
 
 
 if __name__ == "__main__":

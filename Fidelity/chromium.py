@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Measure RowKit fidelity cases with headless Chromium.
 
-Each case becomes one div styled exactly like the RowKit contract:
+Each case becomes one div styled exactly like its RowKit style:
 
-    font-family: "FONT"; font-weight: W; font-size: Spx; line-height: LHpx;
-    width: Wpx; white-space: normal; overflow-wrap: break-word
+    font-family: FONT; font-weight: W; font-style: S; font-size: Spx;
+    line-height: LH; width: Wpx; white-space: WS; overflow-wrap: break-word
+    dir="DIR" lang="LANG"
 
 Many cases are packed into one HTML page; an inline script lays them all
 out, reads getBoundingClientRect().height / offsetHeight, derives
@@ -17,8 +18,8 @@ as JSON into <pre id="out">. The page is rendered with
 and the <pre> is parsed back out of the dumped DOM. Completeness is checked
 (a sentinel and the result count must match), otherwise the batch fails.
 
-Results are cached in Fidelity/.cache/chromium-<version>.jsonl keyed by the
-case hash (text, font, weight, size, lineHeight, width), so reruns are fast.
+Results are cached in Fidelity/.cache/chromium-<version>-<tag>.jsonl keyed by
+the case hash (text and every style key), so reruns are fast.
 
 Standalone use:
   python3 Fidelity/chromium.py [--small] [--set short|long|all] [--out FILE]
@@ -41,7 +42,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_CACHE_DIR = os.path.join(HERE, ".cache")
 # Bump when the page script / measurement semantics change (invalidates cache).
-MEASURE_VERSION = 2
+MEASURE_VERSION = 6
 
 CHROMIUM_FLAGS = [
     "--headless",
@@ -62,10 +63,15 @@ PAGE_TEMPLATE = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>rowkit fidelity</title>
 <style>
 html, body { margin: 0; padding: 0; }
+/* Every case at the page origin, as a text alone in a fresh page: Chromium's layout depends on
+   the fractional part of an element's position (measured: a div below others of fractional
+   heights can be 1/64 px taller or shorter), so stacking cases would let the page decide. */
+#cases { position: absolute; left: 0; top: 0; }
 #cases > div {
+  position: absolute; left: 0; top: 0;
   display: block; margin: 0; padding: 0; border: 0;
-  white-space: normal; overflow-wrap: break-word;
-  font-style: normal; letter-spacing: normal; word-spacing: normal;
+  overflow-wrap: break-word;
+  letter-spacing: normal; word-spacing: normal;
   text-align: start; text-indent: 0; text-transform: none;
 }
 </style></head>
@@ -74,18 +80,28 @@ html, body { margin: 0; padding: 0; }
 <script>
 (function () {
   var out = document.getElementById('out');
+  // Characters left out of the per-line texts: white space and controls, whose line is not
+  // well defined (a collapsed or hanging space, a control Chromium does not draw).
+  function ignored(cp) {
+    return cp <= 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp === 0x2028 || cp === 0x2029;
+  }
   try {
     var cases = JSON.parse(document.getElementById('data').textContent);
     var container = document.getElementById('cases');
     var divs = [];
     for (var i = 0; i < cases.length; i++) {
-      var c = cases[i];  // [key, text, font, weight, size, lineHeight, width]
+      // [key, text, font-family, weight, style, size, lineHeight, width, whiteSpace, direction, lang]
+      var c = cases[i];
       var d = document.createElement('div');
-      d.style.fontFamily = JSON.stringify(c[2]);
+      d.style.fontFamily = c[2];
       d.style.fontWeight = c[3];
-      d.style.fontSize = c[4] + 'px';
-      d.style.lineHeight = c[5] + 'px';
-      d.style.width = c[6] + 'px';
+      d.style.fontStyle = c[4];
+      d.style.fontSize = c[5] + 'px';
+      d.style.lineHeight = c[6] === 'normal' ? 'normal' : c[6] + 'px';
+      d.style.width = c[7] + 'px';
+      d.style.whiteSpace = c[8];
+      d.dir = c[9];
+      if (c[10]) d.lang = c[10];
       d.textContent = c[1];
       container.appendChild(d);
       divs.push(d);
@@ -93,27 +109,61 @@ html, body { margin: 0; padding: 0; }
     var results = [];
     var range = document.createRange();
     for (var i = 0; i < cases.length; i++) {
-      var c = cases[i], d = divs[i], lh = c[5];
+      var c = cases[i], d = divs[i], text = c[1];
       var box = d.getBoundingClientRect();
       var h = box.height;
-      var lines = {};
+      var maxW = 0;
       var tn = d.firstChild;
-      if (tn) {
-        range.selectNodeContents(tn);
-        var rects = range.getClientRects();
-        for (var j = 0; j < rects.length; j++) {
-          var r = rects[j];
-          if (r.width <= 0) continue;  // collapsed spaces at line ends
-          var slot = Math.floor((r.top + r.height / 2 - box.top) / lh);
-          var L = lines[slot];
-          if (!L) { lines[slot] = [r.left, r.right]; }
-          else { if (r.left < L[0]) L[0] = r.left; if (r.right > L[1]) L[1] = r.right; }
+      // Which line each character is on: line breaking does not depend on line-height, so lay
+      // the text out again with tall, known line boxes and read each character's line from
+      // the middle of its box.
+      var L = Math.ceil(c[5] * 4) + 8;
+      d.style.lineHeight = L + 'px';
+      var box2 = d.getBoundingClientRect();
+      var count = Math.round(box2.height / L);
+      var lines = [];
+      for (var k = 0; k < count; k++) lines.push('');
+      if (tn && count > 0) {
+        var widths = {};
+        var last = 0;
+        for (var p = 0; p < text.length; ) {
+          var cp = text.codePointAt(p), n = cp > 0xFFFF ? 2 : 1;
+          if (!ignored(cp)) {
+            range.setStart(tn, p); range.setEnd(tn, p + n);
+            // A character's own box is its last box with a width: the character after a
+            // soft-hyphen break also reports the hyphen drawn at the end of the previous line,
+            // first. Zero-width characters only have empty boxes; the first one counts.
+            var rects = range.getClientRects(), slot = -1, empty = -1;
+            for (var j = 0; j < rects.length; j++) {
+              var r = rects[j];
+              if (r.height <= 0) continue;
+              var s = Math.floor((r.top + r.height / 2 - box2.top) / L);
+              if (r.width > 0) slot = s;
+              else if (empty < 0) empty = s;
+            }
+            if (slot < 0) slot = empty;
+            if (slot < 0) slot = last;
+            if (slot >= count) slot = count - 1;
+            if (slot < last) slot = last;
+            last = slot;
+            lines[slot] += String.fromCodePoint(cp);
+          }
+          p += n;
         }
+        range.selectNodeContents(tn);
+        var all = range.getClientRects();
+        for (var j = 0; j < all.length; j++) {
+          var r = all[j];
+          if (r.width <= 0) continue;
+          var s = Math.floor((r.top + r.height / 2 - box2.top) / L);
+          var w = widths[s];
+          if (!w) widths[s] = [r.left, r.right];
+          else { if (r.left < w[0]) w[0] = r.left; if (r.right > w[1]) w[1] = r.right; }
+        }
+        for (var s in widths) { var ww = widths[s][1] - widths[s][0]; if (ww > maxW) maxW = ww; }
       }
-      var maxW = 0, nSlots = 0;
-      for (var k in lines) { nSlots++; var w = lines[k][1] - lines[k][0]; if (w > maxW) maxW = w; }
-      results.push({k: c[0], height: h, offsetHeight: d.offsetHeight,
-                    lineCount: Math.round(h / lh), maxLineWidth: maxW, rectLines: nSlots});
+      d.style.lineHeight = c[6] === 'normal' ? 'normal' : c[6] + 'px';
+      results.push({k: c[0], height: h, lineCount: count, maxLineWidth: maxW, lines: lines});
     }
     out.textContent = JSON.stringify({ok: true, count: results.length, results: results, sentinel: 'ROWKIT-FIDELITY-END'});
   } catch (e) {
@@ -157,17 +207,12 @@ def chromium_env():
 
 
 def _page_for(cases):
-    data = [[c["key"], c["text"], c["font"], _css_weight(c["weight"]), c["size"], c["lineHeight"], c["width"]]
-            for c in cases]
+    data = [[c["key"], c["text"], c["font"], str(c["weight"]), c["style"], c["size"], c["lineHeight"], c["width"],
+             c["whiteSpace"], c["direction"], c["lang"] or ""] for c in cases]
     js = json.dumps(data, ensure_ascii=True)
     # Safe inside <script>: no raw '<' (prevents '</script>' / '<!--' issues).
     js = js.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return PAGE_TEMPLATE.replace("__DATA__", js)
-
-
-def _css_weight(w):
-    w = str(w)
-    return {"regular": "400", "normal": "400", "bold": "700"}.get(w, w)
 
 
 def _run_batch(chromium, cases, timeout, keep_dir=None):
@@ -204,9 +249,8 @@ def _run_batch(chromium, cases, timeout, keep_dir=None):
             res[c["key"]] = {
                 "lineCount": r["lineCount"],
                 "height": r["height"],
-                "offsetHeight": r["offsetHeight"],
                 "maxLineWidth": round(r["maxLineWidth"], 4),
-                "rectLines": r["rectLines"],
+                "lines": r["lines"],
             }
         return res
     finally:
@@ -258,10 +302,15 @@ def measure(cases, chromium=None, cache_dir=DEFAULT_CACHE_DIR, batch_size=1500, 
               f"{len(todo)} to measure", file=sys.stderr)
     if todo:
         # Balance batches by text volume (long paragraphs are expensive).
+        # One page per content language: outside Han, Chromium remembers the fallback font it
+        # picked for a character for the rest of the renderer's life, whatever `lang` asked for
+        # it first, so a page mixing languages would let page order decide (docs/CHROMIUM.md §2.4).
+        todo.sort(key=lambda c: c["lang"] or "")
         batches, cur, cur_chars = [], [], 0
         max_chars = 400_000
         for c in todo:
-            if cur and (len(cur) >= batch_size or cur_chars + len(c["text"]) > max_chars):
+            if cur and (len(cur) >= batch_size or cur_chars + len(c["text"]) > max_chars
+                        or (cur[-1]["lang"] or "") != (c["lang"] or "")):
                 batches.append(cur)
                 cur, cur_chars = [], 0
             cur.append(c)
@@ -303,7 +352,8 @@ def main():
     import cases as casegen
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--small", action="store_true")
-    ap.add_argument("--set", choices=["short", "long", "all"], default="all")
+    ap.add_argument("--set", choices=["short", "long", "corpus", "all"], default="all")
+    ap.add_argument("--seed", type=int, default=None, help="measure a random sample with this seed instead")
     ap.add_argument("--chromium", default=None, help="chromium binary (default: $CHROMIUM or chromium)")
     ap.add_argument("--no-cache", action="store_true")
     ap.add_argument("--cache-dir", default=DEFAULT_CACHE_DIR)
@@ -312,15 +362,18 @@ def main():
     ap.add_argument("--keep-pages", default=None, help="copy generated HTML pages into this directory")
     ap.add_argument("--out", default="-", help="write JSON Lines results here (default stdout)")
     args = ap.parse_args()
-    sets = ("short", "long") if args.set == "all" else (args.set,)
-    cases = casegen.generate(small=args.small, sets=sets)
+    if args.seed is not None:
+        cases = casegen.random_sample(args.seed, small=args.small)
+    else:
+        sets = ("short", "long", "corpus") if args.set == "all" else (args.set,)
+        cases = casegen.generate(small=args.small, sets=sets)
     if args.keep_pages:
         os.makedirs(args.keep_pages, exist_ok=True)
     res = measure(cases, chromium=args.chromium, cache_dir=None if args.no_cache else args.cache_dir,
                   batch_size=args.batch_size, jobs=args.jobs, keep_pages=args.keep_pages)
     out = sys.stdout if args.out == "-" else open(args.out, "w", encoding="utf-8")
     for c in cases:
-        row = {k: c[k] for k in ("id", "category", "font", "weight", "size", "lineHeight", "width", "text")}
+        row = {k: v for k, v in c.items() if k != "key"}
         row.update(res[c["key"]])
         out.write(json.dumps(row, ensure_ascii=False) + "\n")
     if out is not sys.stdout:

@@ -1,27 +1,30 @@
 #!/usr/bin/env python3
-"""Compare `rowkit measure` against headless Chromium on the fidelity grid.
+"""Compare `rowkit measure` with headless Chromium: line counts, heights and line texts.
 
-  python3 Fidelity/compare.py --small            # CI: a few hundred cases
-  python3 Fidelity/compare.py                    # full grid: a few thousand
-  python3 Fidelity/compare.py --report out.md    # also write a markdown report
+  python3 Fidelity/compare.py --small                 # CI: small fixed grid + a fresh random sample
+  python3 Fidelity/compare.py                         # full fixed grid + a fresh random sample
+  python3 Fidelity/compare.py --seed 1234             # reproduce a random sample
+  python3 Fidelity/compare.py --report Fidelity/report.md --json Fidelity/report.json
 
-A case agrees when rowkit's lineCount AND height equal Chromium's
-(height = lineCount x lineHeight). maxLineWidth is compared with a tolerance
-but is informational only (unless --gate-max-line-width).
+A case agrees when rowkit and Chromium give the same number of lines, the same
+height, and the same text on every line (the break positions; white space and
+invisible characters, whose line is not well defined, are left out of the
+comparison). maxLineWidth is compared with a tolerance, for information only.
 
-Exit status: 0 = thresholds met, 1 = agreement below a threshold,
-2 = harness error (rowkit missing / crashed / malformed output, chromium
-failure).
+Exit status: 0 = thresholds met, 1 = agreement below a threshold, 2 = harness
+error (rowkit missing / crashed / malformed output, chromium failure).
 """
 
 import argparse
 import datetime
 import json
 import os
+import random
 import subprocess
 import sys
 import time
-from collections import OrderedDict, defaultdict
+import unicodedata
+from collections import OrderedDict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -52,22 +55,15 @@ def find_rowkit(explicit):
                        "build it with `swift build -c release` or pass --rowkit PATH / ROWKIT=PATH)")
 
 
-def _wkey(w):
-    return round(float(w), 3)
-
-
 def _invoke(rowkit, args, lines, timeout):
-    stdin = "".join(l + "\n" for l in lines).encode("utf-8")
-    cmd = [rowkit, "measure"] + args + ["--input", "-"]
+    stdin = "".join(line + "\n" for line in lines).encode("utf-8")
+    cmd = [rowkit, "measure"] + args + ["--lines", "--input", "-"]
     try:
         p = subprocess.run(cmd, input=stdin, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise HarnessError(f"rowkit timed out after {timeout}s: {' '.join(cmd)}")
-    if p.returncode != 0:
-        raise HarnessError(f"rowkit exited {p.returncode}: {' '.join(cmd)}\n"
-                           f"stderr: {p.stderr.decode('utf-8', 'replace')[-2000:]}")
-    out = []
-    for n, line in enumerate(p.stdout.decode("utf-8", "replace").splitlines()):
+    out = {}
+    for n, line in enumerate(p.stdout.decode("utf-8", "replace").split("\n")):
         if not line.strip():
             continue
         try:
@@ -75,61 +71,64 @@ def _invoke(rowkit, args, lines, timeout):
             int(obj["index"]), float(obj["width"]), int(obj["lineCount"]), float(obj["height"])
         except (ValueError, KeyError, TypeError) as e:
             raise HarnessError(f"malformed rowkit output line {n + 1}: {line[:200]!r} ({e})")
-        out.append(obj)
-    return out, cmd
+        out[int(obj["index"])] = obj
+    errors = {}
+    for line in p.stderr.decode("utf-8", "replace").split("\n"):
+        # "rowkit measure: stdin:N: message" names the failing input line
+        parts = line.split(":", 3)
+        if len(parts) == 4 and parts[2].strip().isdigit():
+            errors[int(parts[2]) - 1] = parts[3].strip()
+    if p.returncode not in (0, 1) or (p.returncode == 1 and not errors):
+        raise HarnessError(f"rowkit exited {p.returncode}: {' '.join(cmd)}\n"
+                           f"stderr: {p.stderr.decode('utf-8', 'replace')[-2000:]}")
+    return out, errors
 
 
-def _weight_arg(w):
-    return {"regular": "regular", "bold": "bold"}.get(str(w), str(w))
+def _collect(group, out, errors, results):
+    for i, c in enumerate(group):
+        if i in errors:
+            results[c["id"]] = {"error": errors[i]}
+        elif i not in out:
+            results[c["id"]] = {"error": f"no output for input line {i + 1}"}
+        else:
+            results[c["id"]] = out[i]
 
 
-def run_rowkit_overrides(rowkit, cases, timeout):
-    """One invocation per weight; every line is an object overriding font/size/lineHeight/width."""
-    results = {}
-    by_weight = OrderedDict()
+def run_rowkit_keys(rowkit, cases, timeout):
+    """One invocation: every input line an object with the case's full style."""
+    lines = []
     for c in cases:
-        by_weight.setdefault(c["weight"], []).append(c)
-    for weight, group in by_weight.items():
-        lines = [json.dumps({"text": c["text"], "font": c["font"], "size": c["size"],
-                             "lineHeight": c["lineHeight"], "width": c["width"]}, ensure_ascii=False)
-                 for c in group]
-        out, cmd = _invoke(rowkit, ["--weight", _weight_arg(weight), "--white-space", "normal"], lines, timeout)
-        got = {}
-        for o in out:
-            got[int(o["index"])] = o
-        for i, c in enumerate(group):
-            o = got.get(i)
-            if o is None:
-                results[c["id"]] = {"error": f"no output for index {i}"}
-            elif _wkey(o["width"]) != _wkey(c["width"]):
-                results[c["id"]] = {"error": f"output width {o['width']} != requested {c['width']}"}
-            else:
-                results[c["id"]] = o
-        if len(out) != len(group):
-            print(f"warning: rowkit produced {len(out)} lines for {len(group)} inputs ({' '.join(cmd)})",
-                  file=sys.stderr)
+        obj = {"text": c["text"], "font": c["font"], "weight": c["weight"],
+               "italic": {"normal": False, "italic": True, "oblique": "oblique"}[c["style"]],
+               "size": c["size"], "lineHeight": c["lineHeight"], "width": c["width"],
+               "whiteSpace": c["whiteSpace"], "direction": c["direction"]}
+        if c["lang"]:
+            obj["lang"] = c["lang"]
+        lines.append(json.dumps(obj, ensure_ascii=False))
+    results = {}
+    out, errors = _invoke(rowkit, [], lines, timeout)
+    _collect(cases, out, errors, results)
     return results
 
 
-def run_rowkit_grouped(rowkit, cases, timeout):
-    """One invocation per (weight, font, size, lineHeight); texts as JSON strings; all widths via --width."""
+def run_rowkit_legacy(rowkit, cases, timeout):
+    """What a user could pass before the style keys existed (the baseline): --weight and
+    --white-space per group, per-line text/font/size/lineHeight/width; italic, direction, lang
+    and `line-height: normal` cannot be expressed (normal falls back to the default)."""
     results = {}
     groups = OrderedDict()
     for c in cases:
-        groups.setdefault((c["weight"], c["font"], c["size"], c["lineHeight"]), []).append(c)
-    for (weight, font, size, lh), group in groups.items():
-        texts = OrderedDict()
+        weight = "bold" if c["weight"] >= 600 else "regular"
+        groups.setdefault((weight, c["whiteSpace"]), []).append(c)
+    for (weight, ws), group in groups.items():
+        lines = []
         for c in group:
-            texts.setdefault(c["text"], len(texts))
-        widths = sorted({c["width"] for c in group})
-        args = ["--font", font, "--weight", _weight_arg(weight), "--size", str(size),
-                "--line-height", str(lh), "--width", ",".join(str(w) for w in widths),
-                "--white-space", "normal"]
-        out, _ = _invoke(rowkit, args, [json.dumps(t, ensure_ascii=False) for t in texts], timeout)
-        got = {(int(o["index"]), _wkey(o["width"])): o for o in out}
-        for c in group:
-            o = got.get((texts[c["text"]], _wkey(c["width"])))
-            results[c["id"]] = o if o is not None else {"error": "no output for this text/width"}
+            obj = {"text": c["text"], "font": c["font"].strip('"'), "size": c["size"], "width": c["width"]}
+            if c["lineHeight"] != "normal":
+                obj["lineHeight"] = c["lineHeight"]
+            lines.append(json.dumps(obj, ensure_ascii=False))
+        out, errors = _invoke(rowkit, ["--weight", weight, "--white-space", ws], lines, timeout)
+        _collect(group, out, errors, results)
     return results
 
 
@@ -137,13 +136,24 @@ def run_rowkit_grouped(rowkit, cases, timeout):
 # comparison
 # ---------------------------------------------------------------------------
 
+def ignored(ch):
+    """Left out of line texts on both sides: white space, controls and invisible format
+    characters (a zero-width character at a break has no well-defined line)."""
+    cp = ord(ch)
+    return cp <= 0x20 or 0x7F <= cp <= 0x9F or unicodedata.category(ch) in ("Cf", "Zs", "Zl", "Zp")
+
+
+def line_texts(texts):
+    return ["".join(ch for ch in t if not ignored(ch)) for t in texts]
+
+
 def excerpt(text, n=60):
-    r = json.dumps(text, ensure_ascii=False)[1:-1]  # escapes control chars, keeps scripts readable
-    for ch, esc in (("\u00a0", "\\u00a0"), ("\u00ad", "\\u00ad"), ("\u200b", "\\u200b"),
-                    ("\u200d", "\\u200d"), ("\u2060", "\\u2060"), ("\u202f", "\\u202f"),
-                    ("\u3000", "\\u3000"), ("\u2009", "\\u2009"), ("\u2003", "\\u2003"),
-                    ("\u2002", "\\u2002"), ("\ufe0f", "\\ufe0f")):
-        r = r.replace(ch, esc)
+    r = json.dumps(text, ensure_ascii=False)[1:-1]
+    out = []
+    for ch in r:
+        cat = unicodedata.category(ch)
+        out.append(f"\\u{ord(ch):04x}" if cat in ("Cf", "Zs", "Zl", "Zp", "Mn") and ch != " " else ch)
+    r = "".join(out)
     return r if len(r) <= n else r[:n - 1] + "\u2026"
 
 
@@ -154,13 +164,17 @@ def compare(cases, chrome, rowk, width_tol):
         rk = rowk.get(c["id"], {"error": "missing"})
         row = {"case": c, "chromium": ch, "rowkit": rk}
         if "error" in rk:
-            row.update(lines_ok=False, height_ok=False, width_ok=False, error=rk["error"])
+            row.update(lines_ok=False, height_ok=False, breaks_ok=False, width_ok=False, error=rk["error"])
         else:
             row["lines_ok"] = int(rk["lineCount"]) == ch["lineCount"]
             row["height_ok"] = abs(float(rk["height"]) - ch["height"]) < 0.01
+            rk_lines = line_texts([x["text"] for x in rk.get("lines", [])])
+            ch_lines = line_texts(ch["lines"])
+            row["breaks_ok"] = rk_lines == ch_lines
             mlw = rk.get("maxLineWidth")
-            row["width_ok"] = (mlw is not None and abs(float(mlw) - ch["maxLineWidth"]) <= width_tol)
+            row["width_ok"] = mlw is not None and abs(float(mlw) - ch["maxLineWidth"]) <= width_tol
             row["error"] = None
+        row["agree"] = row["lines_ok"] and row["height_ok"] and row["breaks_ok"]
         rows.append(row)
     return rows
 
@@ -170,51 +184,82 @@ def pct(a, b):
 
 
 def summarize(rows, key_fn):
-    agg = OrderedDict()
+    agg = {}
     for r in rows:
-        k = key_fn(r)
-        a = agg.setdefault(k, {"n": 0, "lines": 0, "height": 0, "both": 0, "width": 0})
-        a["n"] += 1
-        a["lines"] += r["lines_ok"]
-        a["height"] += r["height_ok"]
-        a["both"] += r["lines_ok"] and r["height_ok"]
-        a["width"] += r["width_ok"]
-    return agg
+        for k in key_fn(r):
+            a = agg.setdefault(k, {"n": 0, "lines": 0, "height": 0, "breaks": 0, "agree": 0})
+            a["n"] += 1
+            a["lines"] += r["lines_ok"]
+            a["height"] += r["height_ok"]
+            a["breaks"] += r["breaks_ok"]
+            a["agree"] += r["agree"]
+    return OrderedDict(sorted(agg.items(), key=lambda kv: str(kv[0])))
+
+
+def _num_kind(v):
+    return "integer" if float(v) == int(float(v)) else "fractional"
+
+
+DIMENSIONS = OrderedDict([
+    ("category", lambda c: [c["category"]]),
+    ("font kind", lambda c: [casegen.font_kind(c["font"])]),
+    ("font", lambda c: [c["font"]]),
+    ("weight", lambda c: ["400" if c["weight"] == 400 else "700" if c["weight"] == 700 else
+                          "bold (600+, not 700)" if c["weight"] >= 600 else "light/other"]),
+    ("style", lambda c: [c["style"]]),
+    ("white-space", lambda c: [c["whiteSpace"]]),
+    ("direction", lambda c: [c["direction"]]),
+    ("lang", lambda c: [c["lang"] or "(none)"]),
+    ("line-height", lambda c: ["normal" if c["lineHeight"] == "normal" else "px " + _num_kind(c["lineHeight"])]),
+    ("size", lambda c: ["10-16" if c["size"] <= 16 else "16-24" if c["size"] <= 24 else "24-40",
+                        _num_kind(c["size"]) + " size"]),
+    ("width", lambda c: ["narrow (<=64)" if c["width"] <= 64 else "65-600", _num_kind(c["width"]) + " width"]),
+])
 
 
 def format_mismatch(r):
     c, ch, rk = r["case"], r["chromium"], r["rowkit"]
-    w = "" if c["weight"] == "regular" else f" {c['weight']}"
-    head = (f"{c['id']}  [{c['category']}]  {c['font']}{w} {c['size']}px/{c['lineHeight']}px  "
-            f"width={c['width']}")
+    style = (f"{c['font']} {c['weight']} {c['style']} {c['size']}px/{c['lineHeight']} w={c['width']} "
+             f"{c['whiteSpace']} {c['direction']}" + (f" lang={c['lang']}" if c["lang"] else ""))
+    head = f"{c['id']}  [{c['category']}]  {style}"
     if r["error"]:
         detail = f"rowkit ERROR: {r['error']}  (chromium lines={ch['lineCount']})"
     else:
         detail = (f"chromium lines={ch['lineCount']} height={ch['height']:g}  vs  "
                   f"rowkit lines={rk['lineCount']} height={float(rk['height']):g}"
-                  f"  | maxLineWidth chromium={ch['maxLineWidth']:.2f} rowkit={rk.get('maxLineWidth', '-')}")
+                  f"  | maxLineWidth chromium={ch['maxLineWidth']:.3f} rowkit={rk.get('maxLineWidth', '-')}")
+        if not r["breaks_ok"]:
+            a = line_texts(ch["lines"])
+            b = line_texts([x["text"] for x in rk.get("lines", [])])
+            k = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+            detail += (f"\n      first differing line {k}: chromium \"{excerpt(a[k] if k < len(a) else '', 70)}\""
+                       f"\n                               rowkit   \"{excerpt(b[k] if k < len(b) else '', 70)}\"")
     return f"  {head}\n      {detail}\n      text: \"{excerpt(c['text'], 100)}\""
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--small", action="store_true", help="CI-sized grid")
-    ap.add_argument("--set", choices=["short", "long", "all"], default="all")
+    ap.add_argument("--small", action="store_true", help="CI-sized fixed grid and random sample")
+    ap.add_argument("--set", choices=["short", "long", "corpus", "all"], default="all", help="fixed-grid set")
     ap.add_argument("--category", action="append", default=None,
-                    help="only these categories (repeatable; substring match)")
+                    help="only categories containing this text (repeatable)")
+    ap.add_argument("--seed", type=int, default=None, help="random-sample seed (default: a fresh one, printed)")
+    ap.add_argument("--no-random", action="store_true", help="skip the random sample")
+    ap.add_argument("--no-fixed", action="store_true", help="skip the fixed grid")
+    ap.add_argument("--random-size", type=int, default=None, help="cases in the random sample")
     ap.add_argument("--rowkit", default=None, help="rowkit binary (default: $ROWKIT, .build/release/rowkit, .build/debug/rowkit)")
-    ap.add_argument("--mode", choices=["overrides", "grouped"], default="overrides",
-                    help="overrides: one rowkit call per weight using per-line JSON overrides (default); "
-                         "grouped: one call per font/size/lineHeight with --width lists and plain strings")
-    ap.add_argument("--short-threshold", type=float, default=100.0, help="min %% agreement for short set (default 100)")
-    ap.add_argument("--long-threshold", type=float, default=99.0, help="min %% agreement for long set (default 99)")
-    ap.add_argument("--width-tolerance", type=float, default=0.5,
-                    help="maxLineWidth tolerance in px (informational; default 0.5)")
-    ap.add_argument("--gate-max-line-width", action="store_true",
-                    help="also require maxLineWidth within tolerance for agreement thresholds")
+    ap.add_argument("--mode", choices=["keys", "legacy"], default="keys",
+                    help="keys: every input line carries the full style (default); legacy: only what a rowkit "
+                         "without style keys understands (the baseline)")
+    ap.add_argument("--threshold", type=float, default=99.9,
+                    help="min %% of agreeing cases in the fixed grid (default 99.9)")
+    ap.add_argument("--random-threshold", type=float, default=99.5,
+                    help="min %% of agreeing cases in the random sample (default 99.5)")
+    ap.add_argument("--width-tolerance", type=float, default=0.5, help="maxLineWidth tolerance in px (informational)")
     ap.add_argument("--report", default=None, help="write a markdown report to FILE")
+    ap.add_argument("--json", default=None, help="write a JSON summary to FILE")
     ap.add_argument("--dump", default=None, help="write per-case JSON Lines (case, chromium, rowkit) to FILE")
-    ap.add_argument("--max-list", type=int, default=0, help="list at most N mismatches on stdout (0 = all)")
+    ap.add_argument("--max-list", type=int, default=30, help="list at most N mismatches on stdout (0 = all)")
     ap.add_argument("--chromium", default=None)
     ap.add_argument("--no-cache", action="store_true")
     ap.add_argument("--cache-dir", default=chromium_mod.DEFAULT_CACHE_DIR)
@@ -222,13 +267,29 @@ def main():
     ap.add_argument("--timeout", type=int, default=900, help="per-process timeout (s)")
     args = ap.parse_args()
 
-    sets = ("short", "long") if args.set == "all" else (args.set,)
-    cases = casegen.generate(small=args.small, sets=sets)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1 << 31)
+    fixed, sample = [], []
+    if not args.no_fixed:
+        sets = ("short", "long", "corpus") if args.set == "all" else (args.set,)
+        fixed = casegen.generate(small=args.small, sets=sets)
+    if not args.no_random:
+        if args.random_size is not None:
+            saved = casegen.RANDOM_SAMPLE
+            casegen.RANDOM_SAMPLE = (args.random_size, args.random_size)
+            sample = casegen.random_sample(seed, small=args.small)
+            casegen.RANDOM_SAMPLE = saved
+        else:
+            sample = casegen.random_sample(seed, small=args.small)
     if args.category:
-        cases = [c for c in cases if any(s in c["category"] for s in args.category)]
+        keep = lambda c: any(s in c["category"] for s in args.category)  # noqa: E731
+        fixed = [c for c in fixed if keep(c)]
+        sample = [c for c in sample if keep(c)]
+    cases = fixed + sample
     if not cases:
         print("no cases selected", file=sys.stderr)
         return 2
+    corpora = casegen.corpus_dir()
+    print(f"random sample seed {seed} (reproduce with --seed {seed}); corpora: {corpora or 'NOT FOUND (corpus set skipped)'}")
 
     try:
         rowkit = find_rowkit(args.rowkit)
@@ -238,84 +299,98 @@ def main():
 
     t0 = time.time()
     try:
-        chrome = chromium_mod.measure(cases, chromium=args.chromium,
-                                      cache_dir=None if args.no_cache else args.cache_dir,
-                                      jobs=args.jobs, timeout=args.timeout)
+        cache = None if args.no_cache else args.cache_dir
+        chrome = chromium_mod.measure(fixed, chromium=args.chromium, cache_dir=cache, jobs=args.jobs,
+                                      timeout=args.timeout) if fixed else {}
+        if sample:  # fresh every run: not worth caching
+            chrome.update(chromium_mod.measure(sample, chromium=args.chromium, cache_dir=None, jobs=args.jobs,
+                                               timeout=args.timeout))
     except Exception as e:  # noqa: BLE001
         print(f"error: chromium measurement failed: {e}", file=sys.stderr)
         return 2
     t1 = time.time()
     try:
-        runner = run_rowkit_overrides if args.mode == "overrides" else run_rowkit_grouped
+        runner = run_rowkit_keys if args.mode == "keys" else run_rowkit_legacy
         rowk = runner(rowkit, cases, args.timeout)
     except HarnessError as e:
         print(f"error: {e}", file=sys.stderr)
-        if args.mode == "overrides":
-            print("hint: try --mode grouped (uses only CLI flags and plain JSON string lines)", file=sys.stderr)
         return 2
     t2 = time.time()
 
     rows = compare(cases, chrome, rowk, args.width_tolerance)
+    parts = OrderedDict()
+    if fixed:
+        parts["fixed grid"] = [r for r in rows if r["case"]["set"] != "random"]
+    if sample:
+        parts["random sample"] = [r for r in rows if r["case"]["set"] == "random"]
+    thresholds = {"fixed grid": args.threshold, "random sample": args.random_threshold}
 
-    def agrees(r):
-        return r["lines_ok"] and r["height_ok"] and (r["width_ok"] or not args.gate_max_line_width)
-
-    by_set = summarize(rows, lambda r: r["case"]["set"])
-    by_cat = summarize(rows, lambda r: (r["case"]["set"], r["case"]["category"]))
-    by_font = summarize(rows, lambda r: r["case"]["font"] + ("" if r["case"]["weight"] == "regular" else " " + r["case"]["weight"]))
-    mismatches = [r for r in rows if not agrees(r)]
-    errors = [r for r in rows if r["error"]]
-
-    # ---- stdout ----
     print(f"rowkit: {rowkit}  (mode {args.mode})")
-    print(f"cases: {len(cases)} ({'small' if args.small else 'full'} grid); "
+    print(f"cases: {len(fixed)} fixed ({'small' if args.small else 'full'} grid) + {len(sample)} random; "
           f"chromium {t1 - t0:.1f}s, rowkit {t2 - t1:.1f}s")
+    summary = OrderedDict()
+    failed = False
+    for name, part in parts.items():
+        n = len(part)
+        agree = sum(r["agree"] for r in part)
+        entry = OrderedDict(cases=n, agree=agree, agreement=round(pct(agree, n), 3),
+                            lineCounts=sum(r["lines_ok"] for r in part),
+                            heights=sum(r["height_ok"] for r in part),
+                            breaks=sum(r["breaks_ok"] for r in part),
+                            threshold=thresholds[name])
+        entry["pass"] = entry["agreement"] + 1e-9 >= thresholds[name]
+        failed |= not entry["pass"]
+        summary[name] = entry
+    dims = OrderedDict((d, summarize(rows, lambda r, f=f: f(r["case"]))) for d, f in DIMENSIONS.items())
+    sets = summarize(rows, lambda r: [r["case"]["set"]])
+
     print()
-    print("Per category (identical line counts / identical heights / maxLineWidth within "
-          f"{args.width_tolerance}px):")
-    for (s, cat), a in by_cat.items():
-        print(f"  {s:5} {cat:16} {a['lines']:5}/{a['n']:<5} {pct(a['lines'], a['n']):7.2f}%   "
-              f"heights {a['height']}/{a['n']}   maxLineWidth {a['width']}/{a['n']}")
-    print()
-    print("Per font:")
-    for f, a in by_font.items():
-        print(f"  {f:24} {a['lines']:5}/{a['n']:<5} {pct(a['lines'], a['n']):7.2f}%")
-    print()
+    for d in ("category", "font kind", "weight", "style", "white-space", "direction", "lang", "line-height", "size", "width"):
+        print(f"By {d}:")
+        for k, a in dims[d].items():
+            print(f"  {str(k):28} {a['agree']:5}/{a['n']:<5} {pct(a['agree'], a['n']):7.2f}%   "
+                  f"lines {a['lines']}  heights {a['height']}  breaks {a['breaks']}")
+    mismatches = [r for r in rows if not r["agree"]]
     if mismatches:
-        print(f"Mismatches ({len(mismatches)}):")
+        print(f"\nMismatches ({len(mismatches)}):")
         shown = mismatches if not args.max_list else mismatches[:args.max_list]
         for r in shown:
             print(format_mismatch(r))
         if len(shown) < len(mismatches):
             print(f"  ... {len(mismatches) - len(shown)} more (use --max-list 0 or --report)")
-        print()
-
-    thresholds = {"short": args.short_threshold, "long": args.long_threshold}
-    failed = False
-    summary_lines = []
-    for s, a in by_set.items():
-        n_agree = sum(1 for r in rows if r["case"]["set"] == s and agrees(r))
-        p = pct(n_agree, a["n"])
-        ok = p + 1e-9 >= thresholds[s]
-        failed |= not ok
-        line = (f"{s}: {a['lines']}/{a['n']} identical line counts ({pct(a['lines'], a['n']):.2f}%), "
-                f"{a['height']}/{a['n']} identical heights, agreement {p:.2f}% "
-                f"(threshold {thresholds[s]:g}%) {'PASS' if ok else 'FAIL'}"
-                f"  [maxLineWidth within {args.width_tolerance}px: {a['width']}/{a['n']}]")
-        summary_lines.append(line)
-        print(line)
+    print()
+    for name, e in summary.items():
+        print(f"{name}: {e['agree']}/{e['cases']} agree ({e['agreement']:.2f}%; line counts {e['lineCounts']}, "
+              f"heights {e['heights']}, line texts {e['breaks']}) threshold {e['threshold']:g}% "
+              f"{'PASS' if e['pass'] else 'FAIL'}")
+    errors = [r for r in rows if r["error"]]
     if errors:
         print(f"{len(errors)} case(s) had rowkit errors")
 
+    meta = OrderedDict(date=datetime.datetime.now().isoformat(timespec="seconds"),
+                       chromium=chromium_mod.chromium_version(chromium_mod.find_chromium(args.chromium)),
+                       rowkit=os.path.relpath(rowkit, REPO) if rowkit.startswith(REPO) else rowkit,
+                       mode=args.mode, grid="small" if args.small else "full", fixedSeed=casegen.SEED,
+                       generatorVersion=casegen.GENERATOR_VERSION, randomSeed=seed if sample else None,
+                       corpora=bool(corpora))
     if args.dump:
         with open(args.dump, "w", encoding="utf-8") as f:
             for r in rows:
                 f.write(json.dumps({"case": {k: v for k, v in r["case"].items() if k != "key"},
-                                    "chromium": r["chromium"], "rowkit": r["rowkit"],
-                                    "agree": agrees(r)}, ensure_ascii=False) + "\n")
+                                    "chromium": r["chromium"], "rowkit": r["rowkit"], "agree": r["agree"]},
+                                   ensure_ascii=False) + "\n")
+    if args.json:
+        doc = OrderedDict(meta=meta, summary=summary,
+                          sets={k: v for k, v in sets.items()},
+                          dimensions={d: {str(k): v for k, v in agg.items()} for d, agg in dims.items() if d != "font"},
+                          fonts={str(k): v for k, v in dims["font"].items()},
+                          mismatches=[r["case"]["id"] for r in mismatches])
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(doc, f, ensure_ascii=False, indent=1)
+            f.write("\n")
+        print(f"JSON summary written to {args.json}")
     if args.report:
-        write_report(args, rowkit, cases, by_set, by_cat, by_font, mismatches, summary_lines,
-                     chromium_mod.chromium_version(chromium_mod.find_chromium(args.chromium)))
+        write_report(args.report, meta, summary, sets, dims, mismatches)
         print(f"report written to {args.report}")
     return 1 if failed else 0
 
@@ -324,45 +399,55 @@ def md_escape(s):
     return s.replace("|", "\\|").replace("`", "\\`").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def write_report(args, rowkit, cases, by_set, by_cat, by_font, mismatches, summary_lines, chrome_ver):
-    L = []
-    L.append("# RowKit browser-fidelity report\n")
-    L.append(f"- date: {datetime.datetime.now().isoformat(timespec='seconds')}")
-    L.append(f"- chromium: {chrome_ver}")
-    L.append(f"- rowkit: `{rowkit}` (mode `{args.mode}`)")
-    L.append(f"- grid: {'small' if args.small else 'full'}, {len(cases)} cases, generator seed "
-             f"{casegen.SEED} v{casegen.GENERATOR_VERSION}")
-    L.append(f"- thresholds: short {args.short_threshold:g}%, long {args.long_threshold:g}%; "
-             f"maxLineWidth tolerance {args.width_tolerance}px "
-             f"({'gating' if args.gate_max_line_width else 'informational'})\n")
+def write_report(path, meta, summary, sets, dims, mismatches):
+    L = ["# RowKit browser-fidelity report\n"]
+    L.append("Generated by `make fidelity` (`Fidelity/compare.py`); every figure below is from that run.\n")
+    for k, v in meta.items():
+        L.append(f"- {k}: {v}")
+    L.append("\nA case agrees when the line count, the height and the text of every line (break positions) "
+             "are identical to headless Chromium's.\n")
     L.append("## Summary\n")
-    for s in summary_lines:
-        L.append(f"- {s}")
-    L.append("\n## Per category\n")
-    L.append("| set | category | cases | identical line counts | % | identical heights | maxLineWidth ok |")
-    L.append("|---|---|---:|---:|---:|---:|---:|")
-    for (s, cat), a in by_cat.items():
-        L.append(f"| {s} | {cat} | {a['n']} | {a['lines']} | {pct(a['lines'], a['n']):.2f} | {a['height']} | {a['width']} |")
-    L.append("\n## Per font\n")
-    L.append("| font | cases | identical line counts | % |")
+    L.append("| part | cases | agree | % | line counts | heights | line texts | threshold |")
+    L.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name, e in summary.items():
+        L.append(f"| {name} | {e['cases']} | {e['agree']} | {e['agreement']:.2f} | {e['lineCounts']} | "
+                 f"{e['heights']} | {e['breaks']} | {e['threshold']:g}% {'PASS' if e['pass'] else 'FAIL'} |")
+    L.append("\n## By set\n")
+    L.append("| set | cases | agree | % |")
     L.append("|---|---:|---:|---:|")
-    for f, a in by_font.items():
-        L.append(f"| {f} | {a['n']} | {a['lines']} | {pct(a['lines'], a['n']):.2f} |")
+    for k, a in sets.items():
+        L.append(f"| {k} | {a['n']} | {a['agree']} | {pct(a['agree'], a['n']):.2f} |")
+    for d, agg in dims.items():
+        L.append(f"\n## By {d}\n")
+        L.append(f"| {d} | cases | agree | % | line counts | heights | line texts |")
+        L.append("|---|---:|---:|---:|---:|---:|---:|")
+        for k, a in agg.items():
+            L.append(f"| {md_escape(str(k))} | {a['n']} | {a['agree']} | {pct(a['agree'], a['n']):.2f} | "
+                     f"{a['lines']} | {a['height']} | {a['breaks']} |")
     L.append(f"\n## Mismatches ({len(mismatches)})\n")
     if mismatches:
-        L.append("| case | category | font | size/LH | width | chromium lines | rowkit lines | chromium maxW | rowkit maxW | text |")
-        L.append("|---|---|---|---|---:|---:|---:|---:|---:|---|")
-        for r in mismatches:
+        L.append("| case | style | chromium lines | rowkit lines | first differing line (chromium / rowkit) | text |")
+        L.append("|---|---|---:|---:|---|---|")
+        for r in mismatches[:400]:
             c, ch, rk = r["case"], r["chromium"], r["rowkit"]
-            font = c["font"] + ("" if c["weight"] == "regular" else f" {c['weight']}")
-            rl = f"ERROR: {md_escape(r['error'])}" if r["error"] else str(rk["lineCount"])
-            rw = "" if r["error"] or rk.get("maxLineWidth") is None else f"{float(rk['maxLineWidth']):.2f}"
-            L.append(f"| `{c['id']}` | {c['category']} | {font} | {c['size']}/{c['lineHeight']} | {c['width']} | "
-                     f"{ch['lineCount']} | {rl} | {ch['maxLineWidth']:.2f} | {rw} | "
-                     f"{md_escape(excerpt(c['text'], 80))} |")
+            style = (f"{c['font']} {c['weight']} {c['style']} {c['size']}/{c['lineHeight']} w={c['width']} "
+                     f"{c['whiteSpace']} {c['direction']}" + (f" {c['lang']}" if c["lang"] else ""))
+            if r["error"]:
+                rl, diff = f"ERROR: {md_escape(r['error'])}", ""
+            else:
+                rl = str(rk["lineCount"])
+                a = line_texts(ch["lines"])
+                b = line_texts([x["text"] for x in rk.get("lines", [])])
+                k = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+                diff = (f"{k}: {md_escape(excerpt(a[k] if k < len(a) else '', 40))} / "
+                        f"{md_escape(excerpt(b[k] if k < len(b) else '', 40))}") if not r["breaks_ok"] else ""
+            L.append(f"| `{c['id']}` | {md_escape(style)} | {ch['lineCount']} | {rl} | {diff} | "
+                     f"{md_escape(excerpt(c['text'], 60))} |")
+        if len(mismatches) > 400:
+            L.append(f"\n… {len(mismatches) - 400} more.")
     else:
         L.append("None.")
-    with open(args.report, "w", encoding="utf-8") as f:
+    with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(L) + "\n")
 
 

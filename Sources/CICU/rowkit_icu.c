@@ -6,17 +6,22 @@
 #include <unicode/utypes.h>
 #include <unicode/uscript.h>
 #include <unicode/unorm2.h>
+#include <unicode/uloc.h>
 
 // Opening a break iterator loads its rules; each thread keeps one per kind and re-targets it.
-static _Thread_local UBreakIterator *line_iterator;
+static _Thread_local UBreakIterator *line_iterators[3];
 static _Thread_local UBreakIterator *grapheme_iterator;
 
-static UBreakIterator *iterator(UBreakIterator **slot, UBreakIteratorType type) {
+// The line-break rules Chromium uses for `line-break: auto`, by content language (measured,
+// docs/CHROMIUM.md §3(e)): CSS `normal` (ICU "lb=normal": breaks before small kana and the
+// prolonged sound mark) without a language; Japanese ICU's own "ja" rules; Chinese
+// "zh@lb=normal", which also breaks before 〜 and ゠.
+static const char *const line_locales[3] = {"en@lb=normal", "ja", "zh@lb=normal"};
+
+static UBreakIterator *iterator(UBreakIterator **slot, UBreakIteratorType type, const char *locale) {
     if (*slot == NULL) {
         UErrorCode status = U_ZERO_ERROR;
-        // CSS `line-break: normal` (what browsers use by default) is ICU's "lb=normal" tailoring:
-        // breaks are allowed before small kana and the prolonged sound mark.
-        *slot = ubrk_open(type, type == UBRK_LINE ? "en@lb=normal" : "en", NULL, 0, &status);
+        *slot = ubrk_open(type, locale, NULL, 0, &status);
         if (U_FAILURE(status)) { *slot = NULL; }
     }
     return *slot;
@@ -45,13 +50,33 @@ static int32_t collect_breaks(UBreakIterator *it, const uint16_t *text, int32_t 
     return count;
 }
 
-int32_t rk_line_breaks(const uint16_t *text, int32_t length,
+int32_t rk_line_breaks(const uint16_t *text, int32_t length, int32_t rules,
                        int32_t *breaks, uint8_t *mandatory, int32_t capacity) {
-    return collect_breaks(iterator(&line_iterator, UBRK_LINE), text, length, breaks, mandatory, capacity);
+    if (rules < 0 || rules > 2) rules = 0;
+    return collect_breaks(iterator(&line_iterators[rules], UBRK_LINE, line_locales[rules]), text, length, breaks, mandatory, capacity);
+}
+
+// Conjunct linkers that Unicode 16 added to Indic_Conjunct_Break=Linker (rule GB9c) and that
+// Chromium's newer ICU joins with the next consonant into one grapheme, as the system's older
+// ICU does for Devanagari and Bengali only (measured with Intl.Segmenter, docs/CHROMIUM.md §3(h)):
+// Myanmar virama, Khmer coeng, Tai Tham sakot, Balinese adeg adeg, Sundanese virama, Javanese pangkon.
+static int is_newer_conjunct_linker(uint16_t unit) {
+    return unit == 0x1039 || unit == 0x17D2 || unit == 0x1A60 || unit == 0x1B44 || unit == 0x1BAB || unit == 0xA9C0;
 }
 
 int32_t rk_grapheme_breaks(const uint16_t *text, int32_t length, int32_t *breaks, int32_t capacity) {
-    return collect_breaks(iterator(&grapheme_iterator, UBRK_CHARACTER), text, length, breaks, NULL, capacity);
+    int32_t count = collect_breaks(iterator(&grapheme_iterator, UBRK_CHARACTER, "en"), text, length, breaks, NULL, capacity);
+    if (count <= 0) return count;
+    int32_t kept = 0;
+    for (int32_t i = 0; i < count; i++) {
+        int32_t p = breaks[i];
+        if (p >= 2 && p < length && is_newer_conjunct_linker(text[p - 1]) && u_charType(text[p]) == U_OTHER_LETTER) {
+            UErrorCode status = U_ZERO_ERROR;
+            if (uscript_getScript(text[p], &status) == uscript_getScript(text[p - 1], &status) && U_SUCCESS(status)) continue;
+        }
+        breaks[kept++] = p;
+    }
+    return kept;
 }
 
 int32_t rk_bidi_levels(const uint16_t *text, int32_t length, uint8_t paragraph_level, uint8_t *levels) {
@@ -119,5 +144,14 @@ int32_t rk_compose_nfc(const uint16_t *text, int32_t length, uint16_t *out, int3
     const UNormalizer2 *nfc = unorm2_getNFCInstance(&status);
     if (U_FAILURE(status)) return -1;
     int32_t n = unorm2_normalize(nfc, (const UChar *)text, length, (UChar *)out, capacity, &status);
+    return U_FAILURE(status) ? -1 : n;
+}
+
+int32_t rk_likely_script(const char *locale, char *script, int32_t capacity) {
+    UErrorCode status = U_ZERO_ERROR;
+    char maximized[ULOC_FULLNAME_CAPACITY];
+    uloc_addLikelySubtags(locale, maximized, ULOC_FULLNAME_CAPACITY, &status);
+    if (U_FAILURE(status)) return -1;
+    int32_t n = uloc_getScript(maximized, script, capacity, &status);
     return U_FAILURE(status) ? -1 : n;
 }

@@ -1,10 +1,14 @@
-import CCairo
 import RowKitIO
 import RowKitText
 
 /// Output file formats cairo writes.
 public enum ImageFormat: String, Sendable, CaseIterable {
-    case png, pdf, svg
+    /// A raster image, at the canvas's scale.
+    case png
+    /// A vector PDF document, one point per CSS pixel.
+    case pdf
+    /// A vector SVG document, one unit per CSS pixel.
+    case svg
 
     /// The format a file name's extension names, or nil.
     public init?(path: String) {
@@ -28,6 +32,7 @@ public enum DrawError: Error, Sendable, CustomStringConvertible {
     /// The output file could not be written; the previous file, if any, is untouched.
     case write(OutputError)
 
+    /// The message, naming the file, size or scale at fault.
     public var description: String {
         switch self {
         case .unknownFormat(let path): return "cannot tell the image format of '\(path)': use .png, .pdf or .svg"
@@ -43,7 +48,7 @@ public enum DrawError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// A cairo drawing surface that ends up in a PNG, PDF or SVG file, in CSS pixels.
+/// A drawing surface that ends up in a PNG, PDF or SVG file, in CSS pixels (cairo draws it).
 ///
 /// PNGs are rasterized at `scale` device pixels per CSS pixel; PDF and SVG are vector, one
 /// point per pixel (`scale` does not apply). The file is written atomically: cairo writes into
@@ -55,21 +60,38 @@ public enum DrawError: Error, Sendable, CustomStringConvertible {
 ///
 /// Limits: each side at most 32,767 device pixels (cairo's), a PNG at most
 /// ``maximumPixels`` device pixels in all, and `scale` in ``scaleRange``.
+///
+/// Threads: a canvas is drawn by one thread at a time (it is not `Sendable`); separate
+/// canvases may be drawn on separate threads at once.
 public final class Canvas {
     /// The largest PNG, in device pixels (width × height): 100 million (400 MB of pixels).
     public static let maximumPixels = 100_000_000
     /// Scales a PNG may use: 0.05 (a 5% thumbnail) to 8.
     public static let scaleRange: ClosedRange<Double> = 0.05...8
 
-    public let width: Double, height: Double, scale: Double
+    /// The canvas width in CSS pixels.
+    public let width: Double
+    /// The canvas height in CSS pixels.
+    public let height: Double
+    /// Device pixels per CSS pixel (PNG and offscreen canvases; 1 for PDF and SVG output).
+    public let scale: Double
+    /// The output format (`.png` for an offscreen canvas).
     public let format: ImageFormat
+    /// The output file's path ("" for an offscreen canvas).
     public let path: String
-    /// The cairo context to draw with (CSS pixel coordinates, origin top left).
-    public let context: OpaquePointer
-    private let surface: OpaquePointer
+    /// The surface and its context (CSS pixel coordinates, origin top left).
+    let surface: CairoSurface
     /// The output file (nil for an offscreen canvas).
     private let file: AtomicFile?
     private var finished = false
+
+    /// The drawing context RowKitDraw draws with.
+    var cairo: CairoContext { surface.context }
+
+    /// The raw cairo context (`cairo_t *`, CSS pixel coordinates), for the package's own GTK
+    /// window, which blits and draws with cairo directly. Not public: RowKit's public API has
+    /// no C types.
+    package var context: OpaquePointer { surface.rawContext }
 
     /// The PNG's size in device pixels (`ceil(width × scale)` × `ceil(height × scale)`); for
     /// PDF and SVG the size in points.
@@ -78,7 +100,9 @@ public final class Canvas {
             : (Int(width.rounded(.up)), Int(height.rounded(.up)))
     }
 
-    /// A canvas of `width`×`height` CSS pixels for the file at `path` (format from its extension).
+    /// A canvas of `width`×`height` CSS pixels for the file at `path` (format from its
+    /// extension). Throws ``DrawError`` for an unknown extension, a bad size or scale, too many
+    /// pixels, or a path whose temporary file cannot be created.
     public init(width: Double, height: Double, scale: Double = 1, path: String) throws(DrawError) {
         guard let format = ImageFormat(path: path) else { throw .unknownFormat(path) }
         guard scale.isFinite, Self.scaleRange.contains(scale) else { throw .invalidScale(scale) }
@@ -97,29 +121,25 @@ public final class Canvas {
         } catch {
             throw .write(error)
         }
+        let kind: CairoSurface.Kind
+        switch format {
+        case .png: kind = .image(width: device.0, height: device.1)
+        case .pdf: kind = .pdf(width: width, height: height, file: file)
+        case .svg: kind = .svg(width: width, height: height, file: file)
+        }
+        do throws(DrawError) {
+            surface = try CairoSurface(kind)
+        } catch {
+            file.discard()
+            throw .cairo("cannot create the \(format.rawValue) surface for '\(path)': \(error)")
+        }
         self.file = file
         self.width = width
         self.height = height
         self.scale = scale
         self.format = format
         self.path = path
-        let closure = Unmanaged.passUnretained(file).toOpaque()
-        switch format {
-        case .png:
-            surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(device.0), Int32(device.1))
-        case .pdf:
-            surface = cairo_pdf_surface_create_for_stream(writeToAtomicFile, closure, width, height)
-        case .svg:
-            surface = cairo_svg_surface_create_for_stream(writeToAtomicFile, closure, width, height)
-        }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            let message = String(cString: cairo_status_to_string(cairo_surface_status(surface)))
-            cairo_surface_destroy(surface)
-            file.discard()
-            throw .cairo("cannot create the \(format.rawValue) surface for '\(path)': \(message)")
-        }
-        context = cairo_create(surface)
-        if format == .png { cairo_scale(context, scale, scale) }
+        if format == .png { surface.context.scale(scale, scale) }
     }
 
     /// An in-memory canvas (an ARGB image of width·scale × height·scale device pixels, no
@@ -129,72 +149,62 @@ public final class Canvas {
               width >= 1, height >= 1, width * scale <= 32767, height * scale <= 32767 else {
             throw .invalidSize(width: width, height: height)
         }
+        do throws(DrawError) {
+            surface = try CairoSurface(.image(width: Int((width * scale).rounded(.up)), height: Int((height * scale).rounded(.up))))
+        } catch {
+            throw .cairo("cannot create a \(width)×\(height) image")
+        }
         self.width = width
         self.height = height
         self.scale = scale
         self.format = .png
         self.path = ""
         self.file = nil
-        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32((width * scale).rounded(.up)), Int32((height * scale).rounded(.up)))
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            cairo_surface_destroy(surface)
-            throw .cairo("cannot create a \(width)×\(height) image")
-        }
-        context = cairo_create(surface)
-        cairo_scale(context, scale, scale)
+        surface.context.scale(scale, scale)
     }
 
     deinit {
-        cairo_destroy(context)
-        if !finished { cairo_surface_finish(surface) }
-        cairo_surface_destroy(surface)
+        surface.close()   // before the file goes: a document writes its end on finishing
         file?.discard()
     }
 
     /// Fills the whole canvas with a color.
     public func fill(_ color: Color) {
-        cairo_save(context)
-        setColor(color)
-        cairo_paint(context)
-        cairo_restore(context)
+        cairo.saved {
+            cairo.setColor(color)
+            cairo.paint()
+        }
     }
 
-    /// Sets the source color for the next fill or stroke.
+    /// Sets the source color for the next ``fillRect(x:y:width:height:)``.
     public func setColor(_ color: Color) {
-        cairo_set_source_rgba(context, color.red, color.green, color.blue, color.alpha)
+        cairo.setColor(color)
     }
 
     /// Outlines a rectangle with a 1 px line inside its edges.
     public func strokeRect(x: Double, y: Double, width: Double, height: Double, color: Color) {
-        cairo_save(context)
-        setColor(color)
-        cairo_set_line_width(context, 1)
-        cairo_rectangle(context, x + 0.5, y + 0.5, max(0, width - 1), max(0, height - 1))
-        cairo_stroke(context)
-        cairo_restore(context)
+        cairo.saved {
+            cairo.setColor(color)
+            cairo.rectangle(x + 0.5, y + 0.5, max(0, width - 1), max(0, height - 1))
+            cairo.stroke(width: 1)
+        }
     }
 
     /// Writes the file: encodes the PNG or finishes the PDF or SVG document, flushes it to disk
     /// and renames it over `path`. On failure `path` is untouched and the error says why.
     public func finish() throws(DrawError) {
-        cairo_surface_flush(surface)
+        surface.flush()
         guard let file else { return }   // an offscreen canvas
         guard !finished else { throw .cairo("'\(path)' was already written") }
         finished = true
-        let status: cairo_status_t
-        if format == .png {
-            status = cairo_surface_write_to_png_stream(surface, writeToAtomicFile, Unmanaged.passUnretained(file).toOpaque())
-        } else {
-            cairo_surface_finish(surface)
-            status = cairo_surface_status(surface)
-        }
+        let failure = format == .png ? surface.writePNG(to: file) : surface.finishDocument()
         if let code = file.failure {
             file.discard()
             throw .write(OutputError(target: path, doing: "write error", code: code))
         }
-        guard status == CAIRO_STATUS_SUCCESS else {
+        if let failure {
             file.discard()
-            throw .cairo("cannot write '\(path)': \(String(cString: cairo_status_to_string(status)))")
+            throw .cairo("cannot write '\(path)': \(failure)")
         }
         do throws(OutputError) {
             try file.commit()
@@ -204,19 +214,10 @@ public final class Canvas {
     }
 }
 
-/// cairo's write callback: appends to the `AtomicFile` passed as the closure pointer.
-private func writeToAtomicFile(_ closure: UnsafeMutableRawPointer?, _ data: UnsafePointer<UInt8>?, _ length: UInt32) -> cairo_status_t {
-    guard let closure else { return CAIRO_STATUS_WRITE_ERROR }
-    let file = Unmanaged<AtomicFile>.fromOpaque(closure).takeUnretainedValue()
-    guard length > 0 else { return CAIRO_STATUS_SUCCESS }
-    guard let data else { return CAIRO_STATUS_WRITE_ERROR }
-    return file.write(UnsafeRawBufferPointer(start: data, count: Int(length))) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR
-}
-
 extension Canvas {
-    /// Fills a rectangle with the current color.
+    /// Fills a rectangle with the color last set by ``setColor(_:)``.
     public func fillRect(x: Double, y: Double, width: Double, height: Double) {
-        cairo_rectangle(context, x, y, width, height)
-        cairo_fill(context)
+        cairo.rectangle(x, y, width, height)
+        cairo.fill()
     }
 }

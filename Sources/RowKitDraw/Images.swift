@@ -1,4 +1,3 @@
-import CCairo
 import Foundation
 import RowKitIO
 import RowKitCells
@@ -9,7 +8,7 @@ import Synchronization
 ///
 /// A name that is neither a PNG in the folder nor a built-in icon draws as a crossed-out gray
 /// box (a documented fallback, never a crash) and is reported once through `warn`; so is a PNG
-/// that cannot be used (unreadable, not a PNG, a file over ``InputLimits/imageBytes``, or more
+/// that cannot be used (unreadable, not a PNG, a file over `InputLimits.imageBytes` (RowKitIO), or more
 /// than ``maximumDecodedPixels`` pixels — refused from its header, before any decoding).
 ///
 /// Images are decoded at the size they are drawn: a large PNG is decoded once, scaled down to
@@ -30,7 +29,7 @@ public final class ImageStore: Sendable {
     private let warn: @Sendable (String) -> Void
     private struct State {
         /// Decoded images by "name@widthxheight", with their last use.
-        var cache: [String: (image: PNGImage, used: UInt64)] = [:]
+        var cache: [String: (image: CairoImage, used: UInt64)] = [:]
         var cachedBytes = 0
         var clock: UInt64 = 0
         /// Names found unusable (not retried), and names warned about.
@@ -49,19 +48,19 @@ public final class ImageStore: Sendable {
         self.warn = warn
     }
 
-    /// Draws image `name` scaled into `rect`.
+    /// Draws image `name` scaled into `rect` on `canvas`: the PNG from the folder, else the
+    /// built-in icon, else a placeholder (warned about once). Safe to call from several threads
+    /// at once on different canvases: the cache is locked.
     public func draw(_ name: String, in rect: Rect, canvas: Canvas) {
-        let cr = canvas.context
+        let cr = canvas.cairo
         let factor = canvas.format == .png ? canvas.scale : 2 // vector output keeps 2× detail
         let target = (max(1, Int((rect.width * factor).rounded(.up))), max(1, Int((rect.height * factor).rounded(.up))))
         if let png = png(named: name, size: target) {
-            cairo_save(cr)
-            cairo_translate(cr, rect.x, rect.y)
-            cairo_scale(cr, rect.width / Double(png.width), rect.height / Double(png.height))
-            cairo_set_source_surface(cr, png.surface, 0, 0)
-            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
-            cairo_paint(cr)
-            cairo_restore(cr)
+            cr.saved {
+                cr.translate(rect.x, rect.y)
+                cr.scale(rect.width / Double(png.width), rect.height / Double(png.height))
+                cr.paint(png)
+            }
         } else if Self.builtinNames.contains(name) {
             BuiltinIcons.draw(name, in: rect, cr: cr)
         } else {
@@ -90,10 +89,10 @@ public final class ImageStore: Sendable {
     }
 
     /// The image `name` decoded at (about) `size` device pixels, from the cache or the folder.
-    private func png(named name: String, size: (Int, Int)) -> PNGImage? {
+    private func png(named name: String, size: (Int, Int)) -> CairoImage? {
         guard let folder, !name.isEmpty, !name.contains("/"), !name.utf8.contains(0) else { return nil }
         let key = "\(name)@\(size.0)x\(size.1)"
-        let cached: PNGImage?? = state.withLock { state in
+        let cached: CairoImage?? = state.withLock { state in
             if state.unusable.contains(name) { return .some(nil) }
             guard let entry = state.cache[key] else { return nil }
             state.clock += 1
@@ -130,7 +129,7 @@ public final class ImageStore: Sendable {
     enum LoadFailure: Error { case missing, unusable(String) }
 
     /// Reads and checks a PNG, decodes it, and scales it down when it is larger than `size`.
-    func load(_ path: String, fitting size: (Int, Int)) -> Result<PNGImage, LoadFailure> {
+    func load(_ path: String, fitting size: (Int, Int)) -> Result<CairoImage, LoadFailure> {
         let bytes: [UInt8]
         do throws(InputError) {
             bytes = try InputFile(path, what: "image").readAll(limit: InputLimits.imageBytes, what: "the image file")
@@ -142,30 +141,14 @@ public final class ImageStore: Sendable {
         guard width > 0, height > 0, width * height <= Self.maximumDecodedPixels else {
             return .failure(.unusable("\(width)×\(height) pixels is more than the \(Self.maximumDecodedPixels)-pixel limit for images"))
         }
-        let decoded: OpaquePointer? = bytes.withUnsafeBytes { raw in
-            var reader = MemoryReader(bytes: raw)
-            return withUnsafeMutablePointer(to: &reader) { pointer in
-                cairo_image_surface_create_from_png_stream(readFromMemory, pointer)
-            }
-        }
-        guard let decoded, cairo_surface_status(decoded) == CAIRO_STATUS_SUCCESS else {
-            if let decoded { cairo_surface_destroy(decoded) }
+        guard let full = CairoImage.decodePNG(bytes) else {
             return .failure(.unusable("not a valid PNG (cairo could not decode it)"))
         }
-        let full = PNGImage(surface: decoded)
         // Keep a copy at the drawn size when that is less than half the decoded one.
-        guard Int(full.width) > 2 * size.0 || Int(full.height) > 2 * size.1 else { return .success(full) }
-        let target = (min(Int(full.width), size.0), min(Int(full.height), size.1))
-        guard let scaled = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(target.0), Int32(target.1)),
-              cairo_surface_status(scaled) == CAIRO_STATUS_SUCCESS else { return .success(full) }
-        let cr = cairo_create(scaled)
-        cairo_scale(cr, Double(target.0) / Double(full.width), Double(target.1) / Double(full.height))
-        cairo_set_source_surface(cr, full.surface, 0, 0)
-        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
-        cairo_paint(cr)
-        cairo_destroy(cr)
-        cairo_surface_flush(scaled)
-        return .success(PNGImage(surface: scaled))
+        guard full.width > 2 * size.0 || full.height > 2 * size.1 else { return .success(full) }
+        let target = (min(full.width, size.0), min(full.height, size.1))
+        guard let scaled = try? CairoSurface(scaling: full, toWidth: target.0, height: target.1) else { return .success(full) }
+        return .success(scaled.image())
     }
 
     /// Width and height from a PNG's signature and IHDR chunk (nil when it is not a PNG).
@@ -182,7 +165,7 @@ public final class ImageStore: Sendable {
         for name in builtinNames {
             let path = (folder as NSString).appendingPathComponent(name + ".png")
             let canvas = try Canvas(width: Double(size), height: Double(size), path: path)
-            BuiltinIcons.draw(name, in: Rect(x: 0, y: 0, width: Double(size), height: Double(size)), cr: canvas.context)
+            BuiltinIcons.draw(name, in: Rect(x: 0, y: 0, width: Double(size), height: Double(size)), cr: canvas.cairo)
             try canvas.finish()
             paths.append(path)
         }
@@ -190,140 +173,95 @@ public final class ImageStore: Sendable {
     }
 }
 
-/// Bytes cairo's PNG reader takes from memory.
-private struct MemoryReader {
-    let bytes: UnsafeRawBufferPointer
-    var offset = 0
-}
-
-/// cairo's read callback over a `MemoryReader`.
-private func readFromMemory(_ closure: UnsafeMutableRawPointer?, _ data: UnsafeMutablePointer<UInt8>?, _ length: UInt32) -> cairo_status_t {
-    guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
-    let reader = closure.assumingMemoryBound(to: MemoryReader.self)
-    let count = Int(length)
-    guard reader.pointee.offset + count <= reader.pointee.bytes.count else { return CAIRO_STATUS_READ_ERROR }
-    UnsafeMutableRawPointer(data).copyMemory(from: reader.pointee.bytes.baseAddress! + reader.pointee.offset, byteCount: count)
-    reader.pointee.offset += count
-    return CAIRO_STATUS_SUCCESS
-}
-
-/// A decoded PNG held as a cairo surface while anything uses it.
-final class PNGImage: @unchecked Sendable {
-    let surface: OpaquePointer
-    let width: Int32, height: Int32
-    /// Pixel memory held.
-    var byteCount: Int { Int(width) * Int(height) * 4 }
-    init(surface: OpaquePointer) {
-        self.surface = surface
-        self.width = max(1, cairo_image_surface_get_width(surface))
-        self.height = max(1, cairo_image_surface_get_height(surface))
-    }
-    deinit { cairo_surface_destroy(surface) }
-}
-
 /// The icons RowKit draws itself (simple geometric art, no third-party marks).
 enum BuiltinIcons {
-    static func draw(_ name: String, in rect: Rect, cr: OpaquePointer) {
-        cairo_save(cr)
-        cairo_translate(cr, rect.x, rect.y)
-        cairo_scale(cr, rect.width / 100, rect.height / 100)
+    static func draw(_ name: String, in rect: Rect, cr: CairoContext) {
+        cr.save()
+        cr.translate(rect.x, rect.y)
+        cr.scale(rect.width / 100, rect.height / 100)
         func rounded(_ color: (Double, Double, Double)) {
-            roundedRect(cr, 4, 4, 92, 92, 18)
-            cairo_set_source_rgb(cr, color.0, color.1, color.2)
-            cairo_fill(cr)
+            cr.roundedRectangle(4, 4, 92, 92, radius: 18)
+            cr.setColor(red: color.0, green: color.1, blue: color.2)
+            cr.fill()
         }
-        cairo_set_source_rgb(cr, 1, 1, 1)
+        cr.setColor(red: 1, green: 1, blue: 1)
         switch name {
         case "niftywow": // a white star on orange
             rounded((0.96, 0.55, 0.15))
-            cairo_set_source_rgb(cr, 1, 1, 1)
+            cr.setColor(red: 1, green: 1, blue: 1)
             for i in 0..<10 {
                 let angle = Double(i) * .pi / 5 - .pi / 2
                 let r = i % 2 == 0 ? 38.0 : 16.0
-                i == 0 ? cairo_move_to(cr, 50 + r * cos(angle), 52 + r * sin(angle)) : cairo_line_to(cr, 50 + r * cos(angle), 52 + r * sin(angle))
+                i == 0 ? cr.move(to: 50 + r * cos(angle), 52 + r * sin(angle)) : cr.line(to: 50 + r * cos(angle), 52 + r * sin(angle))
             }
-            cairo_close_path(cr)
-            cairo_fill(cr)
+            cr.closePath()
+            cr.fill()
         case "amazingwhizbang": // a lightning bolt on purple
             rounded((0.45, 0.3, 0.8))
-            cairo_set_source_rgb(cr, 1, 0.9, 0.3)
+            cr.setColor(red: 1, green: 0.9, blue: 0.3)
             for (i, p) in [(58.0, 12.0), (28.0, 56.0), (48.0, 56.0), (40.0, 88.0), (72.0, 42.0), (52.0, 42.0)].enumerated() {
-                i == 0 ? cairo_move_to(cr, p.0, p.1) : cairo_line_to(cr, p.0, p.1)
+                i == 0 ? cr.move(to: p.0, p.1) : cr.line(to: p.0, p.1)
             }
-            cairo_close_path(cr)
-            cairo_fill(cr)
+            cr.closePath()
+            cr.fill()
         case "woahsupercool": // a sun on teal
             rounded((0.1, 0.6, 0.6))
-            cairo_set_source_rgb(cr, 1, 0.85, 0.2)
-            cairo_arc(cr, 50, 50, 20, 0, 2 * .pi)
-            cairo_fill(cr)
-            cairo_set_line_width(cr, 6)
+            cr.setColor(red: 1, green: 0.85, blue: 0.2)
+            cr.arc(50, 50, radius: 20)
+            cr.fill()
             for i in 0..<8 {
                 let angle = Double(i) * .pi / 4
-                cairo_move_to(cr, 50 + 28 * cos(angle), 50 + 28 * sin(angle))
-                cairo_line_to(cr, 50 + 40 * cos(angle), 50 + 40 * sin(angle))
+                cr.move(to: 50 + 28 * cos(angle), 50 + 28 * sin(angle))
+                cr.line(to: 50 + 40 * cos(angle), 50 + 40 * sin(angle))
             }
-            cairo_stroke(cr)
+            cr.stroke(width: 6)
         case "fruit": // a red fruit with a green leaf
-            cairo_set_source_rgb(cr, 0.85, 0.15, 0.15)
-            cairo_arc(cr, 50, 58, 34, 0, 2 * .pi)
-            cairo_fill(cr)
-            cairo_set_source_rgb(cr, 0.2, 0.65, 0.2)
-            cairo_save(cr)
-            cairo_translate(cr, 60, 18)
-            cairo_scale(cr, 1.6, 0.8)
-            cairo_arc(cr, 0, 0, 10, 0, 2 * .pi)
-            cairo_restore(cr)
-            cairo_fill(cr)
+            cr.setColor(red: 0.85, green: 0.15, blue: 0.15)
+            cr.arc(50, 58, radius: 34)
+            cr.fill()
+            cr.setColor(red: 0.2, green: 0.65, blue: 0.2)
+            cr.save()
+            cr.translate(60, 18)
+            cr.scale(1.6, 0.8)
+            cr.arc(0, 0, radius: 10)
+            cr.restore()
+            cr.fill()
         case "cat": // a dark face with two ears
-            cairo_set_source_rgb(cr, 0.2, 0.2, 0.25)
-            cairo_arc(cr, 50, 58, 32, 0, 2 * .pi)
-            cairo_fill(cr)
-            cairo_move_to(cr, 22, 44); cairo_line_to(cr, 26, 10); cairo_line_to(cr, 48, 30); cairo_close_path(cr)
-            cairo_move_to(cr, 78, 44); cairo_line_to(cr, 74, 10); cairo_line_to(cr, 52, 30); cairo_close_path(cr)
-            cairo_fill(cr)
-            cairo_set_source_rgb(cr, 1, 1, 1)
-            cairo_arc(cr, 38, 54, 5, 0, 2 * .pi); cairo_fill(cr)
-            cairo_arc(cr, 62, 54, 5, 0, 2 * .pi); cairo_fill(cr)
+            cr.setColor(red: 0.2, green: 0.2, blue: 0.25)
+            cr.arc(50, 58, radius: 32)
+            cr.fill()
+            cr.move(to: 22, 44); cr.line(to: 26, 10); cr.line(to: 48, 30); cr.closePath()
+            cr.move(to: 78, 44); cr.line(to: 74, 10); cr.line(to: 52, 30); cr.closePath()
+            cr.fill()
+            cr.setColor(red: 1, green: 1, blue: 1)
+            cr.arc(38, 54, radius: 5); cr.fill()
+            cr.arc(62, 54, radius: 5); cr.fill()
         case "bird": // a blue bird
-            cairo_set_source_rgb(cr, 0.2, 0.6, 0.95)
-            cairo_arc(cr, 46, 56, 28, 0, 2 * .pi)
-            cairo_fill(cr)
-            cairo_arc(cr, 70, 34, 16, 0, 2 * .pi)
-            cairo_fill(cr)
-            cairo_move_to(cr, 84, 30); cairo_line_to(cr, 98, 36); cairo_line_to(cr, 84, 40); cairo_close_path(cr)
-            cairo_set_source_rgb(cr, 1, 0.7, 0.1)
-            cairo_fill(cr)
+            cr.setColor(red: 0.2, green: 0.6, blue: 0.95)
+            cr.arc(46, 56, radius: 28)
+            cr.fill()
+            cr.arc(70, 34, radius: 16)
+            cr.fill()
+            cr.move(to: 84, 30); cr.line(to: 98, 36); cr.line(to: 84, 40); cr.closePath()
+            cr.setColor(red: 1, green: 0.7, blue: 0.1)
+            cr.fill()
         default:
             break
         }
-        cairo_restore(cr)
+        cr.restore()
     }
 
     /// A light gray box with a cross: the stand-in for a missing image.
-    static func placeholder(in rect: Rect, cr: OpaquePointer) {
-        cairo_save(cr)
-        cairo_rectangle(cr, rect.x + 0.5, rect.y + 0.5, max(0, rect.width - 1), max(0, rect.height - 1))
-        cairo_set_source_rgb(cr, 0.9, 0.9, 0.9)
-        cairo_fill_preserve(cr)
-        cairo_set_source_rgb(cr, 0.6, 0.6, 0.6)
-        cairo_set_line_width(cr, 1)
-        cairo_stroke(cr)
-        cairo_move_to(cr, rect.x, rect.y); cairo_line_to(cr, rect.maxX, rect.maxY)
-        cairo_move_to(cr, rect.maxX, rect.y); cairo_line_to(cr, rect.x, rect.maxY)
-        cairo_stroke(cr)
-        cairo_restore(cr)
+    static func placeholder(in rect: Rect, cr: CairoContext) {
+        cr.save()
+        cr.rectangle(rect.x + 0.5, rect.y + 0.5, max(0, rect.width - 1), max(0, rect.height - 1))
+        cr.setColor(red: 0.9, green: 0.9, blue: 0.9)
+        cr.fillPreserve()
+        cr.setColor(red: 0.6, green: 0.6, blue: 0.6)
+        cr.stroke(width: 1)
+        cr.move(to: rect.x, rect.y); cr.line(to: rect.maxX, rect.maxY)
+        cr.move(to: rect.maxX, rect.y); cr.line(to: rect.x, rect.maxY)
+        cr.stroke(width: 1)
+        cr.restore()
     }
-}
-
-/// Adds a rounded rectangle path.
-func roundedRect(_ cr: OpaquePointer, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _ radius: Double) {
-    let r = min(radius, w / 2, h / 2)
-    guard r > 0 else { cairo_rectangle(cr, x, y, w, h); return }
-    cairo_new_sub_path(cr)
-    cairo_arc(cr, x + w - r, y + r, r, -.pi / 2, 0)
-    cairo_arc(cr, x + w - r, y + h - r, r, 0, .pi / 2)
-    cairo_arc(cr, x + r, y + h - r, r, .pi / 2, .pi)
-    cairo_arc(cr, x + r, y + r, r, .pi, 3 * .pi / 2)
-    cairo_close_path(cr)
 }

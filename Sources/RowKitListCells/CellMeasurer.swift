@@ -22,12 +22,12 @@ public enum CellRowError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Measures list rows with cell templates, chosen by each row's template name: the list
 /// engine's adapter to RowKit's cells.
 ///
-/// The measuring form the engine keeps per row is the row's ``CellMetrics`` (its texts'
+/// The measuring form the engine keeps per row is the row's `CellMetrics` (its texts'
 /// compact measuring forms, a few hundred bytes, no glyphs): all a width change needs. The
-/// drawing form, a ``BoundCell`` with glyphs, is made only for rows being drawn — from the same
+/// drawing form, a `BoundCell` with glyphs, is made only for rows being drawn — from the same
 /// compiled layout and the same shape cache, so its height at every width is the height the
 /// list keeps (measured == drawn) — and the engine caches it for the visible neighbourhood only
-/// (``ListEngine/drawingCacheCapacity``, default 256 rows).
+/// (`ListEngine.drawingCacheCapacity`, default 256 rows).
 ///
 /// A value; every member may be called from any thread, several at once.
 public struct CellMeasurer: RowMeasurer {

@@ -4,7 +4,7 @@ import RowKitList
 /// names the engine's type.
 public typealias RowPath = ListIndexPath
 
-/// What the view model needs of a list engine: the only place that calls ``ListEngine``, so
+/// What the view model needs of a list engine: the only place that calls `ListEngine`, so
 /// that engine API changes stay in one file.
 ///
 /// All methods are called on the UI thread. The engine may apply background measurement on
@@ -118,7 +118,7 @@ public struct ListSnapshot: Sendable {
     }
 }
 
-/// ``ListSeam`` over RowKit's ``ListEngine``.
+/// ``ListSeam`` over RowKit's `ListEngine`.
 ///
 /// Once ``deliverBackgroundResults(through:layoutChanged:)`` is called (the window does), the
 /// engine applies background results through that executor — on the UI thread, between the
@@ -126,8 +126,8 @@ public struct ListSnapshot: Sendable {
 /// executor that runs jobs elsewhere) the engine applies them on its worker threads, moving the
 /// content offset with them (anchoring): reads that must agree (the items and the offset) then
 /// run "quietly", repeated until no background result landed during them (results always lower
-/// ``ListEngine/unmeasuredCount``), and positioning is expressed relative to an item
-/// (``ListEngine/scroll(by:)``, ``place(item:atScreenY:)``) so that nothing jumps.
+/// `ListEngine.unmeasuredCount`), and positioning is expressed relative to an item
+/// (`ListEngine.scroll(by:)`, ``place(item:atScreenY:)``) so that nothing jumps.
 ///
 /// Use it on one thread (the UI thread).
 public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
@@ -214,7 +214,7 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
         }
     }
 
-    /// Scrolls by `dy` with ``ListEngine/scroll(by:)``: the rows shown move by exactly `dy`.
+    /// Scrolls by `dy` with `ListEngine.scroll(by:)`: the rows shown move by exactly `dy`.
     public func scroll(by dy: Double) throws {
         // One engine step, anchored on the rows shown: the rows that come into view are
         // measured and everything that stays on screen moves by exactly dy.
@@ -224,7 +224,7 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
     /// Scrolls to `offset` (clamped).
     public func scroll(to offset: Double) { engine.scroll(to: offset) }
 
-    /// Scrolls the row at `path` to `position`, exactly (``ListEngine/scrollTo(_:position:)``).
+    /// Scrolls the row at `path` to `position`, exactly (`ListEngine.scrollTo(_:position:)`).
     public func scrollTo(row path: RowPath, position: RowPosition) throws {
         let enginePosition: ScrollPosition
         switch position {
@@ -236,7 +236,7 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
         try engine.scrollTo(path, position: enginePosition)
     }
 
-    /// Changes the width without blocking (``ListEngine/setWidth(_:completion:)``).
+    /// Changes the width without blocking (`ListEngine.setWidth(_:completion:)`).
     public func setWidth(_ width: Double) throws { try engine.setWidth(width) }
 
     /// Item `index`'s kind, path and id (a row 0 placeholder for an index not in the list).

@@ -49,7 +49,7 @@ public enum WindowError: Error, CustomStringConvertible {
 /// A GTK4 window showing a RowKit list: one drawing area painted by ``ViewportPainter``, a
 /// vertical scroll bar on a GtkAdjustment, and event controllers for the wheel and touchpad
 /// (smooth and kinetic), clicks (press highlights, release selects) and keys. All logic lives
-/// in the ``ListViewModel``; this class only translates between GTK and it.
+/// in the `ListViewModel`; this class only translates between GTK and it.
 ///
 /// Idle means idle: frames are drawn only when something changed, and the frame clock ticks
 /// only while a fling runs.

@@ -7,7 +7,7 @@ import RowKitListCells
 import RowKitText
 import RowKitView
 
-/// Draws a ``ViewFrame`` with RowKit's own painters, exactly as `rowkit render` draws a list
+/// Draws a `ViewFrame` with RowKit's own painters, exactly as `rowkit render` draws a list
 /// viewport: white background, each visible item's arranged cell (from the very prepared form
 /// its height was measured from) at its y relative to the viewport, a 1 px separator on each
 /// row's last pixel line — so a window and the command draw identical pixels. Then the pinned

@@ -91,10 +91,10 @@ struct Draw: ParsableCommand {
         }
         var layouts: [TextLayout] = []
         for record in records {
-            var style = text.style(font: record.font, size: record.size, lineHeight: record.lineHeight)
+            var style = text.style(font: record.font, size: record.size, overrides: record.style)
             style.alignment = TextAlignment(rawValue: align) ?? .natural
             style.color = Color(hex: color) ?? .black
-            style.direction = .auto
+            if text.styleFlags.direction == nil && record.style.direction == nil { style.direction = .auto }
             do {
                 layouts.append(try PreparedText(record.text, style: style).layout(width: record.width ?? width, maxLines: maxLines))
             } catch {

@@ -9,7 +9,8 @@ struct Measure: ParsableCommand {
         abstract: "Measure texts at one or more widths, as a browser would lay them out.",
         discussion: """
         Input is JSON Lines: each line is a JSON string (the text) or an object {"text": …} that may \
-        override "font", "size", "lineHeight" and "width". Output is one JSON object per text per \
+        override "font", "size", "width" and the style keys "weight", "italic", "whiteSpace", "direction", \
+        "lang" and "lineHeight" (a number or "normal"). Output is one JSON object per text per \
         width, in input order: {"index": i, "width": W, "lineCount": n, "height": h, "maxLineWidth": w}. \
         "index" is the 0-based input line. A bad line gets an error on stderr naming its line number; \
         the other lines are still measured and the exit status is 1. The input is streamed (any \
@@ -104,7 +105,7 @@ struct Measure: ParsableCommand {
             do { try FontPaths.check(font) } catch { return .failure(.message(error.description)) }
         }
         do throws(TextError) {
-            let prepared = try PreparedText(record.text, style: text.style(font: record.font, size: record.size, lineHeight: record.lineHeight))
+            let prepared = try PreparedText(record.text, style: text.style(font: record.font, size: record.size, overrides: record.style))
             var measured: [TextMeasureLine] = []
             for width in widths {
                 var result = TextMeasureLine(index: index, width: width, measure: try prepared.measure(width: width))
@@ -147,10 +148,11 @@ struct InputRecord {
     var text: String
     var font: String?
     var size: Double?
-    var lineHeight: Double?
     var width: Double?
+    /// weight, italic, whiteSpace, direction, lang, lineHeight (StyleKeys.swift).
+    var style = StyleOverrides()
 
-    static let keys: Set<String> = ["text", "font", "size", "lineHeight", "width"]
+    static let keys = Set(["text", "font", "size", "width"]).union(StyleOverrides.keys)
 
     /// Parses one JSON Lines line (errors carry the column; the caller adds file and line).
     static func parse(_ line: BufferedInput.Line, source: String) throws(LineError) -> InputRecord {
@@ -174,7 +176,8 @@ struct InputRecord {
         }
         if let unknown = object.members.first(where: { !keys.contains($0.key) }) {
             let hint = didYouMeanKey(unknown.key).map { " (did you mean '\($0)'?)" } ?? ""
-            throw .message("unknown key \"\(unknown.key)\"\(hint); expected text, font, size, lineHeight, width", column: unknown.keyPosition.column)
+            throw .message("unknown key \"\(unknown.key)\"\(hint); expected text, font, size, width, weight, italic, whiteSpace, direction, lang, lineHeight",
+                           column: unknown.keyPosition.column)
         }
         guard let rawText = object["text"] else { throw .message("missing \"text\"") }
         guard case .string(let text) = rawText.value else {
@@ -188,7 +191,7 @@ struct InputRecord {
             record.font = name
         }
         record.size = try number(object, "size", "in (0, 10000]") { $0 > 0 && $0 <= 10_000 }
-        record.lineHeight = try number(object, "lineHeight", "in [0, 100000]") { $0 >= 0 && $0 <= 100_000 }
+        record.style = try StyleOverrides.parse(object)
         record.width = try number(object, "width", "at least 0") { $0 >= 0 }
         return record
     }

@@ -15,36 +15,39 @@ struct TextOptions: ParsableArguments {
     @Option(help: "Font size in pixels.")
     var size: Double = 13
 
-    @Option(name: .customLong("line-height"), help: "Line height in pixels (default: round(1.25 × size)).")
-    var lineHeight: Double?
+    @Option(name: .customLong("line-height"), help: "Line height in pixels, or normal (default: round(1.25 × size)).")
+    var lineHeight: LineHeightArgument?
 
     @Option(name: .customLong("white-space"), help: "normal (collapse white space) or pre-wrap (keep it, break at \\n).")
     var whiteSpace: String = "normal"
+
+    /// --italic, --oblique, --direction, --lang (Sources/rowkit/StyleKeys.swift).
+    @OptionGroup var styleFlags: StyleFlags
 
     func validate() throws {
         guard FontWeight(parsing: weight) != nil else {
             throw ValidationError("--weight must be regular, bold or a number 1...1000, not '\(weight)'")
         }
         guard size.isFinite, size > 0, size <= 10_000 else { throw ValidationError("--size must be a number in (0, 10000], not \(size)") }
-        if let lineHeight, !(lineHeight.isFinite && lineHeight >= 0 && lineHeight <= 100_000) {
-            throw ValidationError("--line-height must be a number in [0, 100000], not \(lineHeight)")
-        }
         guard WhiteSpace(rawValue: whiteSpace) != nil else {
             throw ValidationError("--white-space must be normal or pre-wrap, not '\(whiteSpace)'")
         }
     }
 
-    /// The style these options describe, with per-text overrides.
-    func style(font family: String? = nil, size overrideSize: Double? = nil, lineHeight overrideLineHeight: Double? = nil) -> TextStyle {
+    /// The style these options describe, with per-text overrides (style keys: StyleKeys.swift).
+    func style(font family: String? = nil, size overrideSize: Double? = nil, overrides: StyleOverrides = StyleOverrides()) -> TextStyle {
         let size = overrideSize ?? self.size
-        let lineHeight = overrideLineHeight ?? self.lineHeight ?? (1.25 * size).rounded()
-        return TextStyle(font: Self.descriptor(family ?? font, weight: FontWeight(parsing: weight) ?? .regular),
-                         size: size, lineHeight: .pixels(lineHeight),
-                         whiteSpace: WhiteSpace(rawValue: whiteSpace) ?? .normal)
+        var style = TextStyle(font: Self.descriptor(family ?? font, weight: FontWeight(parsing: weight) ?? .regular),
+                              size: size, lineHeight: lineHeight?.lineHeight ?? .pixels((1.25 * size).rounded()),
+                              whiteSpace: WhiteSpace(rawValue: whiteSpace) ?? .normal)
+        styleFlags.apply(to: &style)
+        overrides.apply(to: &style)
+        return style
     }
 
     /// A family name, or a file when the name looks like a font path.
     static func descriptor(_ name: String, weight: FontWeight) -> FontDescriptor {
+        // A family name may be a CSS list: `Foo, "Noto Sans", sans-serif`.
         if isFontPath(name) {
             return FontDescriptor(family: "", weight: weight, path: name)
         }

@@ -49,8 +49,10 @@ struct ReferenceMeasure {
             let inner = try size(child, width: max(0, width - insets.horizontal))
             return Size(width: inner.width + insets.horizontal, height: inner.height + insets.vertical)
         case .sized(let c, let child):
-            let inner = try size(child, width: c.width ?? width)
-            var s = Size(width: c.width ?? inner.width, height: c.height ?? inner.height)
+            // A fixed width never exceeds the width available (CSS width + max-width: 100%).
+            let fixed = c.width.map { min($0, max(0, width)) }
+            let inner = try size(child, width: fixed ?? width)
+            var s = Size(width: fixed ?? inner.width, height: c.height ?? inner.height)
             if let minWidth = c.minWidth, c.width == nil { s.width = max(s.width, minWidth) }
             if let minHeight = c.minHeight, c.height == nil { s.height = max(s.height, minHeight) }
             return s
@@ -64,8 +66,10 @@ struct ReferenceMeasure {
         case .frames(let frames):
             var s = Size.zero
             for frame in frames {
-                let height = try frame.height ?? size(frame.child, width: frame.width).height
-                s.width = max(s.width, frame.x + frame.width)
+                // A frame is cut at the cell's right edge.
+                let frameWidth = min(frame.width, max(0, width - frame.x))
+                let height = try frame.height ?? size(frame.child, width: frameWidth).height
+                s.width = max(s.width, frame.x + frameWidth)
                 s.height = max(s.height, frame.y + height)
             }
             return s
@@ -202,5 +206,52 @@ enum RandomLayouts {
         }
         // Empty and missing fields measure as nothing.
         #expect(try bad.metrics(for: [:]).height(width: 100) == 0)
+    }
+}
+
+/// Cells whose texts use every style key a user writes (direction, lang, font lists, generics,
+/// synthetic bold and italic, pre-wrap) over texts that exercise the browser's break rules:
+/// the compact form's height equals the drawing form's, measured and arranged.
+@Suite struct CellFidelityMetricsTests {
+    static let pieces = ["office ", "Traffic ", "un\u{AD}be\u{AD}liev\u{AD}able ", "a\tb ", "รายงานก่อนวันที่ ", "များကို ",
+                         "مرحبا بالعالم! ", "漢字、「引用」。 ", "AVATAR ", "overflow ", "Ấn Độ ", "x\u{2028}y ", "👍🏽 "]
+    static let families = ["DejaVu Sans", "Noto Sans", "serif", "sans-serif", "Noto Sans Mono, serif", "Missing, Liberation Serif"]
+
+    static func text(_ rng: inout RandomRows.Seeded) -> String {
+        (0..<Int.random(in: 1...12, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+    }
+
+    static func appearance(_ rng: inout RandomRows.Seeded) -> TextAppearance {
+        let size = [11, 13.5, 16, 22][Int.random(in: 0..<4, using: &rng)]
+        let weight: FontWeight = Bool.random(using: &rng) ? .bold : .regular
+        let slant: FontSlant = [.normal, .italic, .oblique][Int.random(in: 0..<3, using: &rng)]
+        let style = TextStyle(font: FontDescriptor(family: families.randomElement(using: &rng)!, weight: weight, slant: slant),
+                              size: size, lineHeight: Bool.random(using: &rng) ? .normal : .pixels(size * 1.3),
+                              direction: [.ltr, .rtl, .auto].randomElement(using: &rng)!,
+                              whiteSpace: Bool.random(using: &rng) ? .normal : .preWrap,
+                              lang: [nil, "ja", "zh-Hant", "ko", "th"].randomElement(using: &rng)!)
+        return TextAppearance(style: style)
+    }
+
+    @Test func compactHeightsEqualDrawingHeights() throws {
+        var rng = RandomRows.Seeded(state: 0xF1DE_0009)
+        for round in 0..<120 {
+            let texts = (0..<Int.random(in: 1...3, using: &rng)).map { k in
+                CellLayout.text(TextElement(.field("f\(k)"), appearance: Self.appearance(&rng), maxLines: [nil, 1, 2].randomElement(using: &rng)!))
+            }
+            let layout = CellLayout.sideBySide(SideBySideElement(first: texts[0], second: .stack(StackElement(.vertical, spacing: 4,
+                alignment: .start, flexible: nil, children: Array(texts.dropFirst()))), spacing: 8, verticalSpacing: 2))
+            var fields: [String: FieldValue] = [:]
+            for k in 0..<3 { fields["f\(k)"] = .string(Self.text(&rng)) }
+            let row = RowData(fields)
+            let compiled = CompiledLayout(layout)
+            let metrics = try compiled.metrics(for: row)
+            let bound = try compiled.bind(row)
+            for width in [0, 17.5, 64, 120.25, 233.5, 320, 800] + [Double(Int.random(in: 1...600, using: &rng))] {
+                let compact = try metrics.height(width: width)
+                #expect(compact == (try bound.measure(width: width).height), "round \(round) at \(width)")
+                #expect(compact == (try bound.arrange(width: width).size.height), "round \(round) at \(width)")
+            }
+        }
     }
 }

@@ -82,48 +82,34 @@ enum ImageNames {
 @Suite struct CellPropertyTests {
     static let cases = 250
 
-    /// Widths below which a cell's fixed-size content is known to stick out of the cell (see
-    /// `narrowCellsOverflowTheirWidth`): filter-list's 220 px column + 2 × 15 px padding, and
-    /// project-growing's frames that reach x = 315 without a clip.
-    static func knownOverflowWidth(_ template: String) -> Double? {
-        switch template {
-        case "filter-list": return 250
-        case "project-growing": return 315
-        default: return nil
-        }
-    }
-
     /// Problems with one arrangement: frames outside the cell, and text wider or taller than
-    /// its frame. Each problem says whether it is one of the reported bugs (`known`).
+    /// its frame without a clip that keeps it inside that frame.
     ///
     /// Frames are checked as arranged, not as clipped: `arrange` clips every element to the
     /// cell, so a check of `frame ∩ clip` would hold whatever the frames were.
-    static func violations(_ template: CellTemplate, _ a: CellArrangement) -> [(problem: String, known: Bool)] {
+    static func violations(_ template: CellTemplate, _ a: CellArrangement) -> [String] {
         let bounds = Rect(x: 0, y: 0, width: a.size.width, height: a.size.height)
-        let narrow = knownOverflowWidth(template.name).map { a.size.width < $0 } ?? false
-        var problems: [(String, Bool)] = []
+        var problems: [String] = []
         for (i, element) in a.elements.enumerated() {
-            // `project` ports seed 003's fixed frames, laid out for a 320 px cell: in a narrower
-            // one they stick out to the right by design (and are clipped), never elsewhere.
-            var allowed = bounds
-            if template.name == ClassicCells.project.name { allowed.width = max(bounds.width, 320) }
             // Content inside a fixed frame or size (clipped to it, a clip smaller than the cell)
             // may be larger than that frame; the frame itself is checked as its container element.
             let insideFixedFrame = element.clip.map { !($0.contains(bounds) && bounds.contains($0)) } ?? false
             let drawn = element.frame
-            if !insideFixedFrame && drawn.width > 0 && drawn.height > 0 && !allowed.contains(drawn) {
-                problems.append(("element \(i) \(kindName(element.kind)) frame \(element.frame) clip \(String(describing: element.clip)) outside \(bounds)", narrow))
+            if !insideFixedFrame && drawn.width > 0 && drawn.height > 0 && !bounds.contains(drawn) {
+                problems.append("element \(i) \(kindName(element.kind)) frame \(element.frame) clip \(String(describing: element.clip)) outside \(bounds)")
             }
-            if let clip = element.clip, clip.width < 0 || clip.height < 0 { problems.append(("element \(i) negative clip \(clip)", false)) }
+            if let clip = element.clip, clip.width < 0 || clip.height < 0 { problems.append("element \(i) negative clip \(clip)") }
             if case .text(let layout, _) = element.kind {
                 if element.frame.height != layout.height {
-                    problems.append(("text \(i) frame height \(element.frame.height) ≠ layout \(layout.height)", false))
+                    problems.append("text \(i) frame height \(element.frame.height) ≠ layout \(layout.height)")
                 }
-                if layout.maxLineWidth > element.frame.width + 1.0 / 32, element.clip == nil {
-                    // Known: a one-line text given less width than an ellipsis is a lone "…"
-                    // wider than its frame (custom's sub label after a long main label).
-                    let loneEllipsis = layout.lines.count == 1 && layout.lines[0].ellipsized && layout.lines[0].start == layout.lines[0].end
-                    problems.append(("text \(i) line width \(layout.maxLineWidth) > frame width \(element.frame.width)", narrow || loneEllipsis))
+                // An ellipsized text wider than its frame is clipped at the frame's sides, as
+                // `text-overflow: ellipsis` with `overflow: hidden` clips it.
+                if layout.lines.contains(where: \.ellipsized), layout.maxLineWidth > element.frame.width + 1.0 / 32 {
+                    let clipped = element.clip.map { $0.x >= element.frame.x - 1e-9 && $0.maxX <= element.frame.maxX + 1e-9 } ?? false
+                    if !clipped {
+                        problems.append("text \(i) line width \(layout.maxLineWidth) > frame width \(element.frame.width), clip \(String(describing: element.clip))")
+                    }
                 }
             }
         }
@@ -148,7 +134,6 @@ enum ImageNames {
     func randomRowsStayInsideAndMeasureConsistently(_ name: String) throws {
         let template = try #require(ClassicCells.named(name))
         var rng = RandomRows.Seeded(state: name.utf8.reduce(UInt64(0xC311)) { $0 &* 31 &+ UInt64($1) })
-        var known: [String] = []
         for n in 0..<Self.cases {
             let row = RandomRows.row(for: template, &rng)
             let width = Double(Int.random(in: 200...800, using: &rng)) + (Bool.random(using: &rng) ? 0.5 : 0)
@@ -167,28 +152,29 @@ enum ImageNames {
             #expect(measured.width == width)
             #expect(measured.height == (try CellKit.expectedHeight(template, row, width: width)), "\(context)")
             // Inside the cell.
-            for (problem, isKnown) in Self.violations(template, arrangement) {
-                if isKnown { known.append("\(context): \(problem)") } else { Issue.record("\(context): \(problem)") }
-            }
-        }
-        if !known.isEmpty {
-            withKnownIssue("\(name): elements or text outside the cell (reported bugs)") {
-                Issue.record("\(known.count) known overflow problems, e.g. \(known[0])")
-            }
+            for problem in Self.violations(template, arrangement) { Issue.record("\(context): \(problem)") }
         }
     }
 
     @Test(arguments: ["filter-list", "project-growing"])
-    func narrowCellsDrawNothingOutsideTheirWidth(_ name: String) throws {
-        // filter-list keeps a 220 px column (plus 15 px padding each side) and project-growing
-        // the article's frames up to x = 315 at any cell width: in narrower cells those frames
-        // extend past the edge, and the cell's own clip keeps their drawing inside it.
+    func narrowCellsKeepTheirFixedColumnsInside(_ name: String) throws {
+        // filter-list's 220 px column (15 px padding each side) and project-growing's frames up
+        // to x = 315 are cut at the cell's edge in narrower cells: nothing is placed outside,
+        // and the texts wrap at the narrower width (the cell grows instead of clipping).
         let template = try #require(ClassicCells.named(name))
-        let arrangement = try template.bind(template.samples[0]).arrange(width: 200)
-        let outside = Self.violations(template, arrangement)
-        #expect(!outside.isEmpty && outside.allSatisfy { $0.known }, "at 200 px the fixed columns stick out (known): \(outside)")
-        let problems = Self.unclipped(arrangement)
-        #expect(problems.isEmpty, "\(problems)")
+        for width in [0.0, 60, 120, 200, 249.5, 300, 314] {
+            for row in template.samples {
+                let cell = try template.bind(row)
+                let arrangement = try cell.arrange(width: width)
+                #expect(Self.violations(template, arrangement).isEmpty, "\(name) at \(width): \(Self.violations(template, arrangement))")
+                #expect(Self.unclipped(arrangement).isEmpty, "\(name) at \(width): \(Self.unclipped(arrangement))")
+                #expect(try cell.measure(width: width) == arrangement.size)
+                #expect(arrangement.size.height == (try CellKit.expectedHeight(template, row, width: width)), "\(name) at \(width)")
+            }
+        }
+        // At 200 px filter-list's column is 200 − 30 = 170 px wide.
+        let frames = CellKit.textFrames(try ClassicCells.filterList.bind(ClassicCells.filterList.samples[1]).arrange(width: 200))
+        #expect(frames["Open now"]?.width == 170)
     }
 
     /// Elements whose frame sticks out of the cell without a clip that keeps their drawing inside it.
@@ -210,7 +196,7 @@ enum ImageNames {
         for width in [0.0, 100, 200, 314, 320, 480] {
             for row in ClassicCells.project.samples {
                 let a = try ClassicCells.project.bind(row).arrange(width: width)
-                let problems = Self.violations(ClassicCells.project, a).map(\.problem) + Self.unclipped(a)
+                let problems = Self.violations(ClassicCells.project, a) + Self.unclipped(a)
                 #expect(problems.isEmpty, "width \(width): \(problems)")
             }
         }
@@ -261,6 +247,30 @@ enum ImageNames {
 }
 
 extension CellPropertyTests {
+    @Test func lineLimitedTextWiderThanItsFrameIsClippedAtItsSides() throws {
+        // "W" (13 px wide) in a 4 px frame, one line at most: the line cannot be shortened (it
+        // is one grapheme), so it is clipped at the frame's sides — not drawn over x ≥ 14.
+        func cell(maxLines: Int?) -> CellTemplate {
+            let text = TextElement(.literal("W"), appearance: TextAppearance(style: CellKit.style(16)), maxLines: maxLines)
+            return CellTemplate(name: "narrow", samples: [[:]]) {
+                .frames([FramedElement(x: 10, y: 0, width: 4, height: nil, child: .text(text))])
+            }
+        }
+        let limited = try cell(maxLines: 1).bind([:]).arrange(width: 100)
+        let element = try #require(limited.elements.first { if case .text = $0.kind { true } else { false } })
+        guard case .text(let layout, _) = element.kind else { return }
+        try #require(layout.maxLineWidth > 4, "precondition: the line is wider than its frame")
+        let clip = try #require(element.clip)
+        #expect(clip.x == 10 && clip.maxX == 14, "\(clip)")
+        #expect(clip.y <= 0 && clip.maxY >= layout.height, "glyphs may still overhang vertically: \(clip)")
+        #expect(Self.violations(cell(maxLines: 1), limited).isEmpty)
+        // Without a line limit the text overflows its frame as a browser's does (the cell's clip
+        // still applies).
+        let free = try cell(maxLines: nil).bind([:]).arrange(width: 100)
+        let freeText = try #require(free.elements.first { if case .text = $0.kind { true } else { false } })
+        #expect(freeText.clip == Rect(x: 0, y: 0, width: 100, height: free.size.height))
+    }
+
     @Test func customSubLabelAfterALongMainLabelStaysInside() throws {
         // The main label takes its natural width up to the whole row (ellipsized), leaving the
         // sub label 0–14 px: narrower than "…", so its one line is left empty.

@@ -43,11 +43,13 @@ enum CellKit {
         return 5 + (try height(caption, style(13, .bold), width: width - 10)) + 5 + (try height(body, style(13), width: width - 10)) + 5
     }
 
-    /// Seed 001: max(88, 15 + title + 3 + subtitle + 7 + content + 15), all at 220 px.
-    static func filterListHeight(_ row: RowData) throws -> Double {
-        let title = try height(trim(field(row, "title")), style(15, .bold), width: 220)
-        let subtitle = try height(trim(field(row, "subtitle")), style(13), width: 220)
-        let content = try height(trim(field(row, "content")), style(13), width: 220)
+    /// Seed 001: max(88, 15 + title + 3 + subtitle + 7 + content + 15), all at 220 px, or at
+    /// width − 30 in a cell too narrow for the column.
+    static func filterListHeight(_ row: RowData, width: Double) throws -> Double {
+        let column = min(220, max(0, width - 30))
+        let title = try height(trim(field(row, "title")), style(15, .bold), width: column)
+        let subtitle = try height(trim(field(row, "subtitle")), style(13), width: column)
+        let content = try height(trim(field(row, "content")), style(13), width: column)
         return max(88, 15 + title + 3 + subtitle + 7 + content + 15)
     }
 
@@ -58,9 +60,10 @@ enum CellKit {
         return max(44, 4 + max(main, sub) + 4)
     }
 
-    /// Seed 003 fixed: max(50, 20 + description at 245 + 5).
-    static func projectGrowingHeight(_ row: RowData) throws -> Double {
-        max(50, 20 + (try height(trim(field(row, "description")), style(12), width: 245)) + 5)
+    /// Seed 003 fixed: max(50, 20 + description at 245 (or width − 50 when narrower) + 5).
+    static func projectGrowingHeight(_ row: RowData, width: Double) throws -> Double {
+        let column = min(245, max(0, width - 50))
+        return max(50, 20 + (try height(trim(field(row, "description")), style(12), width: column)) + 5)
     }
 
     /// Seed 004: 10 + max(44, text at width − 20) + 10.
@@ -72,10 +75,10 @@ enum CellKit {
     static func expectedHeight(_ template: CellTemplate, _ row: RowData, width: Double) throws -> Double {
         switch template.name {
         case "caption-text": return try captionTextHeight(row, width: width)
-        case "filter-list": return try filterListHeight(row)
+        case "filter-list": return try filterListHeight(row, width: width)
         case "custom": return try customHeight(row)
         case "project": return 50
-        case "project-growing": return try projectGrowingHeight(row)
+        case "project-growing": return try projectGrowingHeight(row, width: width)
         case "label": return try labelHeight(row, width: width)
         default: throw CellKitError.unknownTemplate(template.name)
         }

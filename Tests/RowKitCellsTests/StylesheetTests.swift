@@ -40,9 +40,9 @@ func expectError(_ error: StyleError?, _ kind: StyleError.Kind, file: String, li
 }
 
 func appearance(size: Double = 13, weight: FontWeight = .regular, color: Color = .black, lineHeight: Double? = nil,
-                shadow: Shadow? = nil) -> TextAppearance {
+                shadow: TextShadow? = nil) -> TextAppearance {
     TextAppearance(style: TextStyle(font: FontDescriptor(family: "DejaVu Sans", weight: weight), size: size,
-                                    lineHeight: .pixels(lineHeight ?? (size * 1.25).rounded()), color: color),
+                                    lineHeight: .pixels(lineHeight ?? (size * 1.25).rounded()), color: color, direction: .auto),
                    shadow: shadow, highlightedColor: .white)
 }
 
@@ -59,7 +59,7 @@ struct StylesheetTests {
         #expect(try sheet.appearance(named: "title") == appearance(size: 15, weight: .bold))
         #expect(try sheet.appearance(named: "subtitle") == appearance(color: Color(white: 0.5)))
         #expect(try sheet.appearance(named: "content") == appearance())
-        let emboss = Shadow(dx: 0, dy: 1, color: .white)
+        let emboss = TextShadow(dx: 0, dy: 1, color: .white)
         #expect(try sheet.appearance(named: "main") == appearance(size: 16, weight: .bold, color: Color(white: 0.45), shadow: emboss))
         #expect(try sheet.appearance(named: "sub") == appearance(size: 14, color: Color(white: 0.55), shadow: emboss))
         #expect(try sheet.appearance(named: "project-title") == appearance(size: 17, lineHeight: 20))

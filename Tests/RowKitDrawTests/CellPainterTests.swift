@@ -57,15 +57,6 @@ import RowKitText
 
     enum DrawTestError: Error { case noBackground(String) }
 
-    /// A one-line text given less room than an ellipsis (custom's sub label after a long main
-    /// label): a reported bug, its 14 px "…" is drawn past its frame.
-    static func hasLoneEllipsis(_ a: CellArrangement) -> Bool {
-        a.elements.contains { element in
-            guard case .text(let layout, _) = element.kind else { return false }
-            return layout.lines.count == 1 && layout.lines[0].ellipsized && layout.maxLineWidth > element.frame.width + 1.0 / 32
-        }
-    }
-
     @Test(arguments: ClassicCells.all.map(\.name))
     func noInkOutsideTheMeasuredCell(_ name: String) throws {
         let template = try #require(ClassicCells.named(name))
@@ -88,11 +79,7 @@ import RowKitText
                 let ink = try #require(bitmap.inkBox(), "\(context): nothing drawn")
                 let inside = ink.minX >= margin && ink.minY >= margin
                     && ink.maxX <= margin + Int(width) && Double(ink.maxY) <= Double(margin) + measured.height.rounded(.up)
-                if Self.hasLoneEllipsis(arrangement) && !inside {
-                    withKnownIssue("custom's lone ellipsis overflows the cell") { Issue.record("\(context) \(state): ink \(ink)") }
-                } else {
-                    #expect(inside, "\(context) \(state): ink \(ink) outside the cell \(width)×\(measured.height) at \(margin)")
-                }
+                #expect(inside, "\(context) \(state): ink \(ink) outside the cell \(width)×\(measured.height) at \(margin)")
                 // The opaque backgrounds fill the whole measured cell: it is drawn at exactly that size.
                 #expect(ink.minX == margin && ink.minY == margin && ink.maxX == margin + Int(width), "\(context) \(state)")
                 #expect(abs(Double(ink.maxY - margin) - measured.height) < 1, "\(context) \(state): drawn \(ink.maxY - margin) px tall")
@@ -123,17 +110,19 @@ import RowKitText
                 let allow = TextPainterTests.allowance(size: layout.prepared.fontSize)
                 let path = "\(dir)/\(n)-\(i).png"
                 let canvas = try Canvas(width: width + 2 * margin, height: arrangement.size.height + 2 * margin + max(0, element.frame.maxY - arrangement.size.height), path: path)
+                // Within the element's clip, as CellPainter draws it: an ellipsis alone in a
+                // frame narrower than it is clipped at the frame's sides (text-overflow: ellipsis).
+                if let clip = element.clip {
+                    cairo_rectangle(canvas.context, margin + clip.x, margin + clip.y, clip.width, clip.height)
+                    cairo_clip(canvas.context)
+                }
                 TextPainter.draw(layout, in: canvas, x: margin + element.frame.x, y: margin + element.frame.y)
                 try canvas.finish()
                 guard let ink = Bitmap(png: path)?.inkBox() else { continue }
                 inked += 1
                 let ok = Double(ink.minX) >= margin + element.frame.x - allow.x && Double(ink.maxX) <= margin + element.frame.maxX + allow.x
                     && Double(ink.minY) >= margin + element.frame.y - allow.y && Double(ink.maxY) <= margin + element.frame.maxY + allow.y
-                if !ok && Self.hasLoneEllipsis(arrangement) {
-                    withKnownIssue("custom's lone ellipsis is wider than its frame") { Issue.record("\(context) element \(i): ink \(ink)") }
-                } else {
-                    #expect(ok, "\(context) element \(i) frame \(element.frame): ink \(ink) (margin \(margin), allowance \(allow))")
-                }
+                #expect(ok, "\(context) element \(i) frame \(element.frame): ink \(ink) (margin \(margin), allowance \(allow))")
             }
             // The whole cell without its background.
             let bitmap = try Self.render(arrangement, images: images, margin: margin, path: "\(dir)/\(n)-cell.png")
@@ -141,14 +130,24 @@ import RowKitText
                 let allow = TextPainterTests.allowance(size: 17)
                 let ok = Double(ink.minX) >= margin - allow.x && Double(ink.maxX) <= margin + width + allow.x
                     && Double(ink.minY) >= margin - allow.y && Double(ink.maxY) <= margin + arrangement.size.height + allow.y + 1
-                if !ok && Self.hasLoneEllipsis(arrangement) {
-                    withKnownIssue("custom's lone ellipsis overflows the cell") { Issue.record("\(context): ink \(ink)") }
-                } else {
-                    #expect(ok, "\(context): ink \(ink) outside the cell \(width)×\(arrangement.size.height) + allowance")
-                }
+                #expect(ok, "\(context): ink \(ink) outside the cell \(width)×\(arrangement.size.height) + allowance")
             }
         }
         #expect(inked > 0)
+    }
+
+    @Test func lineLimitedTextWiderThanItsFrameDrawsNoInkOutsideIt() throws {
+        // A one-line "W" (13 px) in a 4 px frame at x = 10: its ink stays in 10..<14.
+        let text = TextElement(.literal("W"), appearance: TextAppearance(style: TextStyle(font: FontDescriptor(family: "DejaVu Sans"), size: 16)), maxLines: 1)
+        let template = CellTemplate(name: "narrow", samples: [[:]]) {
+            .frames([FramedElement(x: 10, y: 0, width: 4, height: nil, child: .text(text))])
+        }
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        let arrangement = try template.bind([:]).arrange(width: 40)
+        let bitmap = try Self.render(arrangement, images: Warnings().store(), margin: 20, path: "\(dir)/narrow.png")
+        let ink = try #require(bitmap.inkBox())
+        #expect(ink.minX >= 30 && ink.maxX <= 34, "ink \(ink)")
     }
 
     @Test func customHighlightedTextIsWhiteWithoutShadow() throws {

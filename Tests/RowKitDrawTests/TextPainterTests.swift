@@ -1,5 +1,6 @@
 import CCairo
 import Testing
+import RowKitCells
 import RowKitDraw
 import RowKitText
 

@@ -73,7 +73,10 @@ func observedBreaks(_ text: String, _ style: TextStyle = style()) throws -> Set<
     for b in graphemeBoundaries(p) where b > 2 && b < p.units.count {
         var contentEnd = b
         while contentEnd > 0 && p.units[contentEnd - 1] == 0x20 { contentEnd -= 1 }
-        let layout = try p.layout(width: p.width(of: 0..<contentEnd))
+        // A full stop trimmed before punctuation is full width when a line ends after it.
+        let segment = p.segmentEnds.firstIndex(of: Int32(b))
+        let growth = segment.map { PreparedText.pixels(p.lineEndGrowth(segment: $0)) } ?? 0
+        let layout = try p.layout(width: p.width(of: 0..<contentEnd) + growth)
         if layout.lines.count > 1 && layout.lines[0].end == b { found.insert(b - 2) }
     }
     return found
@@ -169,7 +172,10 @@ func drawnWidth(_ layout: TextLayout, line i: Int, sourceLocation: SourceLocatio
             }
             guard indices.map({ s.glyphs[$0] }) == piece.glyphs else { continue }
             let differing = indices.enumerated().first { k, g in
-                let trimmedEnd = k == indices.count - 1 && CJKPunctuation.kind(p.units[contentEnd - 1]) == .close
+                // A closing bracket trimmed at the line end, or a full stop or a kerned cluster
+                // grown back to full width.
+                let trimmedEnd = k == indices.count - 1 && (CJKPunctuation.kind(p.units[contentEnd - 1]) == .close
+                    || CJKPunctuation.growsAtLineEnd(p.units[contentEnd - 1]) || p.kerningGrowth(at: contentEnd) > 0)
                 return abs(piece.advances[k] - px(run.font, s.advances[g])) > 1e-9 && !trimmedEnd
             }
             if let (k, g) = differing {
@@ -189,19 +195,20 @@ func drawnWidth(_ layout: TextLayout, line i: Int, sourceLocation: SourceLocatio
             return nil
         }
     }
-    // Tabs have no glyphs; their width is the jump to the next stop (8 spaces).
-    let tab = PreparedText.pixels(Int64(p.spaceWidth)) * 8
-    var x = 0.0, tabs = 0.0
+    // Tabs have no glyphs; their width is the jump to the next stop (8 spaces; the one after
+    // when the next is less than half a space away).
+    let tab = Int64(p.spaceWidth) * 8
+    var x: Int64 = 0, tabs: Int64 = 0
     for u in line.start..<contentEnd {
         if p.units[u] == 0x09 && tab > 0 {
-            let stop = ((x / tab).rounded(.down) + 1) * tab
+            let stop = TabStop.end(from: x, spaceWidth: p.spaceWidth)
             tabs += stop - x
             x = stop
         } else {
-            x += p.width(of: u..<(u + 1))
+            x += p.unitAdvance(u)
         }
     }
-    return total + tabs
+    return total + PreparedText.pixels(tabs)
 }
 
 /// Property (ii): every line fits the layout width unless it holds a single grapheme cluster

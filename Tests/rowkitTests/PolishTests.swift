@@ -55,7 +55,25 @@ import Testing
         return result
     }
 
-    @Test(arguments: ["measure", "draw", "render", "heights"])
+    /// Every subcommand the binary has (from the top-level JSON dump), so a new one cannot go
+    /// undocumented.
+    static func subcommands() throws -> [String] {
+        let run = Scratch().rowkit("--experimental-dump-help")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let info = try #require(json["command"] as? [String: Any])
+        return (info["subcommands"] as? [[String: Any]] ?? []).compactMap { $0["commandName"] as? String }.filter { $0 != "help" }
+    }
+
+    @Test func everySubcommandHasAReadmeSynopsis() throws {
+        let commands = try Self.subcommands()
+        #expect(Set(commands).isSuperset(of: ["measure", "draw", "render", "heights", "view"]), "\(commands)")
+        let readme = try Self.readmeOptions()
+        for command in commands {
+            #expect(readme[command] != nil, "README has no synopsis for \(command)")
+        }
+    }
+
+    @Test(arguments: ["measure", "draw", "render", "heights", "view"])
     func readmeSynopsesMatchHelp(_ command: String) throws {
         let readme = try Self.readmeOptions()
         let documented = try #require(readme[command], "README has no synopsis for \(command)")

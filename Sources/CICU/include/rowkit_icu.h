@@ -5,10 +5,11 @@
 
 #include <stdint.h>
 
-/// UAX #14 line-break opportunities of `text` (UTF-16). Writes each break offset (> 0, the
-/// last one is `length`) to `breaks` and 1 to `mandatory` where the break is forced (after a
-/// newline). Returns the number of breaks, or -1 when ICU fails or `capacity` is too small.
-int32_t rk_line_breaks(const uint16_t *text, int32_t length,
+/// UAX #14 line-break opportunities of `text` (UTF-16) with the rules for `rules`: 0 CSS
+/// `line-break: normal` (no language), 1 Japanese, 2 Chinese. Writes each break offset (> 0,
+/// the last one is `length`) to `breaks` and 1 to `mandatory` where ICU's rule is a hard break.
+/// Returns the number of breaks, or -1 when ICU fails or `capacity` is too small.
+int32_t rk_line_breaks(const uint16_t *text, int32_t length, int32_t rules,
                        int32_t *breaks, uint8_t *mandatory, int32_t capacity);
 
 /// Extended grapheme cluster boundaries of `text` (UTF-16): offsets > 0, the last is `length`.
@@ -46,5 +47,9 @@ int32_t rk_compose_nfc(const uint16_t *text, int32_t length, uint16_t *out, int3
 
 /// ICU script code of a character (0 Common, 1 Inherited, 103 Unknown).
 int32_t rk_script(uint32_t cp);
+
+/// The likely script of a locale ("ja" → "Jpan", "zh-TW" → "Hant", "hi" → "Deva"), written as
+/// a NUL-terminated 4-letter code into `script`. Returns its length (0 when unknown), or -1.
+int32_t rk_likely_script(const char *locale, char *script, int32_t capacity);
 
 #endif

@@ -4,6 +4,8 @@ import RowKitText
 ///
 /// Fonts map to the default sans family (DejaVu Sans) at the articles' sizes; line heights are
 /// round(1.25 × size) px, as `rowkit measure` assumes, except where an article's frame fixes it.
+/// Every text takes its direction from its first strong character (`.auto`), so an Arabic or
+/// Hebrew row reads right to left as `rowkit draw` lays it out.
 public enum ClassicCells {
     /// All five (plus the growing variant of `project`), by name.
     public static let all: [CellTemplate] = [captionText, filterList, custom, project, projectGrowing, label]
@@ -19,9 +21,10 @@ public enum ClassicCells {
     }
 
     static func appearance(size: Double, weight: FontWeight = .regular, color: Color = .black,
-                           lineHeight: Double? = nil, shadow: Shadow? = nil) -> TextAppearance {
+                           lineHeight: Double? = nil, shadow: TextShadow? = nil) -> TextAppearance {
         TextAppearance(style: TextStyle(font: FontDescriptor(family: "DejaVu Sans", weight: weight), size: size,
-                                        lineHeight: .pixels(lineHeight ?? (1.25 * size).rounded()), color: color),
+                                        lineHeight: .pixels(lineHeight ?? (1.25 * size).rounded()), color: color,
+                                        direction: .auto),
                        shadow: shadow)
     }
 
@@ -89,8 +92,8 @@ public enum ClassicCells {
         ]
     ) {
         CellLayout.hstack(spacing: 10, alignment: .center, flexible: 1) {
-            CellLayout.text(field: "main", appearance(size: 16, weight: .bold, color: Color(white: 0.45), shadow: Shadow(dx: 0, dy: 1, color: .white)), maxLines: 1)
-            CellLayout.text(field: "sub", appearance(size: 14, color: Color(white: 0.55), shadow: Shadow(dx: 0, dy: 1, color: .white)), maxLines: 1)
+            CellLayout.text(field: "main", appearance(size: 16, weight: .bold, color: Color(white: 0.45), shadow: TextShadow(dx: 0, dy: 1, color: .white)), maxLines: 1)
+            CellLayout.text(field: "sub", appearance(size: 14, color: Color(white: 0.55), shadow: TextShadow(dx: 0, dy: 1, color: .white)), maxLines: 1)
         }
         .size(minHeight: 36, verticalAlignment: .center)
         .padding(Insets(horizontal: 10, vertical: 4))

@@ -79,7 +79,12 @@ public enum RowFileItem: Sendable {
 public final class RowFileReader {
     /// The layout of a row file.
     public enum Format: String, Sendable {
-        case jsonLines = "JSON Lines", array = "JSON array", sections = "JSON sections"
+        /// One JSON object per line.
+        case jsonLines = "JSON Lines"
+        /// One JSON array of row objects.
+        case array = "JSON array"
+        /// `{"sections": [{"header": …, "rows": […]}, …]}`.
+        case sections = "JSON sections"
     }
 
     /// The name used in messages.
@@ -483,7 +488,7 @@ public struct LoadedSection: Sendable {
 public enum RowFile {
     /// Every section and row of the file at `path` (or standard input for `-`), and every
     /// error found (bad rows are left out). Throws when reading cannot go on, and for files
-    /// over ``InputLimits/wholeInputBytes``.
+    /// over `InputLimits.wholeInputBytes` (RowKitIO).
     public static func load(_ path: String, options: RowFileOptions) throws(InputError) -> (sections: [LoadedSection], errors: [InputError]) {
         let reader = try RowFileReader(path: path, options: options)
         return try load(reader)

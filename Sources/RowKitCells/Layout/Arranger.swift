@@ -31,8 +31,17 @@ struct Arranger<Texts: TextSizing> {
             let element = compiled.texts[slot]
             let maxLines = element.maxLines ?? 0
             guard let prepared = texts[slot], let layout = try? prepared.layout(width: rect.width, maxLines: maxLines > 0 ? maxLines : nil) else { return }
-            elements.append(ArrangedElement(frame: Rect(x: rect.x, y: rect.y, width: rect.width, height: layout.height),
-                                            kind: .text(layout, element.appearance), clip: clip))
+            let frame = Rect(x: rect.x, y: rect.y, width: rect.width, height: layout.height)
+            // A text with a line limit is `overflow: hidden` as CSS `text-overflow: ellipsis`
+            // requires: a line wider than its frame (a first grapheme wider than a very narrow
+            // frame) is clipped at the frame's sides, never drawn over its neighbours. The
+            // vertical extent stays the enclosing clip's: glyphs may overhang their line box.
+            var textClip = clip
+            if maxLines > 0, layout.maxLineWidth > rect.width + 1.0 / 64 {
+                let vertical = clip ?? frame
+                textClip = Self.intersect(clip, Rect(x: rect.x, y: vertical.y, width: rect.width, height: vertical.height))
+            }
+            elements.append(ArrangedElement(frame: frame, kind: .text(layout, element.appearance), clip: textClip))
         case .box:
             let content: ResolvedBoxContent
             switch compiled.boxes[Int(step.payload)] {
@@ -69,7 +78,8 @@ struct Arranger<Texts: TextSizing> {
         case .sized:
             let hasWidth = step.flags & Step.hasWidth != 0, hasHeight = step.flags & Step.hasHeight != 0
             let size = measure(i, rect.width, steps)
-            let frame = Rect(x: rect.x, y: rect.y, width: hasWidth ? step.v0 : rect.width, height: size.height)
+            let frame = Rect(x: rect.x, y: rect.y, width: hasWidth ? CompiledLayout.fixedWidth(step.v0, available: rect.width) : rect.width,
+                             height: size.height)
             elements.append(ArrangedElement(frame: frame, kind: .container, clip: clip))
             let childClip = hasHeight || hasWidth ? Self.intersect(clip, frame) : clip
             let childHeight = measure(i + 1, frame.width, steps).height
@@ -93,8 +103,9 @@ struct Arranger<Texts: TextSizing> {
             while c < Int(step.end) {
                 let frame = steps[c]
                 let fixed = frame.flags & Step.hasHeight != 0
-                let height = fixed ? frame.v3 : measure(c + 1, frame.v2, steps).height
-                let box = Rect(x: rect.x + frame.v0, y: rect.y + frame.v1, width: frame.v2, height: height)
+                let width = CompiledLayout.framedWidth(frame, available: rect.width)
+                let height = fixed ? frame.v3 : measure(c + 1, width, steps).height
+                let box = Rect(x: rect.x + frame.v0, y: rect.y + frame.v1, width: width, height: height)
                 elements.append(ArrangedElement(frame: box, kind: .container, clip: clip))
                 arrange(c + 1, in: box, clip: fixed ? Self.intersect(clip, box) : clip, steps: steps)
                 c = Int(frame.end)

@@ -7,6 +7,7 @@ public enum CellError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A width or size that is NaN, negative or absurd.
     case invalidWidth(Double)
 
+    /// The message, naming the element or the width.
     public var description: String {
         switch self {
         case .text(let element, let error): return "\(element): \(error)"
@@ -106,12 +107,16 @@ public struct BoundCell: Sendable {
 
 /// A cell's elements placed at a width: what drawing draws.
 public struct CellArrangement: Sendable {
+    /// The cell's size: the width it was arranged at and its measured height.
     public let size: Size
+    /// Every element in drawing order (backgrounds before what they are behind), frames
+    /// relative to the cell's top left.
     public let elements: [ArrangedElement]
 }
 
 /// One placed element.
 public struct ArrangedElement: Sendable {
+    /// What an element draws.
     public enum Kind: Sendable {
         /// Laid-out text and how it looks.
         case text(TextLayout, TextAppearance)
@@ -122,7 +127,11 @@ public struct ArrangedElement: Sendable {
         /// A stack, inset, size or frame container (drawn only as a debug frame).
         case container
     }
+    /// Where the element is, relative to the cell's top left. A text's frame is as tall as
+    /// its layout; a line-limited text's line may be wider than the frame (then `clip` keeps it
+    /// inside the frame's sides).
     public let frame: Rect
+    /// What the element draws.
     public let kind: Kind
     /// Drawing is clipped to this rectangle (fixed frames and fixed sizes clip their content).
     public let clip: Rect?
@@ -130,8 +139,11 @@ public struct ArrangedElement: Sendable {
 
 /// A box's content with image names taken from the row.
 public enum ResolvedBoxContent: Sendable, Hashable {
+    /// Nothing: an empty box, or an image field the row does not have.
     case empty
+    /// A solid color.
     case color(Color)
+    /// The image of this name (drawn by RowKitDraw's `ImageStore`).
     case image(String)
 }
 

@@ -1,6 +1,6 @@
 import RowKitText
 
-/// A row's compact measuring form: its texts' measuring forms (``TextMetrics``) packed in one
+/// A row's compact measuring form: its texts' measuring forms (`TextMetrics` in RowKitText) packed in one
 /// allocation with a reference to the template's ``CompiledLayout`` — what a list keeps per
 /// row to know its height at any width, a few hundred bytes for a typical cell.
 ///

@@ -137,6 +137,19 @@ extension CompiledLayout {
         Self.measure(0, width: width, steps: UnsafePointer(stepBuffer.baseAddress!), texts: texts)
     }
 
+    /// A fixed width in `available` space: never wider than that space (CSS `width` with
+    /// `max-width: 100%`), so a fixed column in a narrow cell narrows and its text wraps more
+    /// instead of reaching past the cell's edge.
+    @inline(__always) static func fixedWidth(_ width: Double, available: Double) -> Double {
+        min(width, max(0, available))
+    }
+
+    /// A framed child's width in a cell `available` wide: its frame's width, cut at the cell's
+    /// right edge (0 for a frame that starts past it, which then draws nothing).
+    @inline(__always) static func framedWidth(_ frame: Step, available: Double) -> Double {
+        min(frame.v2, max(0, available - frame.v0))
+    }
+
     /// Size of step `i`'s subtree at an available `width`: widths are natural (what the content
     /// uses), heights exact. No allocation: this runs for every row on every width change.
     static func measure<Texts: TextSizing>(_ i: Int, width: Double, steps: UnsafePointer<Step>, texts: Texts) -> Size {
@@ -190,8 +203,9 @@ extension CompiledLayout {
             return Size(width: inner.width + horizontal, height: inner.height + vertical)
         case .sized:
             let f = step.pointee.flags
-            let inner = measure(i + 1, width: f & Step.hasWidth != 0 ? step.pointee.v0 : width, steps: steps, texts: texts)
-            var size = Size(width: f & Step.hasWidth != 0 ? step.pointee.v0 : inner.width, height: f & Step.hasHeight != 0 ? step.pointee.v1 : inner.height)
+            let fixed = fixedWidth(step.pointee.v0, available: width)
+            let inner = measure(i + 1, width: f & Step.hasWidth != 0 ? fixed : width, steps: steps, texts: texts)
+            var size = Size(width: f & Step.hasWidth != 0 ? fixed : inner.width, height: f & Step.hasHeight != 0 ? step.pointee.v1 : inner.height)
             if f & Step.hasMinWidth != 0, f & Step.hasWidth == 0 { size.width = max(size.width, step.pointee.v2) }
             if f & Step.hasMinHeight != 0, f & Step.hasHeight == 0 { size.height = max(size.height, step.pointee.v3) }
             return size
@@ -209,8 +223,9 @@ extension CompiledLayout {
             let end = Int(step.pointee.end)
             while c < end {
                 let frame = steps[c]
-                let height = frame.flags & Step.hasHeight != 0 ? frame.v3 : measure(c + 1, width: frame.v2, steps: steps, texts: texts).height
-                size.width = max(size.width, frame.v0 + frame.v2)
+                let frameWidth = framedWidth(frame, available: width)
+                let height = frame.flags & Step.hasHeight != 0 ? frame.v3 : measure(c + 1, width: frameWidth, steps: steps, texts: texts).height
+                size.width = max(size.width, frame.v0 + frameWidth)
                 size.height = max(size.height, frame.v1 + height)
                 c = Int(frame.end)
             }

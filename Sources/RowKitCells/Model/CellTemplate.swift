@@ -12,6 +12,7 @@ public struct CellTemplate: Sendable {
     /// Rows to render when no data is given.
     public var samples: [RowData]
 
+    /// A template named `name` (its reuse identifier) with `layout` and sample rows.
     public init(name: String, layout: CellLayout, samples: [RowData] = []) {
         self.name = name
         self.layout = layout
@@ -40,11 +41,17 @@ public struct CellTemplate: Sendable {
 public protocol CellListBuilding {}
 
 extension CellListBuilding {
+    /// One child as a list of one.
     public static func buildExpression(_ layout: CellLayout) -> [CellLayout] { [layout] }
+    /// The children of consecutive statements, in order.
     public static func buildBlock(_ parts: [CellLayout]...) -> [CellLayout] { parts.flatMap { $0 } }
+    /// The children of an `if` without `else`: none when the condition is false.
     public static func buildOptional(_ part: [CellLayout]?) -> [CellLayout] { part ?? [] }
+    /// The children of an `if`/`else`'s first branch.
     public static func buildEither(first: [CellLayout]) -> [CellLayout] { first }
+    /// The children of an `if`/`else`'s second branch.
     public static func buildEither(second: [CellLayout]) -> [CellLayout] { second }
+    /// The children of a `for` loop's iterations, in order.
     public static func buildArray(_ parts: [[CellLayout]]) -> [CellLayout] { parts.flatMap { $0 } }
 }
 
@@ -52,6 +59,7 @@ extension CellListBuilding {
 /// vertical stack without spacing.
 @resultBuilder
 public enum CellLayoutBuilder: CellListBuilding {
+    /// One child as itself, several as a vertical stack without spacing.
     public static func buildFinalResult(_ parts: [CellLayout]) -> CellLayout {
         parts.count == 1 ? parts[0] : .stack(StackElement(.vertical, children: parts))
     }

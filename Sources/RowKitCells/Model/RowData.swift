@@ -1,6 +1,8 @@
 /// One field of a row: a string (text or image name) or a number.
 public enum FieldValue: Sendable, Hashable, CustomStringConvertible {
+    /// Text, or an image name for an image field.
     case string(String)
+    /// A number, printed as ``description`` shows when a text element reads it.
     case number(Double)
 
     /// The value as text: whole numbers print as integers (all their digits, never an
@@ -44,7 +46,12 @@ public struct RowData: Sendable, Hashable, ExpressibleByDictionaryLiteral {
 
 /// The state a cell is drawn in; it changes drawing, never height.
 public enum CellState: String, Sendable, Hashable, CaseIterable {
-    case normal, highlighted, selected
+    /// Not touched, not selected: normal fills, text colors and shadows.
+    case normal
+    /// Touched: highlighted fills, highlighted text colors, no text shadows.
+    case highlighted
+    /// Selected: drawn as highlighted.
+    case selected
 }
 
 /// The row fields a layout reads: text fields (strings or numbers) and image fields (image names).

@@ -99,8 +99,12 @@ public struct StyleDefinition: Sendable, Hashable {
     public var lineHeight: LineHeight?
     /// Horizontal alignment of the lines.
     public var alignment: TextAlignment?
+    /// Paragraph direction (default `.auto`: the first strong character decides, as `rowkit draw`).
+    public var direction: TextDirection?
+    /// Content language (BCP 47, as HTML `lang`): fallback fonts and CJK line breaking.
+    public var lang: String?
     /// Shadow drawn under the text in the normal state.
-    public var shadow: Shadow?
+    public var shadow: TextShadow?
     /// Text color in the highlighted and selected states (default white).
     public var highlightedColor: Color?
     /// At most this many lines; a template's `maxLines` overrides it.
@@ -115,10 +119,11 @@ public struct StyleDefinition: Sendable, Hashable {
     /// Makes a definition; every field defaults to unset.
     public init(font: String? = nil, size: Double? = nil, weight: FontWeight? = nil, italic: Bool? = nil,
                 color: Color? = nil, lineHeight: LineHeight? = nil, alignment: TextAlignment? = nil,
-                shadow: Shadow? = nil, highlightedColor: Color? = nil, maxLines: Int? = nil,
+                direction: TextDirection? = nil, lang: String? = nil, shadow: TextShadow? = nil, highlightedColor: Color? = nil, maxLines: Int? = nil,
                 padding: Insets? = nil, frame: StyleFrame? = nil, extends: String? = nil) {
         self.font = font; self.size = size; self.weight = weight; self.italic = italic
         self.color = color; self.lineHeight = lineHeight; self.alignment = alignment
+        self.direction = direction; self.lang = lang
         self.shadow = shadow; self.highlightedColor = highlightedColor; self.maxLines = maxLines
         self.padding = padding; self.frame = frame; self.extends = extends
     }
@@ -128,13 +133,15 @@ public struct StyleDefinition: Sendable, Hashable {
         StyleDefinition(font: font ?? parent.font, size: size ?? parent.size, weight: weight ?? parent.weight,
                         italic: italic ?? parent.italic, color: color ?? parent.color,
                         lineHeight: lineHeight ?? parent.lineHeight, alignment: alignment ?? parent.alignment,
+                        direction: direction ?? parent.direction, lang: lang ?? parent.lang,
                         shadow: shadow ?? parent.shadow, highlightedColor: highlightedColor ?? parent.highlightedColor,
                         maxLines: maxLines ?? parent.maxLines, padding: padding ?? parent.padding,
                         frame: frame ?? parent.frame, extends: extends)
     }
 
     /// The text appearance with defaults for unset fields: DejaVu Sans 13 px regular, line height
-    /// `round(1.25 × size)` px, black, natural alignment, no shadow, white when highlighted.
+    /// `round(1.25 × size)` px, black, natural alignment, direction auto, no language, no shadow,
+    /// white when highlighted.
     public var appearance: TextAppearance {
         let size = self.size ?? Stylesheet.defaultSize
         let style = TextStyle(font: FontDescriptor(family: font ?? Stylesheet.defaultFamily, weight: weight ?? .regular,
@@ -142,7 +149,9 @@ public struct StyleDefinition: Sendable, Hashable {
                               size: size,
                               lineHeight: lineHeight ?? .pixels((1.25 * size).rounded()),
                               color: color ?? .black,
-                              alignment: alignment ?? .natural)
+                              alignment: alignment ?? .natural,
+                              direction: direction ?? .auto,
+                              lang: lang)
         return TextAppearance(style: style, shadow: shadow, highlightedColor: highlightedColor ?? .white)
     }
 }

@@ -4,7 +4,7 @@ import Yams
 
 extension Stylesheet {
     /// The keys a style may set.
-    static let styleKeys = ["font", "size", "weight", "italic", "color", "lineHeight", "alignment", "shadow",
+    static let styleKeys = ["font", "size", "weight", "italic", "color", "lineHeight", "alignment", "direction", "lang", "shadow",
                             "highlightedColor", "maxLines", "padding", "frame", "extends"]
 
     /// Named font weights (CSS numbers).
@@ -79,6 +79,14 @@ extension Stylesheet {
             case "alignment":
                 let name = try reader.choice(value, path, alignmentNames, what: "alignment")
                 style.alignment = name == "left" ? .leading : name == "right" ? .trailing : TextAlignment(rawValue: name)
+            case "direction":
+                style.direction = TextDirection(rawValue: try reader.choice(value, path, TextDirection.allCases.map(\.rawValue), what: "direction"))
+            case "lang":
+                let tag = try reader.string(value, path, expected: "a language tag such as ja, zh-Hant or ko")
+                guard !tag.isEmpty, tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+                    throw reader.error(.wrongType, at: value, path, "expected a language tag such as ja, zh-Hant or ko, got \(YAMLReader.describe(value))")
+                }
+                style.lang = tag
             case "shadow": style.shadow = try shadow(value, path, reader: reader)
             case "maxLines": style.maxLines = try reader.integer(value, path, in: 1...Int.max)
             case "padding": style.padding = try reader.insets(value, path)
@@ -106,11 +114,11 @@ extension Stylesheet {
                            suggestion: didYouMean(key, among: weightNames.map(\.0)))
     }
 
-    static func shadow(_ node: Node, _ path: String, reader: YAMLReader) throws(StyleError) -> Shadow {
+    static func shadow(_ node: Node, _ path: String, reader: YAMLReader) throws(StyleError) -> TextShadow {
         let fields = try reader.mapping(node, path, allowed: ["dx", "dy", "color"], expected: "{dx, dy, color}")
         let dx = try fields["dx"].map { (value: Node) throws(StyleError) in try reader.number(value, fields.path("dx")) } ?? 0
         let dy = try fields["dy"].map { (value: Node) throws(StyleError) in try reader.number(value, fields.path("dy")) } ?? 0
         let color = try reader.color(try reader.required(fields, "color"), fields.path("color"))
-        return Shadow(dx: dx, dy: dy, color: color)
+        return TextShadow(dx: dx, dy: dy, color: color)
     }
 }

@@ -12,7 +12,7 @@ public enum YAMLLimits {
     public static let maximumNodes = 100_000
     /// Lists and mappings nested inside each other: 256 levels.
     public static let maximumDepth = 256
-    /// File size: 8 MiB (``InputLimits/yamlBytes``).
+    /// File size: 8 MiB (`InputLimits.yamlBytes` in RowKitIO).
     public static let maximumBytes = InputLimits.yamlBytes
 
     /// Counts the nodes of `yaml` with aliases expanded and its nesting depth; throws a

@@ -14,6 +14,7 @@ public struct TextPosition: Sendable, Hashable, Comparable, CustomStringConverti
     /// The start of a text.
     public static let start = TextPosition(line: 1, column: 1)
 
+    /// Whether `a` comes before `b` in the text (line first, then column).
     public static func < (a: TextPosition, b: TextPosition) -> Bool { (a.line, a.column) < (b.line, b.column) }
 
     /// `line:column`, or `line` when the column is unknown, or "" when both are.

@@ -3,11 +3,17 @@
 /// Unlike `JSONSerialization`, numbers and booleans never mix: `0` and `1` are numbers,
 /// `true` and `false` booleans. Numbers keep their text, so large integers stay exact.
 public enum JSONValue: Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number, with its text kept (exact whatever its size).
     case number(JSONNumber)
+    /// A string, escapes decoded.
     case string(String)
+    /// An array of values.
     case array([JSONValue])
+    /// An object: members in file order, with their positions.
     case object(JSONObject)
 
     /// "null", "a boolean", "the number 12", "a string", "an array" or "an object", for messages.
@@ -40,6 +46,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// The exact value as an `Int`, when the text is an integer literal that fits.
     public var intValue: Int? { isIntegerLiteral ? Int(text) : nil }
 
+    /// The number's text as written in the file.
     public var description: String { text }
 }
 

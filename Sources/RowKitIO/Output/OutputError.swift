@@ -26,5 +26,6 @@ public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
         code == 32 // EPIPE on Linux and macOS
     }
 
+    /// "target: message", e.g. "out.png: No space left on device".
     public var description: String { "\(target): \(message)" }
 }

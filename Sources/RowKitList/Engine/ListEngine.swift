@@ -36,6 +36,7 @@ public final class ListEngine<Measurer: RowMeasurer>: Sendable {
     ///
     /// - Parameters:
     ///   - sections: the sections with their rows.
+    ///   - measurer: makes the rows' measuring and drawing forms and measures them.
     ///   - width: the width rows are laid out at, in [1, 100000].
     ///   - defaultEstimate: the height unmeasured items count with before any of their kind is measured.
     /// - Throws: ``ListError/invalidWidth(_:)``, ``ListError/duplicateID(_:_:_:)``.

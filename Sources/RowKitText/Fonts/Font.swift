@@ -1,4 +1,5 @@
 import CHarfBuzz
+import Synchronization
 
 /// One loaded font face: a file (and face index) with its HarfBuzz font and vertical metrics.
 ///
@@ -28,8 +29,16 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     public let kernsAcrossSpaces: Bool
     /// Whether the font has the OpenType `halt` feature (half-width CJK punctuation).
     public let hasHalfWidthPunctuation: Bool
-
+    /// The face's own weight (OS/2 weight class, 1...1000) and whether it is italic or oblique:
+    /// a style asking for more is synthesized when drawing (``FontSynthesis``).
+    public let faceWeight: Int, faceIsItalic: Bool
+    /// The HarfBuzz font text is shaped with: the face's font wrapped in one that maps a missing
+    /// U+2028/U+2029 to the space glyph, as Chromium does.
     let hbFont: OpaquePointer
+    /// The face's plain HarfBuzz font.
+    private let baseFont: OpaquePointer
+    /// Clusters shaped to decide coverage, bounded (see ``covers(cluster:)``).
+    private let coverage = Mutex<[[UInt16]: Bool]>([:])
 
     init?(id: Int32, path: String, faceIndex: Int32, family: String) {
         guard let blob = hb_blob_create_from_file_or_fail(path) else { return nil }
@@ -41,12 +50,19 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
         guard upem > 0, hb_face_get_glyph_count(face) > 0 else { return nil }
         let font = hb_font_create(face)!
         hb_font_make_immutable(font)
+        let shaping = hb_font_create_sub_font(font)!
+        hb_font_set_funcs(shaping, shapingFontFuncs, nil, nil)
+        hb_font_make_immutable(shaping)
         self.id = id
         self.path = path
         self.faceIndex = faceIndex
         self.family = family
         self.unitsPerEm = upem
-        self.hbFont = font
+        self.baseFont = font
+        self.hbFont = shaping
+        self.faceWeight = Int(hb_style_get_value(font, HB_STYLE_TAG_WEIGHT).rounded())
+        self.faceIsItalic = hb_style_get_value(font, HB_STYLE_TAG_ITALIC) != 0
+            || hb_style_get_value(font, HB_STYLE_TAG_SLANT_ANGLE) != 0
 
         func metric(_ tag: hb_ot_metrics_tag_t) -> Int32 {
             var value: hb_position_t = 0
@@ -111,17 +127,19 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     }
 
     /// The part of a `line-height: normal` line box this font needs above and below the
-    /// baseline at `size`: rounded ascent (descent) plus half the rounded line gap, as Chromium
-    /// computes it (docs/CHROMIUM.md §5).
+    /// baseline at `size`, as Chromium computes it (docs/CHROMIUM.md §5): the rounded ascent and
+    /// descent, with the rounded line gap split as whole pixels, the smaller half above.
     public func normalLineMetrics(size: Double) -> (above: Double, below: Double) {
         let scale = size / Double(unitsPerEm)
-        let halfGap = (Double(lineGap) * scale).rounded() / 2
-        return ((Double(ascender) * scale).rounded() + halfGap, (Double(descender) * scale).rounded() + halfGap)
+        let gap = (Double(lineGap) * scale).rounded()
+        let above = (gap / 2).rounded(.down)
+        return ((Double(ascender) * scale).rounded() + above, (Double(descender) * scale).rounded() + gap - above)
     }
 
-    /// FreeType's 16.16 scale for a size: `FT_DivFix(round(size × 64), unitsPerEm)`.
+    /// FreeType's 16.16 scale for a size: `FT_DivFix(floor(size × 64), unitsPerEm)` — Skia hands
+    /// FreeType the size in 26.6 truncated (measured at fractional sizes, docs/CHROMIUM.md §1).
     @inline(__always) func fixedScale(size: Double) -> Int64 {
-        let size26_6 = Int64((size * 64).rounded())
+        let size26_6 = Int64((Float(size) * 64).rounded(.down))
         return ((size26_6 << 16) + Int64(unitsPerEm) / 2) / Int64(unitsPerEm)
     }
 
@@ -136,12 +154,40 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
         return product >= 0 ? (product + 32) >> 6 : -((-product + 32) >> 6)
     }
 
-    deinit { hb_font_destroy(hbFont) }
+    deinit {
+        hb_font_destroy(hbFont)
+        hb_font_destroy(baseFont)
+    }
 
-    /// Whether the font maps `scalar` to a glyph of its own.
+    /// Whether the font maps `scalar` to a glyph of its own (U+2028 and U+2029 always: see
+    /// `hbFont`).
     public func covers(_ scalar: UInt32) -> Bool {
         var glyph: hb_codepoint_t = 0
         return hb_font_get_nominal_glyph(hbFont, scalar, &glyph) != 0
+    }
+
+    /// Whether HarfBuzz shapes `cluster` (UTF-16) with this font without a .notdef glyph: how
+    /// Chromium decides that a font renders a character. It differs from the character map when
+    /// HarfBuzz decomposes (Noto Sans has no ≠ but shapes it as = + U+0338) or composes
+    /// (e + U+0302 + U+0323 → ệ). Shaped answers are cached per font, at most 8192.
+    func shapes(cluster: UnsafeBufferPointer<UInt16>) -> Bool {
+        guard !cluster.isEmpty, cluster.count <= 64 else { return false }
+        let key = Array(cluster)
+        if let known = coverage.withLock({ $0[key] }) { return known }
+        let buffer = hb_buffer_create()!
+        defer { hb_buffer_destroy(buffer) }
+        hb_buffer_add_utf16(buffer, cluster.baseAddress, Int32(cluster.count), 0, Int32(cluster.count))
+        hb_buffer_guess_segment_properties(buffer)
+        hb_shape(hbFont, buffer, nil, 0)
+        var count: UInt32 = 0
+        let infos = hb_buffer_get_glyph_infos(buffer, &count)!
+        var shaped = count > 0
+        for i in 0..<Int(count) where infos[i].codepoint == 0 { shaped = false }
+        coverage.withLock { table in
+            if table.count >= 8192 { table.removeAll(keepingCapacity: true) }
+            table[key] = shaped
+        }
+        return shaped
     }
 
     /// The glyph `scalar` maps to, or nil.
@@ -166,4 +212,39 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
 @inline(__always) func hb_tag(_ text: StaticString) -> hb_tag_t {
     let p = text.utf8Start
     return (hb_tag_t(p[0]) << 24) | (hb_tag_t(p[1]) << 16) | (hb_tag_t(p[2]) << 8) | hb_tag_t(p[3])
+}
+
+/// Font functions of every shaping font (a sub-font of the face's font; everything not set here
+/// goes to the face): U+2028 and U+2029 map to the space glyph when the face has no glyph of its
+/// own — what Chromium shows for them (docs/CHROMIUM.md §3(m)).
+private nonisolated(unsafe) let shapingFontFuncs: OpaquePointer = {
+    let funcs = hb_font_funcs_create()!
+    hb_font_funcs_set_nominal_glyph_func(funcs, { font, _, unicode, glyph, _ in
+        let parent = hb_font_get_parent(font)
+        if hb_font_get_nominal_glyph(parent, unicode, glyph) != 0 { return 1 }
+        return separatorGlyph(parent, unicode, glyph)
+    }, nil, nil)
+    hb_font_funcs_set_nominal_glyphs_func(funcs, { font, _, count, firstUnicode, unicodeStride, firstGlyph, glyphStride, _ in
+        let parent = hb_font_get_parent(font)
+        var done: UInt32 = 0
+        while done < count {
+            let unicodes = UnsafeRawPointer(firstUnicode!).advanced(by: Int(done) * Int(unicodeStride)).assumingMemoryBound(to: hb_codepoint_t.self)
+            let glyphs = UnsafeMutableRawPointer(firstGlyph!).advanced(by: Int(done) * Int(glyphStride)).assumingMemoryBound(to: hb_codepoint_t.self)
+            done += hb_font_get_nominal_glyphs(parent, count - done, unicodes, unicodeStride, glyphs, glyphStride)
+            if done == count { break }
+            let unicode = UnsafeRawPointer(firstUnicode!).advanced(by: Int(done) * Int(unicodeStride)).load(as: hb_codepoint_t.self)
+            let glyph = UnsafeMutableRawPointer(firstGlyph!).advanced(by: Int(done) * Int(glyphStride)).assumingMemoryBound(to: hb_codepoint_t.self)
+            guard separatorGlyph(parent, unicode, glyph) != 0 else { break }
+            done += 1
+        }
+        return done
+    }, nil, nil)
+    hb_font_funcs_make_immutable(funcs)
+    return funcs
+}()
+
+/// The space glyph for U+2028/U+2029 (line and paragraph separator).
+private func separatorGlyph(_ parent: OpaquePointer?, _ unicode: hb_codepoint_t, _ glyph: UnsafeMutablePointer<hb_codepoint_t>?) -> hb_bool_t {
+    guard unicode == 0x2028 || unicode == 0x2029 else { return 0 }
+    return hb_font_get_nominal_glyph(parent, 0x20, glyph)
 }

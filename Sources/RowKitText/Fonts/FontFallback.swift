@@ -1,34 +1,79 @@
 import CICU
 
-/// Chooses the font for each grapheme cluster of one paragraph, in Chromium's fallback order.
+/// Chooses the font for each grapheme cluster of one paragraph, as Chromium's shaper does
+/// (docs/CHROMIUM.md §2.1).
 ///
-/// One value per paragraph being prepared: it remembers the system fallback font picked in
-/// the current script run (Chromium picks a fallback font for the first character of a run
-/// that the listed fonts lack, then uses it for every later character of the run it has, so
-/// `感激。《红` is all one CJK font while `《` alone may come from another font).
+/// A cluster takes the first font of the style's chain (its installed families, then the
+/// standard font) that *shapes* it without a .notdef glyph; emoji clusters may go to the color
+/// emoji font. The clusters none of those fonts render are filled the way Chromium fills its
+/// "holes": per script segment, a hint character is chosen from the holes (the first character
+/// with a definite script after the first one, else the first one), the system is asked for a
+/// font for that character (the first family at normal weight for bold or italic text, else
+/// fontconfig's list for the content language), and that font takes every hole cluster it
+/// renders; the rest asks again with a new hint, then the last-resort font, then shows .notdef
+/// in the primary font. One value per paragraph being prepared.
 struct FontFallback {
     let style: TextStyle
     let primary: Font
     let fonts: FontLibrary
     /// The primary font maps every printable ASCII character (the common fast path).
     let primaryCoversASCII: Bool
-    private var runFallback: Font?
-    private var runScript: Int32 = -1
+    private let chain: [Font]
+    private let normalStyle: Font?
+    private let emoji: Font?
+    /// fontconfig language of the system fallback.
+    private let language: String
+    /// Fonts planned for the hole clusters of the current segment, by cluster start.
+    private var planned: [Int: Font] = [:]
+    private var plannedEnd = -1
+    /// The fonts the current plan tried, in order: a hole cluster takes the first that renders
+    /// it, else the primary font (so they, with the cluster, decide its font).
+    private var planFonts: [Font] = []
+    /// Plans made so far (each looked ahead in the paragraph, up to its segment's end).
+    private(set) var plansMade = 0
 
     init(style: TextStyle, primary: Font, fonts: FontLibrary) {
         self.style = style
         self.primary = primary
         self.fonts = fonts
+        let chain = try? fonts.chain(for: style.font, language: style.lang)
+        self.chain = chain?.fonts ?? [primary]
+        self.normalStyle = chain?.normalStyle
+        self.emoji = fonts.emojiFont
+        self.language = FallbackLanguage.fontconfigLanguage(for: style.lang)
         self.primaryCoversASCII = (0x21...0x7E).allSatisfy { primary.covers(UInt32($0)) }
     }
 
-    /// The font for the grapheme `g0..<g1`, in Chromium's order: with VS16 the color emoji
-    /// font; else the style's font, then the standard font (Liberation Serif), then the emoji
-    /// font for emoji clusters, then fontconfig's system fallback for the first character. A
-    /// font qualifies when it has every visible character of the cluster.
+    /// The font for the grapheme `g0..<g1` of the paragraph `units`.
     mutating func font(for units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> Font {
         let first = units[g0]
         if g1 == g0 + 1 && first < 0x7F && first >= 0x20 && primaryCoversASCII { return primary }
+        if let font = plannedFont(at: g0) { return font }
+        if let font = chainFont(units, g0, g1) { return font }
+        return planFont(units, from: g0)
+    }
+
+    /// The font planned for the hole cluster starting at `g0`, when the current plan covers it.
+    @inline(__always) func plannedFont(at g0: Int) -> Font? {
+        g0 < plannedEnd ? planned[g0] : nil
+    }
+
+    /// Plans the system fallback from the hole cluster at `g0` (looking ahead in `units`, the
+    /// paragraph) and returns its font.
+    mutating func planFont(_ units: UnsafeBufferPointer<UInt16>, from g0: Int) -> Font {
+        plan(units, from: g0)
+        plansMade += 1
+        return planned[g0] ?? primary
+    }
+
+    /// What a cluster holds that matters for font choice.
+    private struct Cluster {
+        var base: UInt32
+        var emojiCluster: Bool
+        var variation16: Bool
+    }
+
+    private func analyse(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> Cluster {
         let (base, baseLength) = UnicodeAnalysis.scalar(at: g0, in: units)
         var variation16 = false, variation15 = false, sequence = false
         var i = g0 + baseLength
@@ -39,63 +84,175 @@ struct FontFallback {
             else if scalar == 0x200D || rk_is_emoji_modifier(scalar) != 0 || scalar == 0x20E3 || rk_is_regional_indicator(scalar) != 0 { sequence = true }
             i += length
         }
-        let script = rk_script(base)
-        if script > 1 && script != 103 && script != runScript {
-            runScript = script
-            runFallback = nil
-        }
         let emojiCluster = !variation15 && (variation16 || sequence || rk_is_emoji_presentation(base) != 0 || rk_is_regional_indicator(base) != 0)
-        if variation16 && !variation15, let emoji = fonts.emojiFont, emoji.covers(base) { return emoji }
-        if covers(primary, units, g0, g1) { return primary }
-        if let standard = fonts.standardFont(weight: style.font.weight, italic: style.font.italic), covers(standard, units, g0, g1) { return standard }
-        if emojiCluster, let emoji = fonts.emojiFont, emoji.covers(base) { return emoji }
-        if let fallback = runFallback, covers(fallback, units, g0, g1) { return fallback }
-        if let system = fonts.systemFallback(for: base) {
-            runFallback = system
-            return system
-        }
-        return primary
+        return Cluster(base: base, emojiCluster: emojiCluster, variation16: variation16 && !variation15)
     }
 
-    /// Whether `font` renders the cluster: it has every visible character, or every character
-    /// of the cluster's NFC composition (HarfBuzz composes `e` + U+0302 + U+0323 into `ệ` when
-    /// the font has the composed glyph, and Chromium counts that as rendered).
+    /// The chain font (or the emoji font) for a cluster, or nil when it needs system fallback.
+    /// A cluster with VS16 goes to the color emoji font first (Chromium skips a text font that
+    /// lacks the emoji variation); an emoji-presentation cluster the chain cannot render goes to
+    /// the emoji font.
+    func chainFont(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> Font? {
+        let cluster = analyse(units, g0, g1)
+        if cluster.variation16, let emoji, emoji.covers(cluster.base) { return emoji }
+        for font in chain where covers(font, units, g0, g1) { return font }
+        if cluster.emojiCluster, let emoji, emoji.covers(cluster.base) { return emoji }
+        return nil
+    }
+
+    /// Whether `font` renders the cluster: it maps every visible character, or HarfBuzz shapes
+    /// the cluster with it without .notdef (decomposing or composing as needed). U+3000, which
+    /// HarfBuzz would draw with the space glyph, counts only when the font has it (as in Chromium).
     func covers(_ font: Font, _ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> Bool {
-        if coversEach(font, UnsafeBufferPointer(rebasing: units[g0..<g1])) { return true }
-        guard g1 - g0 > 1 && g1 - g0 <= 32 else { return false }
-        var composed = [UInt16](repeating: 0, count: 64)
-        let n = composed.withUnsafeMutableBufferPointer { out in
-            rk_compose_nfc(units.baseAddress! + g0, Int32(g1 - g0), out.baseAddress, 64)
-        }
-        guard n > 0 && Int(n) < g1 - g0 else { return false }
-        return composed.withUnsafeBufferPointer { coversEach(font, UnsafeBufferPointer(rebasing: $0[0..<Int(n)])) }
-    }
-
-    private func coversEach(_ font: Font, _ units: UnsafeBufferPointer<UInt16>) -> Bool {
-        var i = 0
-        while i < units.count {
+        var i = g0
+        while i < g1 {
             let (scalar, length) = UnicodeAnalysis.scalar(at: i, in: units)
-            if !font.covers(scalar) && rk_is_default_ignorable(scalar) == 0 { return false }
+            if !font.covers(scalar) && rk_is_default_ignorable(scalar) == 0 {
+                if scalar == 0x3000 { return false }
+                return font.shapes(cluster: UnsafeBufferPointer(rebasing: units[g0..<g1]))
+            }
             i += length
         }
         return true
     }
+
+    /// Plans the system fallback for the holes of the script segment starting at `g0` (whose
+    /// first cluster is a hole): the segment runs while the script stays the same (Common and
+    /// Inherited characters join it) and ends at an emoji cluster; clusters the chain renders
+    /// are skipped, the others are filled as Chromium fills its reshape queue.
+    private mutating func plan(_ units: UnsafeBufferPointer<UInt16>, from g0: Int) {
+        planned.removeAll(keepingCapacity: true)
+        let limit = min(units.count, g0 + 2048)
+        let window = UnsafeBufferPointer(rebasing: units[g0..<limit])
+        let ends = (try? UnicodeAnalysis.graphemeEnds(window)) ?? [Int32(limit - g0)]
+        var clusters: [(start: Int, end: Int)] = []
+        var holes: [[Int]] = []          // runs of hole cluster indices, in order
+        var script: Int32 = -1
+        var start = g0
+        var previousWasHole = false
+        for end32 in ends {
+            let end = g0 + Int(end32)
+            defer { start = end }
+            let cluster = analyse(units, start, end)
+            let s = rk_script(cluster.base)
+            if s > 1 && s != 103 {
+                if script < 0 { script = s } else if s != script { break }
+            }
+            if start > g0 && cluster.emojiCluster { break }
+            let isHole = start == g0 || chainFont(units, start, end) == nil
+            if isHole {
+                if previousWasHole { holes[holes.count - 1].append(clusters.count) } else { holes.append([clusters.count]) }
+            }
+            previousWasHole = isHole
+            clusters.append((start, end))
+        }
+        plannedEnd = clusters.last?.end ?? g0 + 1
+
+        var asked = Set<UInt32>()
+        var used = chain.map(ObjectIdentifier.init)
+        if let emoji { used.append(ObjectIdentifier(emoji)) }
+        var lastResortTried = false
+        planFonts.removeAll(keepingCapacity: true)
+        while !holes.isEmpty {
+            var font: Font?
+            if !lastResortTried {
+                let hint = hintCharacter(holes, clusters, units)
+                if !asked.contains(hint) {
+                    asked.insert(hint)
+                    if let candidate = systemFont(for: hint), !used.contains(ObjectIdentifier(candidate)) { font = candidate }
+                }
+                if font == nil {
+                    lastResortTried = true
+                    if let last = fonts.lastResortFont(weight: style.font.weight, slant: style.font.slant),
+                       !used.contains(ObjectIdentifier(last)) { font = last }
+                }
+            }
+            guard let font else { break }
+            used.append(ObjectIdentifier(font))
+            planFonts.append(font)
+            var remaining: [[Int]] = []
+            for run in holes {
+                var rest: [Int] = []
+                for index in run {
+                    let c = clusters[index]
+                    if covers(font, units, c.start, c.end) {
+                        planned[c.start] = font
+                        if !rest.isEmpty { remaining.append(rest); rest = [] }
+                    } else {
+                        rest.append(index)
+                    }
+                }
+                if !rest.isEmpty { remaining.append(rest) }
+            }
+            holes = remaining
+        }
+        // What no font renders shows .notdef from the primary font (Chromium's first candidate).
+        for run in holes { for index in run { planned[clusters[index].start] = primary } }
+    }
+
+    /// Chromium's hint: the characters of the holes, in order, up to and including the first one
+    /// with a definite script (not Common or Inherited); of those, the first with a definite
+    /// script after the first character, else the first character.
+    private func hintCharacter(_ holes: [[Int]], _ clusters: [(start: Int, end: Int)], _ units: UnsafeBufferPointer<UInt16>) -> UInt32 {
+        var hints: [UInt32] = []
+        collect: for run in holes {
+            for index in run {
+                var i = clusters[index].start
+                while i < clusters[index].end {
+                    let (scalar, length) = UnicodeAnalysis.scalar(at: i, in: units)
+                    hints.append(scalar)
+                    if Self.hasDefiniteScript(scalar) { break collect }
+                    i += length
+                }
+            }
+        }
+        guard hints.count > 1 else { return hints.first ?? 0 }
+        for h in hints.dropFirst() where Self.hasDefiniteScript(h) { return h }
+        return hints[0]
+    }
+
+    private static func hasDefiniteScript(_ scalar: UInt32) -> Bool {
+        let s = rk_script(scalar)
+        return s != 0 && s != 1 && s >= 0
+    }
+
+    /// The font the system offers for a hint: for bold or italic text the first family at
+    /// normal weight and slant if its character map has the hint, else fontconfig's choice for
+    /// the content language. Private-use characters and noncharacters get none.
+    private func systemFont(for hint: UInt32) -> Font? {
+        if (hint >= 0xE000 && hint <= 0xF8FF) || hint >= 0xF0000 || (hint >= 0xFDD0 && hint <= 0xFDEF) || hint & 0xFFFE == 0xFFFE {
+            return nil
+        }
+        if let normal = normalStyle, normal.covers(hint) { return normal }
+        return fonts.systemFallback(for: hint, language: language)
+    }
 }
 
 extension FontFallback {
-    /// What `font(for:_:_:)` carries from one cluster to the next: the script run and the
-    /// fallback font chosen in it. A caller that saw a run of clusters chosen from one carried
-    /// state may reuse those choices whenever it meets the same clusters in the same state
-    /// (PreparedTextBuilder's word cache does). Everything `font(for:)` remembers must be here.
+    /// What decides the font of a cluster at a position besides the cluster itself: whether a
+    /// plan (system fallback for the holes of a script segment, made looking ahead) covers the
+    /// position, and if so the fonts it tried. A cluster the chain renders takes its chain font
+    /// whatever the state; a hole cluster inside a plan takes the first tried font that renders
+    /// it. So a word analysed in one state is analysed the same wherever it meets that state
+    /// again, as long as no plan starts inside it (which would look past it) and the plan
+    /// covers all of it — the word cache (ChunkedBuilder) keys on this and checks both.
     struct CarriedState: Equatable {
+        /// −1: no plan covers the position; else how many fonts the plan tried.
         var script: Int32
+        /// The first font the plan tried.
         var fallback: Font?
 
         static func == (a: CarriedState, b: CarriedState) -> Bool { a.script == b.script && a.fallback === b.fallback }
+
+        /// No plan covers the position.
+        static let outsidePlan = CarriedState(script: -1, fallback: nil)
     }
 
-    var carried: CarriedState {
-        get { CarriedState(script: runScript, fallback: runFallback) }
-        set { runScript = newValue.script; runFallback = newValue.fallback }
+    /// The state at unit `p` for a word ending at `q`, or nil when a plan covers `p` but ends
+    /// before `q` or tried several fonts (then the word is analysed, not cached).
+    func carried(at p: Int, through q: Int) -> CarriedState? {
+        guard p < plannedEnd else { return CarriedState.outsidePlan }
+        guard q <= plannedEnd, planFonts.count <= 1 else { return nil }
+        return CarriedState(script: Int32(planFonts.count), fallback: planFonts.first)
     }
 }

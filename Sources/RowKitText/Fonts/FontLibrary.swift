@@ -8,22 +8,30 @@ import Glibc
 /// The next font id, process-wide.
 private let fontIDs = Mutex<Int32>(0)
 
-/// Finds fonts through fontconfig (by family, weight and slant, or by file) and picks fallback
-/// fonts for characters the primary font lacks. Every lookup is cached; fonts are loaded once
-/// per file and face and kept for the life of the process.
+/// Finds fonts as Chromium on Linux finds them: a CSS family list resolved family by family
+/// (fontconfig, with Chromium's rule for when fontconfig's answer counts as the family), the
+/// browser's standard font after them, and per-character system fallback in the content
+/// language. Every lookup is cached (bounded); fonts are loaded once per file and face and kept
+/// for the life of the process.
 public final class FontLibrary: Sendable {
     /// The process-wide library.
     public static let shared = FontLibrary()
 
     private struct FileKey: Hashable { var path: String; var index: Int32 }
+    private struct FamilyKey: Hashable { var name: String; var weight: Int; var slant: FontSlant }
+    private struct FallbackKey: Hashable { var language: String; var scalar: UInt32 }
+    private struct ChainKey: Hashable { var descriptor: FontDescriptor; var script: BrowserSettings.Script }
 
     private struct State {
         var config: OpaquePointer?
         var fonts: [FileKey: Font] = [:]
-        var primary: [FontDescriptor: Font] = [:]
-        var fallback: [UInt32: Font?] = [:]
+        var families: [FamilyKey: Font?] = [:]
+        var chains: [ChainKey: FontChain] = [:]
+        var scripts: [String: BrowserSettings.Script] = [:]
+        var fallback: [FallbackKey: Font?] = [:]
+        var sorted: [String: UnsafeMutablePointer<FcFontSet>] = [:]
         var emoji: Font??
-        var systemSorted: UnsafeMutablePointer<FcFontSet>?
+        var systemUIFamily: String??
         var warned: Set<String> = []
     }
 
@@ -31,7 +39,8 @@ public final class FontLibrary: Sendable {
     /// Where "family not installed" warnings go; stderr by default.
     private let warn: @Sendable (String) -> Void
 
-    /// A library that reports each missing family once through `warn` (stderr by default).
+    /// A library that reports each family list with no installed family once through `warn`
+    /// (stderr by default).
     public init(warn: @escaping @Sendable (String) -> Void = { message in
         var line = "rowkit: warning: \(message)\n"
         line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
@@ -39,70 +48,165 @@ public final class FontLibrary: Sendable {
         self.warn = warn
     }
 
-    /// The font for a descriptor: the file it names, or fontconfig's best match for its family,
-    /// weight and slant. A family that is not installed falls back to fontconfig's match, with
-    /// one warning per family.
+    /// The primary font for a descriptor: the file it names, or the first family of its list
+    /// that is installed (as Chromium decides it), else the browser's standard font.
     public func font(for descriptor: FontDescriptor) throws(TextError) -> Font {
-        try font(for: descriptor, warnIfMissing: true)
+        try chain(for: descriptor, language: nil).primary
     }
 
-    private func font(for descriptor: FontDescriptor, warnIfMissing: Bool) throws(TextError) -> Font {
-        if let cached = state.withLock({ $0.primary[descriptor] }) { return cached }
-        let font: Font
+    /// The primary font of a style: like ``font(for:)``, with generic families and the standard
+    /// font resolved for the style's content language (`serif` in Japanese is a Japanese serif).
+    public func primaryFont(for style: TextStyle) throws(TextError) -> Font {
+        try chain(for: style.font, language: style.lang).primary
+    }
+
+    /// The script group whose browser settings apply to a content language (cached).
+    func script(for language: String?) -> BrowserSettings.Script {
+        guard let language else { return .common }
+        if let known = state.withLock({ $0.scripts[language] }) { return known }
+        let script = BrowserSettings.script(for: language)
+        state.withLock { state in
+            if state.scripts.count > 1024 { state.scripts.removeAll() }
+            state.scripts[language] = script
+        }
+        return script
+    }
+
+    /// The fonts a descriptor's text is shaped with before any system fallback, in order.
+    func chain(for descriptor: FontDescriptor, language: String?) throws(TextError) -> FontChain {
+        let script = self.script(for: language)
+        let key = ChainKey(descriptor: descriptor, script: script)
+        if let cached = state.withLock({ $0.chains[key] }) { return cached }
+        let chain: FontChain
         var warning: String?
         if let path = descriptor.path {
             guard access(path, R_OK) == 0 else { throw .fontFileUnreadable(path) }
             guard let loaded = state.withLock({ load(path: path, index: 0, family: path, in: &$0) }) else {
                 throw .fontFileUnreadable(path)
             }
-            font = loaded
+            chain = FontChain(fonts: [loaded], familyCount: 1, normalStyle: nil)
         } else {
-            guard !descriptor.family.isEmpty else { throw .noFontFound(descriptor.description) }
-            let family = FontDescriptor.browserFamily(for: descriptor.family)
-            let result = state.withLock { state -> (Font?, String?) in
-                guard let match = match(family: family, weight: descriptor.weight, italic: descriptor.italic, in: &state) else {
-                    return (nil, nil)
-                }
-                let resolved = !match.families.isEmpty || family != descriptor.family
-                var note: String?
-                if !resolved, warnIfMissing, state.warned.insert(descriptor.family.lowercased()).inserted {
-                    note = "font family '\(descriptor.family)' is not installed; using '\(match.font.family)'"
-                }
-                return (match.font, note)
+            let list = FamilyList.parse(descriptor.family)
+            guard !list.isEmpty else { throw .noFontFound(descriptor.description) }
+            let weight = descriptor.weight.value, slant = descriptor.slant
+            var fonts: [Font] = []
+            for family in list {
+                guard let font = resolve(family, weight: weight, slant: slant, script: script) else { continue }
+                if !fonts.contains(where: { $0 === font }) { fonts.append(font) }
             }
-            guard let matched = result.0 else { throw .noFontFound(descriptor.description) }
-            font = matched
-            warning = result.1
+            let familyCount = fonts.count
+            let standardName = BrowserSettings.family(.standard, script: script)
+            if let standard = resolveNamed(standardName, weight: weight, slant: slant), !fonts.contains(where: { $0 === standard }) {
+                fonts.append(standard)
+            }
+            guard !fonts.isEmpty else { throw .noFontFound(descriptor.description) }
+            // Bold or italic text falls back to the first family at normal weight and slant
+            // before any system font; Chromium names that family as written (docs/CHROMIUM.md §2.1).
+            var normalStyle: Font?
+            if weight >= 600 || slant != .normal {
+                normalStyle = resolveNamed(list[0].writtenName, weight: 400, slant: .normal)
+            }
+            chain = FontChain(fonts: fonts, familyCount: familyCount, normalStyle: normalStyle)
+            let hasGeneric = list.contains { if case .generic = $0 { return true }; return false }
+            if familyCount == 0 && !hasGeneric {
+                let key = descriptor.family.lowercased()
+                if state.withLock({ $0.warned.insert(key).inserted }) {
+                    warning = list.count == 1
+                        ? "font family '\(descriptor.family)' is not installed; using '\(fonts[0].family)'"
+                        : "no family of '\(descriptor.family)' is installed; using '\(fonts[0].family)'"
+                }
+            }
         }
-        state.withLock { $0.primary[descriptor] = font }
+        state.withLock { state in
+            if state.chains.count > 4096 { state.chains.removeAll(keepingCapacity: true) }
+            state.chains[key] = chain
+        }
         if let warning { warn(warning) }
-        return font
-    }
-
-    /// The browser's standard font, the second link of every fallback chain: what fontconfig
-    /// gives for "Times New Roman" (Chromium's default standard family on Linux; usually
-    /// Liberation Serif) at the requested weight and slant.
-    func standardFont(weight: FontWeight, italic: Bool) -> Font? {
-        try? font(for: FontDescriptor(family: "Times New Roman", weight: weight, italic: italic), warnIfMissing: false)
+        return chain
     }
 
     /// The color emoji font (fontconfig's "emoji" family when it has color glyphs).
     var emojiFont: Font? {
         if let cached = state.withLock({ $0.emoji }) { return cached }
-        let found = (try? font(for: FontDescriptor(family: "emoji"), warnIfMissing: false)).flatMap { $0.hasColorGlyphs ? $0 : nil }
+        let found = resolveNamed("emoji", weight: 400, slant: .normal).flatMap { $0.hasColorGlyphs ? $0 : nil }
         state.withLock { $0.emoji = .some(found) }
         return found
     }
 
-    /// The system fallback for `scalar`, as Chromium finds it: fontconfig's sorted list for
-    /// `lang=en-us, scalable` (independent of the requested family and weight), first font
-    /// whose charset has the character. Nil when no installed font has it.
-    func systemFallback(for scalar: UInt32) -> Font? {
+    /// The last font Chromium tries before giving up on a character: its last-resort family
+    /// ("Sans") at the style's weight and slant.
+    func lastResortFont(weight: FontWeight, slant: FontSlant) -> Font? {
+        resolveNamed("Sans", weight: weight.value, slant: slant)
+    }
+
+    /// The system fallback for `scalar`, as Chromium finds it: fontconfig's list sorted for the
+    /// content language (``FallbackLanguage``), independent of the requested family and weight;
+    /// the first scalable TrueType/CFF font whose charset has the character. Nil when none has it.
+    func systemFallback(for scalar: UInt32, language: String) -> Font? {
         state.withLock { state in
-            if let cached = state.fallback[scalar] { return cached }
-            let found = systemMatch(scalar, in: &state)
+            let key = FallbackKey(language: language, scalar: scalar)
+            if let cached = state.fallback[key] { return cached }
+            let found = systemMatch(scalar, language: language, in: &state)
             if state.fallback.count > 65_536 { state.fallback.removeAll(keepingCapacity: true) }
-            state.fallback[scalar] = .some(found)
+            state.fallback[key] = .some(found)
+            return found
+        }
+    }
+
+    // MARK: family resolution
+
+    /// A family of a CSS list as Chromium resolves it: generics through the browser's settings,
+    /// a name through fontconfig, then through Chromium's alternate name (Arial ↔ Helvetica,
+    /// Times ↔ Times New Roman, Courier ↔ Courier New).
+    private func resolve(_ family: FamilyName, weight: Int, slant: FontSlant, script: BrowserSettings.Script) -> Font? {
+        var name = family.browserName(script: script)
+        if case .generic(.systemUI) = family {
+            guard let system = systemUIFamily() else { return nil }
+            name = system
+        }
+        if let font = resolveNamed(name, weight: weight, slant: slant) { return font }
+        if let alternate = Self.alternateName(name) { return resolveNamed(alternate, weight: weight, slant: slant) }
+        return nil
+    }
+
+    static func alternateName(_ name: String) -> String? {
+        switch name.lowercased() {
+        case "courier": return "Courier New"
+        case "courier new": return "Courier"
+        case "times": return "Times New Roman"
+        case "times new roman": return "Times"
+        case "arial": return "Helvetica"
+        case "helvetica": return "Arial"
+        default: return nil
+        }
+    }
+
+    /// The system UI family (CSS `system-ui`): the family fontconfig gives for no family at all.
+    private func systemUIFamily() -> String? {
+        if let cached = state.withLock({ $0.systemUIFamily }) { return cached }
+        let name = state.withLock { state -> String? in
+            guard let config = configuration(&state) else { return nil }
+            let request = FcPatternCreate()!
+            defer { FcPatternDestroy(request) }
+            FcConfigSubstitute(config, request, FcMatchPattern)
+            FcDefaultSubstitute(request)
+            var result = FcResultNoMatch
+            guard let match = FcFontMatch(config, request, &result) else { return nil }
+            defer { FcPatternDestroy(match) }
+            return families(of: match).first
+        }
+        state.withLock { $0.systemUIFamily = .some(name) }
+        return name
+    }
+
+    /// One family name at a weight and slant, or nil when it is not installed as Chromium sees it.
+    func resolveNamed(_ name: String, weight: Int, slant: FontSlant) -> Font? {
+        let key = FamilyKey(name: name.lowercased(), weight: weight, slant: slant)
+        return state.withLock { state in
+            if let cached = state.families[key] { return cached }
+            let found = matchFamily(name, weight: weight, slant: slant, in: &state)
+            if state.families.count > 4096 { state.families.removeAll(keepingCapacity: true) }
+            state.families[key] = .some(found)
             return found
         }
     }
@@ -127,13 +231,6 @@ public final class FontLibrary: Sendable {
         return font
     }
 
-    private func pattern(weight: FontWeight, italic: Bool) -> OpaquePointer {
-        let pattern = FcPatternCreate()!
-        FcPatternAddInteger(pattern, FC_WEIGHT, FcWeightFromOpenType(Int32(weight.value)))
-        FcPatternAddInteger(pattern, FC_SLANT, italic ? FC_SLANT_ITALIC : FC_SLANT_ROMAN)
-        return pattern
-    }
-
     private func families(of pattern: OpaquePointer) -> [String] {
         var names: [String] = []
         var value: UnsafeMutablePointer<FcChar8>?
@@ -154,76 +251,153 @@ public final class FontLibrary: Sendable {
         return load(path: String(cString: file), index: index, family: families(of: match).first ?? "", in: &state)
     }
 
-    private func match(family: String, weight: FontWeight, italic: Bool, in state: inout State) -> (font: Font, families: [String])? {
-        guard let config = configuration(&state) else { return nil }
-        let request = pattern(weight: weight, italic: italic)
+    /// A font Chromium can use: scalable, TrueType or CFF, and readable.
+    private func isUsable(_ pattern: OpaquePointer) -> Bool {
+        var scalable: FcBool = 0
+        guard FcPatternGetBool(pattern, FC_SCALABLE, 0, &scalable) == FcResultMatch, scalable != 0 else { return false }
+        var format: UnsafeMutablePointer<FcChar8>?
+        if FcPatternGetString(pattern, FC_FONTFORMAT, 0, &format) == FcResultMatch, let format {
+            let name = String(cString: format)
+            guard name == "TrueType" || name == "CFF" else { return false }
+        }
+        var file: UnsafeMutablePointer<FcChar8>?
+        guard FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file else { return false }
+        return access(file, R_OK) == 0
+    }
+
+    /// Chromium's (Skia's) family match: sort fontconfig's fonts for the family, weight, normal
+    /// width and slant; take the first usable one; accept it only if one of its family names is
+    /// the first family of the substituted pattern or the requested name, or both are of one
+    /// metric-compatible class (Arial/Liberation Sans…) — except for "sans", "serif" and
+    /// "monospace", which accept whatever fontconfig gives. So "Noto Sans Mono" (not installed)
+    /// is rejected although fontconfig would answer DejaVu Sans Mono.
+    private func matchFamily(_ name: String, weight: Int, slant: FontSlant, in state: inout State) -> Font? {
+        guard let config = configuration(&state), !name.isEmpty, name.utf8.count <= 2048 else { return nil }
+        let request = FcPatternCreate()!
         defer { FcPatternDestroy(request) }
-        FcPatternAddString(request, FC_FAMILY, family)
+        FcPatternAddString(request, FC_FAMILY, name)
+        FcPatternAddInteger(request, FC_WEIGHT, FcWeightFromOpenType(Int32(weight)))
+        FcPatternAddInteger(request, FC_WIDTH, FC_WIDTH_NORMAL)
+        FcPatternAddInteger(request, FC_SLANT, slant == .normal ? FC_SLANT_ROMAN : slant == .italic ? FC_SLANT_ITALIC : FC_SLANT_OBLIQUE)
+        FcPatternAddBool(request, FC_SCALABLE, 1)
         FcConfigSubstitute(config, request, FcMatchPattern)
         FcDefaultSubstitute(request)
+        var postConfig: UnsafeMutablePointer<FcChar8>?
+        let afterConfig = FcPatternGetString(request, FC_FAMILY, 0, &postConfig) == FcResultMatch && postConfig != nil
+            ? String(cString: postConfig!) : ""
         var result = FcResultNoMatch
-        guard let match = FcFontMatch(config, request, &result) else { return nil }
-        defer { FcPatternDestroy(match) }
-        guard let font = font(from: match, in: &state) else { return nil }
-        // The family counts as installed when the match is the family itself or one of its
-        // strong aliases ("Arial" → Liberation Sans), not one of the weak defaults fontconfig
-        // appends for any unknown name.
-        let strong = Set(strongFamilies(of: request).map { $0.lowercased() })
-        return (font, families(of: match).filter { strong.contains($0.lowercased()) })
-    }
-
-    /// Families of a substituted pattern bound strongly (the request and its aliases).
-    private func strongFamilies(of pattern: OpaquePointer) -> [String] {
-        var iterator = FcPatternIter()
-        guard FcPatternFindIter(pattern, &iterator, FC_FAMILY) != 0 else { return [] }
-        var names: [String] = []
-        var id: Int32 = 0
-        var value = FcValue()
-        var binding = FcValueBindingWeak
-        while FcPatternIterGetValue(pattern, &iterator, id, &value, &binding) == FcResultMatch {
-            if binding != FcValueBindingWeak, value.type == FcTypeString, let text = value.u.s {
-                names.append(String(cString: text))
-            }
-            id += 1
+        guard let set = FcFontSort(config, request, 0, nil, &result) else { return nil }
+        defer { FcFontSetDestroy(set) }
+        var match: OpaquePointer?
+        for i in 0..<Int(set.pointee.nfont) {
+            if let candidate = set.pointee.fonts[i], isUsable(candidate) { match = candidate; break }
         }
-        return names
+        guard let match else { return nil }
+        if !Self.acceptsAnything(name) {
+            let accepted = families(of: match).contains { found in
+                found.caseInsensitiveEquals(afterConfig) || found.caseInsensitiveEquals(name)
+                    || Self.metricCompatible(name, found)
+            }
+            guard accepted else { return nil }
+        }
+        return font(from: match, in: &state)
     }
 
-    private func systemMatch(_ scalar: UInt32, in state: inout State) -> Font? {
+    /// Names for which Chromium takes whatever fontconfig gives (its "fallback allowed" names).
+    static func acceptsAnything(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return lower == "sans" || lower == "serif" || lower == "monospace"
+    }
+
+    /// Families Chromium treats as interchangeable (metric-compatible), by class.
+    private static let metricClasses: [String: Int] = [
+        "arial": 1, "arimo": 1, "liberation sans": 1,
+        "times new roman": 2, "tinos": 2, "liberation serif": 2,
+        "courier new": 3, "cousine": 3, "liberation mono": 3,
+        "symbol": 4, "symbol neu": 4,
+        "ms pgothic": 5, "ｍｓ ｐゴシック": 5, "noto sans cjk jp": 5, "ipapgothic": 5, "motoyag04gothic": 5,
+        "ms gothic": 6, "ｍｓ ゴシック": 6, "noto sans mono cjk jp": 6, "ipagothic": 6, "motoyag04gothicmono": 6,
+        "ms pmincho": 7, "ｍｓ ｐ明朝": 7, "noto serif cjk jp": 7, "ipapmincho": 7, "motoyag04mincho": 7,
+        "ms mincho": 8, "ｍｓ 明朝": 8, "ipamincho": 8, "motoyag04minchomono": 8,
+        "simsun": 9, "宋体": 9, "noto serif cjk sc": 9, "msung gb18030": 9, "song asc": 9,
+        "simhei": 10, "黑体": 10, "noto sans cjk sc": 10, "myingheigb18030": 10, "myingheib5hk": 10,
+        "pmingliu": 11, "新細明體": 11, "noto serif cjk tc": 11, "msung b5hk": 11,
+        "cambria": 12, "caladea": 12, "calibri": 13, "carlito": 13,
+    ]
+
+    static func metricCompatible(_ a: String, _ b: String) -> Bool {
+        guard let ca = metricClasses[a.lowercased()], let cb = metricClasses[b.lowercased()] else { return false }
+        return ca == cb
+    }
+
+    private func systemMatch(_ scalar: UInt32, language: String, in state: inout State) -> Font? {
         guard let config = configuration(&state) else { return nil }
-        if state.systemSorted == nil {
+        if state.sorted[language] == nil {
+            if state.sorted.count >= 64 {
+                for set in state.sorted.values { FcFontSetDestroy(set) }
+                state.sorted.removeAll()
+            }
             let request = FcPatternCreate()!
             defer { FcPatternDestroy(request) }
-            FcPatternAddString(request, FC_LANG, "en-us")
+            FcPatternAddString(request, FC_LANG, language)
             FcPatternAddBool(request, FC_SCALABLE, 1)
             FcConfigSubstitute(config, request, FcMatchPattern)
             FcDefaultSubstitute(request)
             var result = FcResultNoMatch
-            state.systemSorted = FcFontSort(config, request, 0, nil, &result)
+            guard let set = FcFontSort(config, request, 0, nil, &result) else { return nil }
+            state.sorted[language] = set
         }
-        guard let sorted = state.systemSorted else { return nil }
+        guard let sorted = state.sorted[language] else { return nil }
         let set = sorted.pointee
         for i in 0..<Int(set.nfont) {
             guard let candidate = set.fonts[i] else { continue }
             var charset: OpaquePointer?
             guard FcPatternGetCharSet(candidate, FC_CHARSET, 0, &charset) == FcResultMatch,
-                  FcCharSetHasChar(charset, scalar) != 0 else { continue }
+                  FcCharSetHasChar(charset, scalar) != 0, isUsable(candidate) else { continue }
             if let font = font(from: candidate, in: &state), font.covers(scalar) { return font }
         }
         return nil
     }
 }
 
-extension FontDescriptor {
-    /// CSS generic families, named as Chromium's Linux defaults name them (then resolved by
-    /// fontconfig): sans-serif is Arial (Liberation Sans), serif Times New Roman (Liberation
-    /// Serif), monospace fontconfig's Monospace.
-    static func browserFamily(for family: String) -> String {
-        switch family.lowercased() {
-        case "sans-serif", "system-ui": return "Arial"
-        case "serif": return "Times New Roman"
-        case "monospace": return "Monospace"
-        default: return family
+/// The fonts a style's text is shaped with before system fallback: the installed families of
+/// its list, then the standard font; the first one is the primary font.
+final class FontChain: Sendable {
+    let fonts: [Font]
+    /// How many of `fonts` come from the family list (the rest is the standard font).
+    let familyCount: Int
+    /// For bold or italic styles, the first family at normal weight and slant (if installed).
+    let normalStyle: Font?
+    var primary: Font { fonts[0] }
+
+    init(fonts: [Font], familyCount: Int, normalStyle: Font?) {
+        self.fonts = fonts
+        self.familyCount = familyCount
+        self.normalStyle = normalStyle
+    }
+}
+
+/// The fontconfig language Chromium's system fallback sorts fonts for, from the content
+/// language: Chinese goes to Simplified ("zh-cn") or, with Hant or a TW/HK/MO region,
+/// Traditional ("zh-tw"; measured: zh-HK gets the TC font, not HK); no language is the
+/// browser's en-US (docs/CHROMIUM.md §2.3).
+enum FallbackLanguage {
+    static func fontconfigLanguage(for lang: String?) -> String {
+        guard let lang, !lang.isEmpty else { return "en-us" }
+        let subtags = lang.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        guard let primary = subtags.first else { return "en-us" }
+        if primary == "zh" || primary == "yue" {
+            let traditional = primary == "yue" || subtags.dropFirst().contains { ["hant", "tw", "hk", "mo"].contains($0) }
+            return traditional ? "zh-tw" : "zh-cn"
         }
+        // fontconfig's language tags: a language and an optional region.
+        if subtags.count > 1, subtags[1].count == 2 { return primary + "-" + subtags[1] }
+        return primary
+    }
+}
+
+extension String {
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        self.count == other.count && self.lowercased() == other.lowercased()
     }
 }

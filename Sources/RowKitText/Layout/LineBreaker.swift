@@ -1,8 +1,9 @@
 /// Line breaking over a compact measuring form (``MetricsBlock``), as Chromium does with
 /// `white-space: normal; overflow-wrap: break-word`: greedy; trailing spaces hang; a word wider
-/// than the line moves to a new line and breaks between grapheme clusters there; forced breaks
-/// end lines; a line ending at a soft hyphen shows a hyphen, which must fit. Integer arithmetic
-/// only: no shaping and no allocation.
+/// than the line moves to a new line and breaks between grapheme clusters there (inside a
+/// ligature too, BreakRules.swift); forced breaks end lines; a line ending at a soft hyphen
+/// shows a hyphen, which must fit. Integer arithmetic only: no shaping, and no allocation but
+/// on the rare paths (a word broken inside, a soft hyphen that does not fit).
 extension MetricsBlock.View {
     typealias Flag = MetricsBlock.Flag
 
@@ -82,27 +83,65 @@ extension MetricsBlock.View {
             let segmentStart = start(i)
             var trim: Int64 = 0
             if placed > 0 && f & Flag.whitespaceOnly == 0 && x + w > limit {
-                if f & Flag.endTrim != 0 { trim = Int64(special(i).trimAmount) }
+                if f & Flag.endTrim != 0 { trim = lineEndTrim(segment: i) }
                 if trim == 0 || x + w - trim > limit {
                     // The line ends before segment i: after the last placed segment, unless
-                    // that one ends in a soft hyphen whose hyphen does not fit — then at the
-                    // latest earlier opportunity where it does.
+                    // that one ends in a soft hyphen whose hyphen does not fit, or in a full
+                    // stop that is full width at a line end and then does not fit — then at
+                    // the latest earlier opportunity where it does (docs/CHROMIUM.md §3(b, e)).
                     var endSegment = i - 1
                     var width = content
                     var hyphen = lastFlags & Flag.softHyphen != 0
-                    if hyphen && Self.ceilToLayoutUnit(content) + Self.ceilToLayoutUnit(hyphenWidth) > limit {
+                    var growth = lastFlags & Flag.endTrim != 0 ? lineEndGrowth(segment: endSegment) : 0
+                    if (hyphen && Self.ceilToLayoutUnit(content) + Self.ceilToLayoutUnit(hyphenWidth) > limit)
+                        || (growth > 0 && content + growth > limit) {
                         if let fallback = lineBreakBefore(i, lineFirst: lineFirst, lineStart: lineStart, limit: limit, hyphenWidth: hyphenWidth) {
                             endSegment = fallback.segment
                             width = fallback.width
                             hyphen = fallback.hyphen
+                            growth = fallback.growth
+                        } else if let split = hyphen
+                                    ? softHyphenOverflowBreak(lineStart: Int(lineStart), limit: limit, hyphenWidth: hyphenWidth)
+                                    : lineFirst == endSegment ? grownEndOverflowBreak(lineStart: Int(lineStart), contentEnd: contentEnd(endSegment), limit: limit) : nil {
+                            // overflow-wrap breaks the word between graphemes instead
+                            // (docs/CHROMIUM.md §3(b, e)); the line resumes where it broke.
+                            if !emit(lineStart, Int32(split.end), split.width, split.hyphen) { return }
+                            lineStart = Int32(split.end)
+                            var j = endSegment
+                            while j < n && Int(end(j)) <= split.end { j += 1 }
+                            if j < n && j > 0 && Int(end(j - 1)) == split.end {
+                                placed = 0
+                                lastFlags = 0
+                                x = 0
+                                content = 0
+                                i = j
+                            } else if j < n {
+                                lineFirst = j
+                                content = lineStartWidth(split.end, contentEnd(j))
+                                x = content + trailing(j)
+                                placed = 1
+                                let fj = flags(j)
+                                lastFlags = fj & ~Flag.mandatoryBreak
+                                i = j + 1
+                                if fj & Flag.mandatoryBreak != 0 {
+                                    if !emit(lineStart, end(j), content, false) { return }
+                                    lineStart = end(j)
+                                    placed = 0
+                                    lastFlags = 0
+                                    x = 0
+                                    content = 0
+                                }
+                            } else {
+                                placed = 0
+                                i = n
+                            }
+                            continue
                         } else {
-                            // No opportunity fits with its hyphen: overflow-wrap breaks the
-                            // word here anyway, as an ordinary grapheme break (no hyphen).
                             hyphen = false
                         }
                     }
                     let e = end(endSegment)
-                    if !emit(lineStart, e, width + (hyphen ? hyphenWidth : 0), hyphen) { return }
+                    if !emit(lineStart, e, width + growth + (hyphen ? hyphenWidth : 0), hyphen) { return }
                     lineStart = e
                     placed = 0
                     lastFlags = 0
@@ -118,27 +157,47 @@ extension MetricsBlock.View {
             } else {
                 lineFirst = i
                 if w > limit && f & Flag.breakable != 0 {
-                    // overflow-wrap: break-word — whole graphemes per line, at least one.
+                    // overflow-wrap: break-word — whole graphemes per line, at least one; a
+                    // closing bracket that ends the word may shrink to fit.
                     var gx: Int64 = 0
-                    var onLine = 0
                     var u = Int(segmentStart)
                     let contentEnd = self.contentEnd(i)
-                    let units = self.units
+                    let endTrim = f & Flag.endTrim != 0 ? lineEndTrim(segment: i) : 0
+                    var dictionary: [Int32]?
                     while u < contentEnd {
-                        var v = u + 1
-                        var gw = units.advance(u)
-                        while v < contentEnd && !units.isGraphemeStart(v) { gw += units.advance(v); v += 1 }
-                        if onLine > 0 && gx + gw > limit {
-                            if !emit(lineStart, Int32(u), gx, false) { return }
-                            lineStart = Int32(u)
-                            gx = 0
-                            onLine = 0
+                        let piece = breakWordLine(from: u, contentEnd: contentEnd, limit: limit, endTrim: endTrim)
+                        if piece.end == contentEnd {
+                            gx = piece.width
+                            if piece.trimmed { trim = endTrim }
+                            break
                         }
-                        gx += gw
-                        onLine += 1
-                        u = v
+                        if !emit(lineStart, Int32(piece.end), piece.width, false) { return }
+                        lineStart = Int32(piece.end)
+                        u = piece.end
+                        dictionary = dictionaryBreaks(from: u)
+                        if dictionary != nil { break }
                     }
-                    content = gx
+                    content = gx - trim
+                    if let breaks = dictionary {
+                        // The line starts inside a dictionary-segmented word: Chromium finds
+                        // the words from here again (docs/CHROMIUM.md §3(g)).
+                        guard let next = layOutDictionaryRun(breaks, lineStart: &lineStart, content: &content, x: &x,
+                                                             limit: limit, emit) else { return }
+                        i = next
+                        placed = 1
+                        lineFirst = i - 1
+                        let fl = flags(i - 1)
+                        lastFlags = fl & ~(Flag.softHyphen | Flag.endTrim | Flag.mandatoryBreak)
+                        if fl & Flag.mandatoryBreak != 0 {
+                            if !emit(lineStart, end(i - 1), content, false) { return }
+                            lineStart = end(i - 1)
+                            placed = 0
+                            lastFlags = 0
+                            x = 0
+                            content = 0
+                        }
+                        continue
+                    }
                 } else {
                     content = w
                 }
@@ -162,10 +221,11 @@ extension MetricsBlock.View {
     }
 
     /// The latest break before the last one on the line `lineFirst..<i` (starting at unit
-    /// `lineStart`) whose line fits, counting a soft hyphen's hyphen where the break follows
-    /// one; nil if there is none.
-    func lineBreakBefore(_ i: Int, lineFirst: Int, lineStart: Int32, limit: Int64, hyphenWidth: Int64) -> (segment: Int, width: Int64, hyphen: Bool)? {
-        var best: (segment: Int, width: Int64, hyphen: Bool)?
+    /// `lineStart`) whose line fits, counting a soft hyphen's hyphen and a full stop's growth
+    /// where the break follows one; nil if there is none.
+    func lineBreakBefore(_ i: Int, lineFirst: Int, lineStart: Int32, limit: Int64, hyphenWidth: Int64)
+        -> (segment: Int, width: Int64, hyphen: Bool, growth: Int64)? {
+        var best: (segment: Int, width: Int64, hyphen: Bool, growth: Int64)?
         var x: Int64 = 0
         var content: Int64 = 0
         // Every candidate but the last (j = i - 1) counts; the latest one that fits wins.
@@ -183,26 +243,16 @@ extension MetricsBlock.View {
             x = pen + (f & Flag.tab != 0 ? tabbedSpaceWidth(segment: j, from: pen) : trailing(j))
             guard j < i - 1 else { break }
             let extra = f & Flag.softHyphen != 0 ? Self.ceilToLayoutUnit(hyphenWidth) : 0
-            if Self.ceilToLayoutUnit(content) + extra <= limit { best = (j, content, f & Flag.softHyphen != 0) }
+            let growth = f & Flag.endTrim != 0 ? lineEndGrowth(segment: j) : 0
+            if Self.ceilToLayoutUnit(content + growth) + extra <= limit { best = (j, content, f & Flag.softHyphen != 0, growth) }
         }
         return best
     }
 
     /// Width of segment `i`'s trailing white space when it holds tabs: spaces advance by the
-    /// space width, a tab to the next multiple of 8 spaces (CSS `tab-size: 8`) from the line start.
+    /// space width, a tab to its next stop (``TabStop``) from the line start.
     func tabbedSpaceWidth(segment i: Int, from x: Int64) -> Int64 {
-        let space = Int64(spaceWidth)
-        let tabSize = space * 8
-        var pen = x
-        let units = self.units
-        for u in contentEnd(i)..<Int(end(i)) {
-            switch units.kind(u) {
-            case MetricsBlock.Attribute.space: pen += space
-            case MetricsBlock.Attribute.tab where tabSize > 0: pen = (pen / tabSize + 1) * tabSize
-            default: break
-            }
-        }
-        return pen - x
+        trailingWidth(contentEnd(i), Int(end(i)), from: x, tabbed: true)
     }
 
     /// Room above and below the baseline that the line `start..<end` needs (normal line
@@ -250,13 +300,12 @@ extension MetricsBlock.View {
         var bestWidth: Int64 = 0
         var x: Int64 = 0
         var u = start
-        let tabSize = Int64(spaceWidth) * 8
         let units = self.units
         while u < end {
             var v = u + 1
             var gw = units.advance(u)
             while v < end && !units.isGraphemeStart(v) { gw += units.advance(v); v += 1 }
-            if units.kind(u) == MetricsBlock.Attribute.tab && tabSize > 0 { gw = (x / tabSize + 1) * tabSize - x }
+            if units.kind(u) == MetricsBlock.Attribute.tab { gw = TabStop.end(from: x, spaceWidth: spaceWidth) - x }
             x += gw
             if x > available { break }
             if !units.isHanging(v - 1) { best = v; bestWidth = x }

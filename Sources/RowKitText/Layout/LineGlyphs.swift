@@ -113,13 +113,17 @@ extension TextLayout {
             }
             placed.append(PlacedGlyphs(font: run.font, size: p.fontSize, glyphs: glyphs, x: xs, y: ys, advances: advances))
         }
-        // A closing CJK bracket trimmed to fit at the line end: its blank half is dropped. (In
-        // a line with right-to-left runs the pen skips the tabs' stops; count them here.)
+        // A closing CJK bracket trimmed to fit at the line end: its blank half is dropped; a full
+        // stop trimmed before punctuation on the next line gets its blank half back, and so does
+        // a cluster kerned against the next one, which the line end reshapes alone. (In a line
+        // with right-to-left runs the pen skips the tabs' stops; count them here.)
         let skippedTabs = !tabbed && p.units[line.start..<contentEnd].contains(0x09)
             ? p.penPosition(of: contentEnd, lineStart: line.start) - p.width(of: line.start..<contentEnd) : 0
         let excess = pen + skippedTabs - line.width
-        if !line.hyphenated && !line.ellipsized && excess > 1e-6, contentEnd > line.start,
-           CJKPunctuation.kind(p.units[contentEnd - 1]) == .close, let last = placed.indices.last, !placed[last].advances.isEmpty {
+        if !line.hyphenated && !line.ellipsized && abs(excess) > 1e-6, contentEnd > line.start,
+           excess > 0 ? CJKPunctuation.kind(p.units[contentEnd - 1]) == .close
+               : CJKPunctuation.growsAtLineEnd(p.units[contentEnd - 1]) || p.kerningGrowth(at: contentEnd) > 0,
+           let last = placed.indices.last, !placed[last].advances.isEmpty {
             var advances = placed[last].advances
             advances[advances.count - 1] -= excess
             placed[last] = PlacedGlyphs(font: placed[last].font, size: placed[last].size, glyphs: placed[last].glyphs,
@@ -136,9 +140,8 @@ extension PreparedText {
     /// x of unit `u` from the start of a line at `lineStart`, tab stops included.
     func penPosition(of u: Int, lineStart: Int) -> Double {
         var x: Int64 = 0
-        let tabSize = Int64(spaceWidth) * 8
         for k in lineStart..<u {
-            if units[k] == 0x09 && tabSize > 0 { x = (x / tabSize + 1) * tabSize } else { x += unitAdvance(k) }
+            if units[k] == 0x09 { x = TabStop.end(from: x, spaceWidth: spaceWidth) } else { x += unitAdvance(k) }
         }
         return Self.pixels(x)
     }

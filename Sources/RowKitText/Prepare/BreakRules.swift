@@ -1,3 +1,4 @@
+import CHarfBuzz
 import CICU
 
 /// Break rules the browser applies on top of ICU's UAX #14 line breaking.
@@ -89,6 +90,12 @@ enum CJKPunctuation {
         }
     }
 
+    /// A full stop or comma: trimmed before other punctuation, but never at a line end.
+    static func growsAtLineEnd(_ unit: UInt16) -> Bool {
+        let k = kind(unit)
+        return k == .dot || k == .comma
+    }
+
     /// Whether the unit at `i` is trimmed by its neighbours: a closing mark (bracket, `。`, `、`)
     /// followed by any punctuation loses its end half; an opening bracket preceded by any
     /// punctuation loses its start half, unless the mark before it was already trimmed.
@@ -102,5 +109,391 @@ enum CJKPunctuation {
             return previous == .open || previous == .middle
         }
         return false
+    }
+}
+
+/// Scripts ICU breaks into words with a dictionary.
+enum DictionaryScripts {
+    /// Thai, Lao, Myanmar, Khmer, New Tai Lue, Tai Tham, Myanmar extensions.
+    @inline(__always) static func contains(_ unit: UInt16) -> Bool {
+        (unit >= 0x0E00 && unit <= 0x0EFF) || (unit >= 0x1000 && unit <= 0x109F) || (unit >= 0x1780 && unit <= 0x17FF)
+            || (unit >= 0x19E0 && unit <= 0x19FF) || (unit >= 0x1A20 && unit <= 0x1AAF) || (unit >= 0xA9E0 && unit <= 0xA9FF)
+            || (unit >= 0xAA60 && unit <= 0xAA7F)
+    }
+
+    /// Joiners and combining marks, which continue a dictionary run.
+    @inline(__always) static func isMark(_ unit: UInt16) -> Bool {
+        unit == 0x200C || unit == 0x200D || (unit >= 0x0300 && unit <= 0x036F)
+    }
+}
+
+/// Line-end rules of Chromium's line breaker that depend on where a line ends (used by
+/// `forEachLine`; measured, docs/CHROMIUM.md §3(b, e, n)). They read only the measuring form,
+/// so a ``TextMetrics`` breaks lines exactly as its ``PreparedText`` does.
+extension MetricsBlock.View {
+    /// How much wider segment `i` (flagged `endTrim`) is when it ends a line: a fullwidth `。`
+    /// or `、` shaped half-width because punctuation follows it is full width again when the line
+    /// breaks between them (Chromium trims only pairs on one line, and never trims a full stop
+    /// or comma at a line end); a segment kerned against the next one measures as shaped alone.
+    func lineEndGrowth(segment i: Int) -> Int64 {
+        max(0, -Int64(special(i).trimAmount))
+    }
+
+    /// How much segment `i`'s (flagged `endTrim`) closing bracket may shrink at a line end.
+    func lineEndTrim(segment i: Int) -> Int64 {
+        max(0, Int64(special(i).trimAmount))
+    }
+
+    /// Where Chromium ends a line whose last break is a soft hyphen that does not fit with its
+    /// hyphen and that has no earlier break that fits: overflow-wrap breaks the word between
+    /// graphemes, through the following soft hyphens too, at the last boundary that fits —
+    /// never just before a soft hyphen (it stays with the grapheme before it), and just after
+    /// one only with its hyphen (`un‐be‐liev` at 55 px: `u` / `n‐` / `bel`, measured,
+    /// docs/CHROMIUM.md §3(b)). When none fits, the line takes its first grapheme (`m` / `‐`).
+    /// Returns the line's end, width (hyphen included) and whether it shows a hyphen; nil when
+    /// the line starts at the end of the text.
+    func softHyphenOverflowBreak(lineStart: Int, limit: Int64, hyphenWidth: Int64) -> (end: Int, width: Int64, hyphen: Bool)? {
+        let units = self.units
+        let count = unitCount
+        var best: (end: Int, width: Int64, hyphen: Bool)?
+        var first: (end: Int, width: Int64, hyphen: Bool)?
+        var x: Int64 = 0
+        var u = lineStart
+        while u < count {
+            if units.endsWord(u) { break }
+            var v = u + 1
+            var w = units.advance(u)
+            while v < count && !units.isGraphemeStart(v) { w += units.advance(v); v += 1 }
+            x += w
+            let afterSoftHyphen = units.isSoftHyphen(v - 1)
+            if first == nil { first = (v, afterSoftHyphen ? x + hyphenWidth : x, afterSoftHyphen) }
+            if x > limit { break }
+            if v < count && units.isSoftHyphen(v) {
+                // Never just before a soft hyphen.
+            } else if afterSoftHyphen {
+                if Self.ceilToLayoutUnit(x) + Self.ceilToLayoutUnit(hyphenWidth) <= limit { best = (v, x + hyphenWidth, true) }
+            } else {
+                best = (v, x, false)
+            }
+            u = v
+        }
+        return best ?? first
+    }
+
+    /// Where Chromium ends a line holding one word that ends in a full stop or comma shaped
+    /// half-width before the punctuation that follows it, when the line breaks between them and
+    /// the stop, full width again, no longer fits: overflow-wrap breaks the word between
+    /// graphemes before the stop, at the last boundary that fits (at least one grapheme), and
+    /// the stop starts the next line (measured: DejaVu Sans 16 px `a。「` at 18 px is `a` / `。` /
+    /// `「`, `aa。「` at 30 px is `aa` / `。「`, docs/CHROMIUM.md §3(e)). Nil when the stop is
+    /// the line's only grapheme.
+    func grownEndOverflowBreak(lineStart: Int, contentEnd: Int, limit: Int64) -> (end: Int, width: Int64, hyphen: Bool)? {
+        let units = self.units
+        var g = contentEnd - 1
+        while g > lineStart && !units.isGraphemeStart(g) { g -= 1 }
+        guard g > lineStart else { return nil }
+        let piece = breakWordLine(from: lineStart, contentEnd: g, limit: limit, endTrim: 0)
+        return (piece.end, piece.width, false)
+    }
+
+    /// The first segment ending at or after unit `p`.
+    func segment(endingAtOrAfter p: Int) -> Int {
+        var low = 0, high = segmentCount - 1
+        while low < high {
+            let mid = (low + high) / 2
+            if Int(end(mid)) < p { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// For a line that starts inside a word of a script ICU segments with a dictionary (Thai,
+    /// Lao, Khmer, Myanmar…) after overflow-wrap split the word: Chromium runs its break
+    /// iterator again on the text from the line start, which finds other words than it found in
+    /// the whole text (`รายงานก่อน` split as `รายง` continues `า|นก่อ|นวัน`; measured: without
+    /// context before the line start, `ควา` continues `มก|ว้าง`, not `ม|กว้าง`). Returns the new
+    /// break offsets after `lineStart`, up to the end of the dictionary run (an original break),
+    /// or nil when the text there is not such a script. The text comes from the block's extras
+    /// (the dictionary ranges are kept for this).
+    func dictionaryBreaks(from lineStart: Int) -> [Int32]? {
+        let extras = self.extras
+        guard lineStart < unitCount, let (range, textStart) = extras.dictionaryRange(holding: lineStart) else { return nil }
+        @inline(__always) func unit(_ k: Int) -> UInt16 { extras.textUnit(textStart + k - range.lowerBound) }
+        guard DictionaryScripts.contains(unit(lineStart)) else { return nil }
+        var p = lineStart
+        while p < range.upperBound && (DictionaryScripts.contains(unit(p)) || DictionaryScripts.isMark(unit(p))) { p += 1 }
+        // Extend to the original break at or after the run's end (inside the kept range).
+        let runEnd = min(Int(end(segment(endingAtOrAfter: p))), range.upperBound)
+        let text = (lineStart..<runEnd).map(unit)
+        let language = extras.language
+        let found = text.withUnsafeBufferPointer { buffer in try? UnicodeAnalysis.lineBreaks(buffer, language: language) }
+        guard let found else { return nil }
+        var result = found.ends.map { $0 + Int32(lineStart) }.filter { Int($0) > lineStart }
+        if result.last.map({ Int($0) }) != runEnd { result.append(Int32(runEnd)) }
+        return result
+    }
+
+    /// Width of the hanging white space `a..<b` after content ending at pen `x`: its advances,
+    /// or with a tab (or `tabbed`), spaces and tab stops (``TabStop``).
+    func trailingWidth(_ a: Int, _ b: Int, from x: Int64, tabbed: Bool = false) -> Int64 {
+        let units = self.units
+        var hasTab = tabbed
+        if !hasTab { for u in a..<b where units.kind(u) == MetricsBlock.Attribute.tab { hasTab = true; break } }
+        guard hasTab else { return advanceSum(a..<b) }
+        var pen = x
+        for u in a..<b {
+            switch units.kind(u) {
+            case MetricsBlock.Attribute.space: pen += Int64(spaceWidth)
+            case MetricsBlock.Attribute.tab: pen = TabStop.end(from: pen, spaceWidth: spaceWidth)
+            default: break
+            }
+        }
+        return pen - x
+    }
+
+    /// Lays out a dictionary-script run from a line start inside one of its words with the break
+    /// offsets ``dictionaryBreaks(from:)`` found (the last is an original break), greedily and
+    /// with overflow-wrap, finding the words again after every split inside a word. On return
+    /// the line holding the run's last piece is still open: `lineStart`, `content` and `x`
+    /// describe it. Returns the index of the first segment after the run, or nil when `emit`
+    /// asked to stop.
+    func layOutDictionaryRun(_ firstBreaks: [Int32], lineStart: inout Int32, content: inout Int64, x: inout Int64,
+                             limit: Int64, _ emit: (Int32, Int32, Int64, Bool) -> Bool) -> Int? {
+        let units = self.units
+        var breaks = firstBreaks
+        var k = 0
+        var a = Int(lineStart)
+        var placed = false
+        content = 0
+        x = 0
+        while k < breaks.count {
+            let b = Int(breaks[k])
+            var contentEnd = b
+            while contentEnd > a && units.isHanging(contentEnd - 1) { contentEnd -= 1 }
+            let w = a == Int(lineStart) && !placed ? lineStartWidth(a, contentEnd) : advanceSum(a..<contentEnd)
+            if placed && x + w > limit {
+                if !emit(lineStart, Int32(a), content, false) { return nil }
+                lineStart = Int32(a)
+                placed = false
+            }
+            if !placed && w > limit {
+                var gx: Int64 = 0, u = a
+                var again: [Int32]?
+                while u < contentEnd {
+                    let piece = breakWordLine(from: u, contentEnd: contentEnd, limit: limit, endTrim: 0)
+                    if piece.end == contentEnd { gx = piece.width; break }
+                    if !emit(lineStart, Int32(piece.end), piece.width, false) { return nil }
+                    lineStart = Int32(piece.end)
+                    u = piece.end
+                    if let found = dictionaryBreaks(from: u) { again = found; break }
+                }
+                if let again {
+                    breaks = again
+                    k = 0
+                    a = Int(lineStart)
+                    continue
+                }
+                content = gx
+            } else {
+                content = placed ? x + w : w
+            }
+            x = content + trailingWidth(contentEnd, b, from: content)
+            placed = true
+            a = b
+            k += 1
+        }
+        // The segment that ends where the run ends.
+        return segment(endingAtOrAfter: a) + 1
+    }
+}
+
+/// Widths inside clusters that hold several graphemes (ligatures such as "ffi", Myanmar and
+/// Khmer stacked syllables, lam-alef).
+///
+/// When overflow-wrap breaks a word between graphemes, Chromium may break inside such a
+/// cluster: every character of a cluster sits at the cluster's start, so the candidate break
+/// falls before the cluster's last grapheme; the line's end is then shaped again alone and the
+/// break moves back a grapheme at a time until it fits (ShapingLineBreaker::ShapeLine,
+/// docs/CHROMIUM.md §3(h)). Crediting each grapheme of the cluster with what it adds to the
+/// cluster's prefix shaped alone makes the grapheme sums of the break-word loop give those
+/// widths; the cluster's total is unchanged, so nothing else moves.
+enum ClusterSplit {
+    /// Redistributes `unitAdvances` (per run unit, design units, a cluster's advance on its
+    /// first unit) over the graphemes of each multi-grapheme cluster of the run `units[item]`,
+    /// and returns what a line starting inside such a cluster needs: for each grapheme start
+    /// `a` inside it and each later grapheme start or the cluster's end `b`, the width of
+    /// `a..<b` shaped alone — (a, b, design units) triples, run offsets, flat, by (a, b). A
+    /// cluster's end is the next cluster start that is also a grapheme start, as line breaking
+    /// sees it. Uses `buffer` (its contents are replaced).
+    static func creditGraphemes(_ unitAdvances: inout [Int32], clusters: [Int32], units: UnsafeBufferPointer<UInt16>,
+                                item: Range<Int>, font: Font, rightToLeft: Bool, language: ShapingLanguage,
+                                buffer: OpaquePointer) -> [Int32] {
+        let count = item.count
+        guard count > 1 else { return [] }
+        var isStart = [Bool](repeating: false, count: count + 1)
+        for c in clusters where c >= 0 && Int(c) < count { isStart[Int(c)] = true }
+        isStart[count] = true
+        var graphemeStart: [Bool]?
+        var alone: [Int32] = []
+        var c0 = 0
+        while c0 < count {
+            var c1 = c0 + 1
+            while !isStart[c1] { c1 += 1 }
+            defer { c0 = c1 }
+            guard c1 - c0 > 1 else { continue }
+            if graphemeStart == nil {
+                var starts = [Bool](repeating: false, count: count + 1)
+                let slice = UnsafeBufferPointer(rebasing: units[item])
+                var previous = 0
+                if let ends = try? UnicodeAnalysis.graphemeEnds(slice) {
+                    for end in ends { starts[previous] = true; previous = Int(end) }
+                }
+                starts[count] = true
+                graphemeStart = starts
+            }
+            guard let starts = graphemeStart else { return alone }
+            let inner = (c0 + 1..<c1).filter { starts[$0] }
+            guard !inner.isEmpty, isStart[c0] else { continue }
+            let total = unitAdvances[c0]
+            var previous: Int32 = 0
+            var credited = c0
+            for g in inner {
+                let prefix = width(units, item.lowerBound + c0..<item.lowerBound + g, font: font, rightToLeft: rightToLeft,
+                                   language: language, buffer: buffer)
+                unitAdvances[credited] = prefix &- previous
+                previous = prefix
+                credited = g
+            }
+            for u in c0 + 1..<c1 where !inner.contains(u) { unitAdvances[u] = 0 }
+            unitAdvances[credited] = total &- previous
+            // The rests shaped alone, up to where line breaking sees the cluster end.
+            var end = c1
+            while end < count && !starts[end] { end += 1; while !isStart[end] { end += 1 } }
+            let ends = inner + [end]
+            for (k, a) in inner.enumerated() {
+                for b in ends[(k + 1)...] {
+                    alone.append(Int32(a))
+                    alone.append(Int32(b))
+                    alone.append(width(units, item.lowerBound + a..<item.lowerBound + b, font: font, rightToLeft: rightToLeft,
+                                       language: language, buffer: buffer))
+                }
+            }
+        }
+        return alone
+    }
+
+    /// The advance of `units[range]` shaped alone, in design units.
+    static func width(_ units: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, font: Font, rightToLeft: Bool,
+                              language: ShapingLanguage, buffer: OpaquePointer) -> Int32 {
+        hb_buffer_clear_contents(buffer)
+        hb_buffer_add_utf16(buffer, units.baseAddress! + range.lowerBound, Int32(range.count), 0, Int32(range.count))
+        hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        if let language = language.language { hb_buffer_set_language(buffer, language) }
+        hb_buffer_guess_segment_properties(buffer)
+        hb_shape(font.hbFont, buffer, nil, 0)
+        var count: UInt32 = 0
+        guard let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return 0 }
+        var total: Int32 = 0
+        for i in 0..<Int(count) { total &+= positions[i].x_advance }
+        return total
+    }
+}
+
+extension MetricsBlock.View {
+    /// Where a line that starts at unit `u` of an overflowing word ends when overflow-wrap
+    /// breaks the word (`u..<contentEnd` is the rest of the word), as Chromium's shaping line
+    /// breaker finds it (docs/CHROMIUM.md §3(h)): the candidate is the cluster that reaches past
+    /// the limit; a break before it when it starts after `u`, or inside it before one of its
+    /// graphemes, the last whose prefix (shaped alone, see ``ClusterSplit``) still fits; a line
+    /// that fits nothing keeps the first cluster but its last grapheme, or the first grapheme.
+    /// `endTrim` is what a closing bracket ending the word may give up to fit. Returns the end,
+    /// the line's width there (untrimmed) and whether the bracket's trim made it fit.
+    func breakWordLine(from u: Int, contentEnd: Int, limit: Int64, endTrim: Int64) -> (end: Int, width: Int64, trimmed: Bool) {
+        let units = self.units
+        let extras = self.extras
+        @inline(__always) func boundary(_ k: Int) -> Bool { k >= contentEnd || (units.isClusterStart(k) && units.isGraphemeStart(k)) }
+        // A line that starts inside a cluster (after a break inside it) begins with the rest of
+        // the cluster shaped alone, as Chromium reshapes a line start that is not safe to break
+        // (a lone Myanmar vowel sign then gets HarfBuzz's dotted circle).
+        let startsInside = !boundary(u)
+        // Every grapheme boundary after `u` so far, with the width of the line ending there as
+        // Chromium checks it: inside a cluster its prefix shaped alone; at a cluster end the
+        // cluster's own width when kerning tied it to the next one.
+        var candidates: [(end: Int, width: Int64)] = []
+        var x: Int64 = 0
+        var c = u
+        while c < contentEnd {
+            var c1 = c + 1
+            while !boundary(c1) { c1 += 1 }
+            let alone = c == u && startsInside
+            var total: Int64 = 0
+            if alone { total = shapedAlone(u..<c1) } else { for k in c..<c1 { total += units.advance(k) } }
+            var prefix: Int64 = 0
+            var k = c
+            for g in c + 1..<c1 where units.isGraphemeStart(g) {
+                if alone {
+                    prefix = shapedAlone(u..<g)
+                } else {
+                    while k < g { prefix += units.advance(k); k += 1 }
+                }
+                candidates.append((g, x + prefix))
+            }
+            if x + total > limit {
+                if c1 == contentEnd && endTrim > 0 && x + total - endTrim <= limit { return (contentEnd, x + total, true) }
+                // The latest boundary up to the cluster reaching past the limit whose line fits.
+                if let fit = candidates.last(where: { $0.width <= limit }) { return (fit.end, fit.width, false) }
+                // Nothing fits: the line overflows up to the latest boundary, or takes the first grapheme.
+                if let last = candidates.last { return (last.end, last.width, false) }
+                return (c1, total, false)
+            }
+            x += total
+            c = c1
+            if c < contentEnd { candidates.append((c, x + extras.kerningGrowth(at: c))) }
+        }
+        return (contentEnd, x, false)
+    }
+
+    /// Width of `a..<b` at the start of a line: when `a` is inside a cluster (a break inside it
+    /// ended the previous line), the rest of the cluster counts shaped alone (``shapedAlone(_:)``).
+    func lineStartWidth(_ a: Int, _ b: Int) -> Int64 {
+        let units = self.units
+        guard a > 0, a < b else { return advanceSum(a..<b) }
+        if units.isClusterStart(a) && units.isGraphemeStart(a) { return advanceSum(a..<b) }
+        var c1 = a + 1
+        while c1 < b && !(units.isClusterStart(c1) && units.isGraphemeStart(c1)) { c1 += 1 }
+        return shapedAlone(a..<c1) + advanceSum(c1..<b)
+    }
+
+    /// Width of `range` (the rest of a cluster from a grapheme inside it) shaped alone with its
+    /// run's font, 16.16 px, as recorded when the text was prepared (``ClusterSplit``); the sum
+    /// of its advances when not recorded.
+    func shapedAlone(_ range: Range<Int>) -> Int64 {
+        extras.aloneWidth(range.lowerBound, range.upperBound) ?? advanceSum(range)
+    }
+}
+
+/// Kerning a line end gives back: Chromium shapes a line's end again alone when the break is
+/// not safe to break (HarfBuzz kerned across it), and checks that the line still fits
+/// (ShapingLineBreaker::ShapeLine, docs/CHROMIUM.md §3(h)). A cluster that kerning tightened
+/// against the next one is wider at a line end by what the kerning took away.
+enum LineEndKerning {
+    /// (run offset, kerning in design units) of each cluster whose last glyph GPOS tightened
+    /// against a next cluster that HarfBuzz marks unsafe to break before, flat. Zero-width
+    /// glyphs (marks) are left out.
+    static func collect(glyphs: [UInt32], advances: [Int32], clusters: [Int32], unsafeToBreak: [Bool],
+                        rightToLeft: Bool, font: Font) -> [Int32] {
+        var pairs: [Int32] = []
+        let n = glyphs.count
+        for i in 0..<n where advances[i] != 0 {
+            // The glyph that follows in logical order, and whether it starts another cluster.
+            let next = rightToLeft ? i - 1 : i + 1
+            guard next >= 0 && next < n, clusters[next] != clusters[i], unsafeToBreak[next] else { continue }
+            // Only the cluster's last glyph in logical order.
+            let own = hb_font_get_glyph_h_advance(font.hbFont, glyphs[i])
+            let kern = advances[i] &- own
+            guard kern < 0, own > 0 else { continue }
+            pairs.append(clusters[i])
+            pairs.append(kern)
+        }
+        return pairs
     }
 }

@@ -21,6 +21,10 @@ struct ChunkedBuilder {
     var flags = RawBuffer<UInt8>()
     var endTrimSegments = RawBuffer<Int32>()
     var endTrimAmounts = RawBuffer<Int32>()
+    var clusterInnerBits = RawBuffer<UInt64>()
+    /// Kerning growths and cluster rests shaped alone (``RunExtras``), from the chunks' runs.
+    var kerns: [Int32] = []
+    var alone: [Int32] = []
     /// Glyph runs (absolute offsets) and, when runs are kept, their shaped glyphs.
     var runs = RawBuffer<WordCache.Run>()
     var shaped: [ShapedRun] = []
@@ -29,7 +33,9 @@ struct ChunkedBuilder {
     mutating func deallocate() {
         unitAdvances.deallocate(); graphemeStartBits.deallocate(); segmentEnds.deallocate(); contentEnds.deallocate()
         widths.deallocate(); spaceWidths.deallocate(); flags.deallocate(); endTrimSegments.deallocate()
-        endTrimAmounts.deallocate(); runs.deallocate()
+        endTrimAmounts.deallocate(); runs.deallocate(); clusterInnerBits.deallocate()
+        kerns = []
+        alone = []
         shaped = []
     }
 
@@ -42,6 +48,10 @@ struct ChunkedBuilder {
         unitAdvances.reserve(n)
         graphemeStartBits.removeAll()
         graphemeStartBits.append(repeating: 0, count: (n + 63) / 64)
+        clusterInnerBits.removeAll()
+        clusterInnerBits.append(repeating: 0, count: (n + 63) / 64)
+        kerns.removeAll(keepingCapacity: true)
+        alone.removeAll(keepingCapacity: true)
         segmentEnds.removeAll()
         contentEnds.removeAll()
         widths.removeAll()
@@ -53,8 +63,11 @@ struct ChunkedBuilder {
         shaped.removeAll(keepingCapacity: true)
         guard !context.resolved.primary.kernsAcrossSpaces else { return false }
 
-        var state = context.fallback.carried
+        // One fallback chooser for the whole paragraph: its plans (system fallback for a script
+        // segment's holes) look ahead in the paragraph, whichever chunk they start in.
         builder.fallback = context.fallback
+        builder.paragraph = units
+        defer { builder.paragraph = nil; builder.paragraphOffset = 0 }
         // The paragraph's break opportunities and grapheme ends, found (once) when a chunk that
         // is not printable ASCII is missing from the cache: the chunk's analysis takes its share.
         var paragraph: (breaks: [Int32], mandatory: [UInt8], graphemes: [Int32])?
@@ -88,7 +101,11 @@ struct ChunkedBuilder {
                 for k in p..<(q - 1) where units[k] == 0x20 && units[k + 1] == 0x09 { spaceTab = true; break }
             }
             var key = WordCache.Levels()
-            var cacheable = q - p <= WordCache.maximumLength && !spaceTab
+            // The font-fallback state the chunk's font choices depend on (nil: a plan ends
+            // inside the chunk, or tried several fonts — analysed, not cached).
+            let carried = builder.fallback.carried(at: p, through: q)
+            let state = carried ?? FontFallback.CarriedState.outsidePlan
+            var cacheable = q - p <= WordCache.maximumLength && !spaceTab && carried != nil
             if let levels, cacheable {
                 key.low = levels[p]
                 key.high = key.low
@@ -103,12 +120,12 @@ struct ChunkedBuilder {
                 let e = words.young.entries[index]
                 if e.flags & WordCache.Flag.joinsNeighbours != 0 { return false }
                 if afterSpace && words.young.graphemeStarts[Int(e.unitStart)] & 2 != 0 { return false }
-                append(words.young, index, at: p, keepRuns: keepRuns)
-                state = FontFallback.CarriedState(script: e.outScript, fallback: e.outFont?.takeUnretainedValue())
+                append(words.young, index, at: p, keepRuns: keepRuns, size: context.style.size)
             } else {
                 // Analyse the chunk with the code that analyses whole paragraphs.
                 words.misses += 1
-                builder.fallback.carried = state
+                builder.paragraphOffset = p
+                let plansBefore = builder.fallback.plansMade
                 let levelSlice = levels.map { UnsafeBufferPointer(rebasing: $0[p..<q]) }
                 if shareParagraphAnalysis && chunk.contains(where: { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }) {
                     if paragraph == nil {
@@ -142,18 +159,20 @@ struct ChunkedBuilder {
                    first.font.kernsAcrossSpaces || last.font.kernsAcrossSpaces { return false }
                 let extended = Self.mayStartWithExtender(chunk[0]) && Self.startsWithExtender(chunk)
                 if afterSpace && extended { return false }
+                // A plan started in the chunk looked past it: its analysis holds only here.
+                if builder.fallback.plansMade != plansBefore { cacheable = false }
                 if cacheable {
                     words.rotateIfFull()
                     let index = words.young.insert(builder, chunk: chunk, hash: hash, context: context.id, in: state,
-                                                  out: builder.fallback.carried, levels: key, extended: extended)
-                    append(words.young, index, at: p, keepRuns: keepRuns)
+                                                  out: state, levels: key, extended: extended)
+                    append(words.young, index, at: p, keepRuns: keepRuns, size: context.style.size)
                 } else {
                     append(builder, at: p, keepRuns: keepRuns)
                 }
-                state = builder.fallback.carried
             }
             p = q
         }
+        RunExtras.sortKerns(&kerns)
         return true
     }
 
@@ -181,13 +200,17 @@ struct ChunkedBuilder {
     }
 
     /// Appends cached entry `index` of generation `g`, placed at unit `p`.
-    mutating func append(_ g: borrowing WordCache.Generation, _ index: Int, at p: Int, keepRuns: Bool) {
+    mutating func append(_ g: borrowing WordCache.Generation, _ index: Int, at p: Int, keepRuns: Bool, size: Double) {
         let e = g.entries[index]
         let u = Int(e.unitStart), n = Int(e.length)
         g.advances.withUnsafeBufferPointer { a in unitAdvances.append(from: a.baseAddress! + u, count: n) }
         g.graphemeStarts.withUnsafeBufferPointer { starts in
-            let bits = graphemeStartBits.base!
-            for k in 0..<n where starts[u + k] & 1 != 0 { bits[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
+            let bits = graphemeStartBits.base!, inner = clusterInnerBits.base!
+            for k in 0..<n {
+                let s = starts[u + k]
+                if s & 1 != 0 { bits[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
+                if s & 4 != 0 { inner[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
+            }
         }
         let offset = Int32(p)
         let count = Int(e.segmentCount)
@@ -215,14 +238,31 @@ struct ChunkedBuilder {
             }
         }
         if keepRuns { shaped.append(contentsOf: g.shapedRuns[Int(e.runStart)..<Int(e.runStart + e.runCount)]) }
+        if e.flags & WordCache.Flag.hasRunExtras != 0 {
+            for k in Int(e.runStart)..<Int(e.runStart + e.runCount) {
+                let run = g.runs[k]
+                RunExtras.collect(g.shapedRuns[k], font: run.font.takeUnretainedValue(), size: size, at: Int(offset + run.start),
+                                  end: Int(offset + run.end), graphemeStartBits: graphemeStartBits.elements, kerns: &kerns, alone: &alone)
+            }
+        }
     }
 
     /// Appends a chunk analysed but not cached, placed at unit `p`.
     mutating func append(_ b: borrowing Builder, at p: Int, keepRuns: Bool) {
         let offset = Int32(p)
         b.unitAdvances.withUnsafeBufferPointer { unitAdvances.append(from: $0.baseAddress!, count: $0.count) }
-        for k in 0..<b.unitAdvances.count where b.graphemeStartBits[k >> 6] & (1 << UInt64(k & 63)) != 0 {
-            graphemeStartBits[(p + k) >> 6] |= 1 << UInt64((p + k) & 63)
+        for k in 0..<b.unitAdvances.count {
+            if b.graphemeStartBits[k >> 6] & (1 << UInt64(k & 63)) != 0 { graphemeStartBits[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
+            if b.clusterInnerBits[k >> 6] & (1 << UInt64(k & 63)) != 0 { clusterInnerBits[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
+        }
+        for k in stride(from: 0, to: b.kerns.count, by: 2) {
+            kerns.append(b.kerns[k] + offset)
+            kerns.append(b.kerns[k + 1])
+        }
+        for k in stride(from: 0, to: b.alone.count, by: 3) {
+            alone.append(b.alone[k] + offset)
+            alone.append(b.alone[k + 1] + offset)
+            alone.append(b.alone[k + 2])
         }
         var trim = 0
         for i in b.widths.indices {
@@ -254,6 +294,7 @@ extension WordCache.Generation {
         for k in 0..<chunk.count {
             var bits: UInt8 = b.graphemeStartBits[k >> 6] & (1 << UInt64(k & 63)) != 0 ? 1 : 0
             if k == 0 && extended { bits |= 2 }
+            if b.clusterInnerBits[k >> 6] & (1 << UInt64(k & 63)) != 0 { bits |= 4 }
             graphemeStarts.append(bits)
         }
         var trim = 0
@@ -274,6 +315,7 @@ extension WordCache.Generation {
         if let first = b.runs.first, let last = b.runs.last, first.font.kernsAcrossSpaces || last.font.kernsAcrossSpaces {
             flags |= WordCache.Flag.joinsNeighbours
         }
+        if !b.kerns.isEmpty || !b.alone.isEmpty { flags |= WordCache.Flag.hasRunExtras }
         entries.append(WordCache.Entry(hash: hash, context: context, inScript: state.script, outScript: out.script,
                                        inFont: state.fallback.map { .passUnretained($0) }, outFont: out.fallback.map { .passUnretained($0) },
                                        levels: levels, unitStart: unitStart, length: Int32(chunk.count),

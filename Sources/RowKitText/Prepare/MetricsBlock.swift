@@ -20,6 +20,16 @@
 ///     palette [p] Int32 advances, then [p] UInt8 attributes (grapheme start, kind)
 ///     units   [u] palette index of each UTF-16 unit, packed in as few bits as the palette
 ///                        needs (5 for a paragraph of English), then 8 bytes of padding
+///     (only when a browser line-breaking rule needs more than advances, ``Extras``:)
+///     counts  5×Int32 + pad  kerning pairs, line-start widths, dictionary ranges and units,
+///                        language bytes
+///     kerns   [k] 2×Int32  (unit, growth): a cluster kerned against the next one is that much
+///                        wider when a break-word line ends before `unit`
+///     alone   [a] 3×Int32  (from, to, width): units `from..<to` of a multi-grapheme cluster
+///                        shaped alone, for a line that starts inside the cluster at `from`
+///     ranges  [d] 2×Int32  text ranges of dictionary-segmented scripts (Thai, Khmer…), whose
+///                        words are found again from a line start inside one
+///     text    UTF-16 units of those ranges, then the content language (ASCII)
 ///
 /// The per-unit part is what overflow-wrap, ellipses, tabs and soft hyphens need; the common
 /// case (a width at which every word fits) reads only the header, `widths`, `codes` and `trail`.
@@ -53,23 +63,38 @@ package enum MetricsBlock {
     /// Unit attributes in the palette.
     enum Attribute {
         static let graphemeStart: UInt8 = 1
-        /// Bits 1–2: 0 content, 1 space, 2 tab, 3 newline (the last three hang at a line end).
+        /// Bits 1–2: 0 content, 1 space, 2 tab, 3 newline or U+3000 (the last three hang at a
+        /// line end).
         static let kindMask: UInt8 = 0b110
         static let space: UInt8 = 1 << 1, tab: UInt8 = 2 << 1, newline: UInt8 = 3 << 1
+        /// A HarfBuzz cluster starts at the unit (units no glyph run covers count as starts).
+        static let clusterStart: UInt8 = 1 << 3
+        /// The unit is a soft hyphen (U+00AD).
+        static let softHyphen: UInt8 = 1 << 4
+        /// The unit is the ideographic space U+3000 (kind newline: it hangs, but is no newline).
+        static let ideographicSpace: UInt8 = 1 << 5
     }
 
     /// Header flag bits.
     enum HeaderFlag {
         static let tallerLines: UInt16 = 1
         static let wideEnds: UInt16 = 2
+        static let extras: UInt16 = 4
+    }
+
+    /// Sizes of the extras part (all 0: no extras part).
+    struct ExtrasCounts: Equatable {
+        var kerns = 0, alone = 0, ranges = 0, text = 0, language = 0
+        var isEmpty: Bool { self == ExtrasCounts() }
     }
 
     /// Where each part of a block starts, computed from the header's counts.
     struct Offsets {
         var codes = 0, trail = 0, ends = 0, specials = 0, boxes = 0, classes = 0, palette = 0, attributes = 0, units = 0, end = 0
+        var extras = 0, kerns = 0, alone = 0, ranges = 0, text = 0, language = 0
 
         init(segments n: Int, trail t: Int, wideEnds: Bool, specials s: Int, boxes b: Int, classRuns r: Int, palette p: Int,
-             unitCount u: Int, unitBits w: Int) {
+             unitCount u: Int, unitBits w: Int, extras x: ExtrasCounts = ExtrasCounts()) {
             codes = headerSize + 4 * n
             trail = Self.align(codes + n, 4)
             ends = trail + 4 * t
@@ -81,6 +106,15 @@ package enum MetricsBlock {
             attributes = palette + 4 * p
             units = attributes + p
             end = Self.align(units + (u * w + 7) / 8 + 8, 8)
+            extras = end
+            if !x.isEmpty {
+                kerns = extras + 24
+                alone = kerns + 8 * x.kerns
+                ranges = alone + 12 * x.alone
+                text = ranges + 8 * x.ranges
+                language = text + 2 * x.text
+                end = Self.align(language + x.language, 8)
+            }
         }
 
         @inline(__always) static func align(_ x: Int, _ a: Int) -> Int { (x + a - 1) & ~(a - 1) }
@@ -101,6 +135,14 @@ package enum MetricsBlock {
         var units: UnsafeBufferPointer<UInt16>
         var unitAdvances: UnsafeBufferPointer<Int32>
         var graphemeStartBits: UnsafeBufferPointer<UInt64>
+        /// Units where a HarfBuzz cluster starts inside a glyph run (bit per unit).
+        var clusterInnerBits: UnsafeBufferPointer<UInt64>
+        /// (unit, growth 16.16 px) pairs, flat, by unit (``LineEndKerning``).
+        var kerns: UnsafeBufferPointer<Int32>
+        /// (from, to, width 16.16 px) triples, flat, by `from` then `to` (``ClusterSplit``).
+        var alone: UnsafeBufferPointer<Int32>
+        /// The content language (ICU's line breaking of dictionary scripts from a line start).
+        var language: String?
         var segmentEnds: UnsafeBufferPointer<Int32>
         var contentEnds: UnsafeBufferPointer<Int32>
         var widths: UnsafeBufferPointer<Int32>
@@ -128,6 +170,11 @@ package enum MetricsBlock {
         var unitCodes: [UInt32] = []
         var unitBits = 1
         var wideEnds = false
+        var extras = ExtrasCounts()
+        /// Dictionary-script ranges (start, end, flat) and their text.
+        var dictionaryRanges: [Int32] = []
+        var dictionaryText: [UInt16] = []
+        var languageBytes: [UInt8] = []
         var map = PaletteMap()
         var byteCount: Int { offsets.end }
 
@@ -165,9 +212,11 @@ package enum MetricsBlock {
             paletteAttributes.removeAll(keepingCapacity: true)
             let units = input.units, advances = input.unitAdvances, bits = input.graphemeStartBits
             var lastKey = UInt64.max, lastIndex: UInt32 = 0
+            let inner = input.clusterInnerBits
             for k in 0..<u {
                 let unit = units[k]
                 var a: UInt8 = bits[k >> 6] & (1 << UInt64(k & 63)) != 0 ? Attribute.graphemeStart : 0
+                if inner[k >> 6] & (1 << UInt64(k & 63)) == 0 { a |= Attribute.clusterStart }
                 if unit <= 0x20 {
                     switch unit {
                     case 0x20: a |= Attribute.space
@@ -175,6 +224,10 @@ package enum MetricsBlock {
                     case 0x0A: a |= Attribute.newline
                     default: break
                     }
+                } else if unit == 0xAD {
+                    a |= Attribute.softHyphen
+                } else if unit == 0x3000 {
+                    a |= Attribute.newline | Attribute.ideographicSpace
                 }
                 let key = UInt64(UInt32(bitPattern: advances[k])) | UInt64(a) << 32
                 if key != lastKey {
@@ -189,9 +242,44 @@ package enum MetricsBlock {
             }
             unitBits = paletteAdvances.count <= 1 ? 1 : Int.bitWidth - (paletteAdvances.count - 1).leadingZeroBitCount
             wideEnds = u > Int(UInt16.max)
+            planDictionaryText(input)
+            extras = ExtrasCounts(kerns: input.kerns.count / 2, alone: input.alone.count / 3, ranges: dictionaryRanges.count / 2,
+                                  text: dictionaryText.count, language: dictionaryRanges.isEmpty ? 0 : languageBytes.count)
             offsets = Offsets(segments: n, trail: trailTable.count, wideEnds: wideEnds, specials: specials.count,
                               boxes: input.classMetrics.count, classRuns: input.classRuns.count,
-                              palette: paletteAdvances.count, unitCount: u, unitBits: unitBits)
+                              palette: paletteAdvances.count, unitCount: u, unitBits: unitBits, extras: extras)
+        }
+
+        /// The text ranges of dictionary-segmented scripts a line may start inside: each maximal
+        /// run of such letters and marks, extended to the break at or after its end (what ICU
+        /// is run over again from a line start, ``View/dictionaryBreaks(from:)``); overlapping
+        /// ranges merge.
+        mutating func planDictionaryText(_ input: Input) {
+            dictionaryRanges.removeAll(keepingCapacity: true)
+            dictionaryText.removeAll(keepingCapacity: true)
+            languageBytes.removeAll(keepingCapacity: true)
+            let units = input.units, ends = input.segmentEnds
+            var k = 0, segment = 0
+            while k < units.count {
+                guard DictionaryScripts.contains(units[k]) else { k += 1; continue }
+                var p = k
+                while p < units.count && (DictionaryScripts.contains(units[p]) || DictionaryScripts.isMark(units[p])) { p += 1 }
+                while segment < ends.count && Int(ends[segment]) < p { segment += 1 }
+                let end = segment < ends.count ? Int(ends[segment]) : units.count
+                let n = dictionaryRanges.count
+                if n > 0 && Int(dictionaryRanges[n - 1]) >= k {
+                    dictionaryRanges[n - 1] = Int32(end)
+                } else {
+                    dictionaryRanges.append(Int32(k))
+                    dictionaryRanges.append(Int32(end))
+                }
+                k = max(p, k + 1)
+            }
+            guard !dictionaryRanges.isEmpty else { return }
+            for r in stride(from: 0, to: dictionaryRanges.count, by: 2) {
+                dictionaryText.append(contentsOf: units[Int(dictionaryRanges[r])..<Int(dictionaryRanges[r + 1])])
+            }
+            languageBytes = Array((input.language ?? "").utf8.prefix(255))
         }
 
         /// Writes the planned block at `base` (8-byte aligned, ``byteCount`` bytes, zeroed).
@@ -217,6 +305,7 @@ package enum MetricsBlock {
         var flags: UInt16 = 0
         if !input.classMetrics.isEmpty { flags |= HeaderFlag.tallerLines }
         if plan.wideEnds { flags |= HeaderFlag.wideEnds }
+        if !plan.extras.isEmpty { flags |= HeaderFlag.extras }
         base.storeBytes(of: flags, toByteOffset: 46, as: UInt16.self)
 
         let widths = (base + headerSize).assumingMemoryBound(to: Int32.self)
@@ -276,6 +365,19 @@ package enum MetricsBlock {
             }
         }
         if filled > 0 { packed[byte] = UInt8(truncatingIfNeeded: acc) }
+        if !plan.extras.isEmpty {
+            let x = plan.extras
+            for (k, c) in [x.kerns, x.alone, x.ranges, x.text, x.language].enumerated() {
+                (base + o.extras + 4 * k).storeBytes(of: Int32(c), as: Int32.self)
+            }
+            for k in input.kerns.indices { (base + o.kerns + 4 * k).storeBytes(of: input.kerns[k], as: Int32.self) }
+            for k in input.alone.indices { (base + o.alone + 4 * k).storeBytes(of: input.alone[k], as: Int32.self) }
+            for (k, v) in plan.dictionaryRanges.enumerated() { (base + o.ranges + 4 * k).storeBytes(of: v, as: Int32.self) }
+            for (k, v) in plan.dictionaryText.enumerated() { (base + o.text + 2 * k).storeBytes(of: v, as: UInt16.self) }
+            if x.language > 0 {
+                for (k, v) in plan.languageBytes.enumerated() { (base + o.language + k).storeBytes(of: v, as: UInt8.self) }
+            }
+        }
         }
     }
 
@@ -318,8 +420,22 @@ package enum MetricsBlock {
                 r = Int(base.load(fromByteOffset: section, as: Int32.self))
                 b = Int(base.load(fromByteOffset: section + 4, as: Int32.self))
             }
-            return Offsets(segments: n, trail: trailCount, wideEnds: wideEnds, specials: s, boxes: b,
-                           classRuns: r, palette: paletteCount, unitCount: unitCount, unitBits: unitBits)
+            var o = Offsets(segments: n, trail: trailCount, wideEnds: wideEnds, specials: s, boxes: b,
+                            classRuns: r, palette: paletteCount, unitCount: unitCount, unitBits: unitBits)
+            if headerFlags & HeaderFlag.extras != 0 {
+                let e = o.extras
+                func count(_ k: Int) -> Int { Int(base.load(fromByteOffset: e + 4 * k, as: Int32.self)) }
+                o = Offsets(segments: n, trail: trailCount, wideEnds: wideEnds, specials: s, boxes: b,
+                            classRuns: r, palette: paletteCount, unitCount: unitCount, unitBits: unitBits,
+                            extras: ExtrasCounts(kerns: count(0), alone: count(1), ranges: count(2), text: count(3), language: count(4)))
+            }
+            return o
+        }
+
+        /// The extras part (empty when the block has none).
+        var extras: ExtrasReader {
+            guard headerFlags & HeaderFlag.extras != 0 else { return ExtrasReader(base: base, offsets: nil) }
+            return ExtrasReader(base: base, offsets: offsets)
         }
 
         /// Bytes of the block.
@@ -425,6 +541,75 @@ package enum MetricsBlock {
         /// Unit kind: 0 content, `Attribute.space`, `.tab` or `.newline`.
         @inline(__always) func kind(_ u: Int) -> UInt8 { attributes(u) & Attribute.kindMask }
         @inline(__always) func isHanging(_ u: Int) -> Bool { kind(u) != 0 }
+        /// A HarfBuzz cluster starts at unit `u`.
+        @inline(__always) func isClusterStart(_ u: Int) -> Bool { attributes(u) & Attribute.clusterStart != 0 }
+        @inline(__always) func isSoftHyphen(_ u: Int) -> Bool { attributes(u) & Attribute.softHyphen != 0 }
+        /// Space, tab or newline (not U+3000): where a soft-hyphenated word ends.
+        @inline(__always) func endsWord(_ u: Int) -> Bool {
+            let a = attributes(u)
+            return a & Attribute.kindMask != 0 && a & Attribute.ideographicSpace == 0
+        }
+    }
+
+    /// The extras part of a block (``ExtrasCounts``): read only on the rare paths of line
+    /// breaking (break-word inside a word).
+    struct ExtrasReader {
+        let base: UnsafeRawPointer
+        let offsets: Offsets?
+
+        private func count(_ k: Int) -> Int {
+            guard let o = offsets else { return 0 }
+            return Int(base.load(fromByteOffset: o.extras + 4 * k, as: Int32.self))
+        }
+        private func int(_ offset: Int, _ k: Int) -> Int32 { base.load(fromByteOffset: offset + 4 * k, as: Int32.self) }
+
+        /// The growth of a break-word line ending at unit `u` after a cluster kerned against the
+        /// next one (0 if none).
+        func kerningGrowth(at u: Int) -> Int64 {
+            guard let o = offsets else { return 0 }
+            var low = 0, high = count(0)
+            while low < high {
+                let mid = (low + high) / 2
+                if Int(int(o.kerns, 2 * mid)) < u { low = mid + 1 } else { high = mid }
+            }
+            return low < count(0) && Int(int(o.kerns, 2 * low)) == u ? Int64(int(o.kerns, 2 * low + 1)) : 0
+        }
+
+        /// The width of units `a..<b` of one cluster shaped alone, if recorded.
+        func aloneWidth(_ a: Int, _ b: Int) -> Int64? {
+            guard let o = offsets else { return nil }
+            var low = 0, high = count(1)
+            while low < high {
+                let mid = (low + high) / 2
+                let ma = Int(int(o.alone, 3 * mid)), mb = Int(int(o.alone, 3 * mid + 1))
+                if ma < a || (ma == a && mb < b) { low = mid + 1 } else { high = mid }
+            }
+            guard low < count(1), Int(int(o.alone, 3 * low)) == a, Int(int(o.alone, 3 * low + 1)) == b else { return nil }
+            return Int64(int(o.alone, 3 * low + 2))
+        }
+
+        /// The stored dictionary-script range holding unit `u`, and where its text starts in
+        /// the stored text.
+        func dictionaryRange(holding u: Int) -> (range: Range<Int>, textStart: Int)? {
+            guard let o = offsets else { return nil }
+            var textStart = 0
+            for r in 0..<count(2) {
+                let a = Int(int(o.ranges, 2 * r)), b = Int(int(o.ranges, 2 * r + 1))
+                if a <= u && u < b { return (a..<b, textStart) }
+                textStart += b - a
+            }
+            return nil
+        }
+
+        /// Unit `k` of the stored dictionary text.
+        func textUnit(_ k: Int) -> UInt16 { base.load(fromByteOffset: offsets!.text + 2 * k, as: UInt16.self) }
+
+        /// The content language recorded with the dictionary text.
+        var language: String? {
+            guard let o = offsets, count(4) > 0 else { return nil }
+            let bytes = UnsafeRawBufferPointer(start: base + o.language, count: count(4))
+            return String(decoding: bytes, as: UTF8.self)
+        }
     }
 
     /// The font-class part of a taller-line block.

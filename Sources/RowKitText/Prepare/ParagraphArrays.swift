@@ -19,6 +19,9 @@ struct ParagraphView {
     var flags: UnsafeBufferPointer<UInt8>
     var endTrimSegments: UnsafeBufferPointer<Int32>
     var endTrimAmounts: UnsafeBufferPointer<Int32>
+    var clusterInnerBits: UnsafeBufferPointer<UInt64>
+    var kerns: UnsafeBufferPointer<Int32>
+    var alone: UnsafeBufferPointer<Int32>
 }
 
 extension Builder: ParagraphArrays {
@@ -35,10 +38,17 @@ extension Builder: ParagraphArrays {
                                 flags.withUnsafeBufferPointer { flags in
                                     endTrimSegments.withUnsafeBufferPointer { endTrimSegments in
                                         endTrimAmounts.withUnsafeBufferPointer { endTrimAmounts in
-                                            body(ParagraphView(unitAdvances: unitAdvances, graphemeStartBits: graphemeStartBits,
-                                                               segmentEnds: segmentEnds, contentEnds: contentEnds, widths: widths,
-                                                               spaceWidths: spaceWidths, flags: flags, endTrimSegments: endTrimSegments,
-                                                               endTrimAmounts: endTrimAmounts))
+                                            clusterInnerBits.withUnsafeBufferPointer { clusterInnerBits in
+                                                kerns.withUnsafeBufferPointer { kerns in
+                                                    alone.withUnsafeBufferPointer { alone in
+                                                        body(ParagraphView(unitAdvances: unitAdvances, graphemeStartBits: graphemeStartBits,
+                                                                           segmentEnds: segmentEnds, contentEnds: contentEnds, widths: widths,
+                                                                           spaceWidths: spaceWidths, flags: flags, endTrimSegments: endTrimSegments,
+                                                                           endTrimAmounts: endTrimAmounts, clusterInnerBits: clusterInnerBits,
+                                                                           kerns: kerns, alone: alone))
+                                                    }
+                                                }
+                                            }
                                         }
                                     }
                                 }
@@ -56,10 +66,15 @@ extension ChunkedBuilder: ParagraphArrays {
     func runFont(_ k: Int) -> (start: Int32, end: Int32, font: Font) { (runs[k].start, runs[k].end, runs[k].font.takeUnretainedValue()) }
 
     func withArrays<R>(_ body: (ParagraphView) -> R) -> R {
-        body(ParagraphView(unitAdvances: unitAdvances.elements, graphemeStartBits: graphemeStartBits.elements,
-                           segmentEnds: segmentEnds.elements, contentEnds: contentEnds.elements, widths: widths.elements,
-                           spaceWidths: spaceWidths.elements, flags: flags.elements, endTrimSegments: endTrimSegments.elements,
-                           endTrimAmounts: endTrimAmounts.elements))
+        kerns.withUnsafeBufferPointer { kerns in
+            alone.withUnsafeBufferPointer { alone in
+                body(ParagraphView(unitAdvances: unitAdvances.elements, graphemeStartBits: graphemeStartBits.elements,
+                                   segmentEnds: segmentEnds.elements, contentEnds: contentEnds.elements, widths: widths.elements,
+                                   spaceWidths: spaceWidths.elements, flags: flags.elements, endTrimSegments: endTrimSegments.elements,
+                                   endTrimAmounts: endTrimAmounts.elements, clusterInnerBits: clusterInnerBits.elements,
+                                   kerns: kerns, alone: alone))
+            }
+        }
     }
 }
 
@@ -77,6 +92,7 @@ extension ParagraphArrays {
             }
             return body(MetricsBlock.Input(
                 units: units, unitAdvances: v.unitAdvances, graphemeStartBits: v.graphemeStartBits,
+                clusterInnerBits: v.clusterInnerBits, kerns: v.kerns, alone: v.alone, language: resolved.style.lang,
                 segmentEnds: v.segmentEnds, contentEnds: v.contentEnds, widths: v.widths,
                 spaceWidths: v.spaceWidths, flags: v.flags, endTrimSegments: v.endTrimSegments,
                 endTrimAmounts: v.endTrimAmounts, classMetrics: classMetrics, classRuns: classRuns,

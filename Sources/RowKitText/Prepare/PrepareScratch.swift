@@ -16,6 +16,8 @@ package final class PrepareScratch {
         let resolved: ResolvedStyle
         /// A fallback chooser in its initial state (its setup probes the primary font).
         let fallback: FontFallback
+        /// The content language HarfBuzz shapes with.
+        let language: ShapingLanguage
         /// The shape cache's generation the word cache's entries for this context date from.
         var generation: UInt64
     }
@@ -54,7 +56,8 @@ package final class PrepareScratch {
         }
         if contexts.contains(where: { $0.cache === cache && $0.generation != generation }) { forget(cache, generation: generation) }
         let context = Context(id: nextContextID, fonts: fonts, cache: cache, style: style, resolved: resolved,
-                              fallback: FontFallback(style: style, primary: resolved.primary, fonts: fonts), generation: generation)
+                              fallback: FontFallback(style: style, primary: resolved.primary, fonts: fonts),
+                              language: ShapingLanguage(style.lang), generation: generation)
         nextContextID &+= 1
         contexts.append(context)
         return context

@@ -121,3 +121,18 @@ public struct PreparedText: Sendable {
 
     @inline(__always) func isGraphemeStart(_ u: Int) -> Bool { withView { $0.isGraphemeStart(u) } }
 }
+
+extension PreparedText {
+    /// End unit of each segment (text between two break opportunities), for tests and tools.
+    package var segmentEnds: [Int32] { withView { v in (0..<v.segmentCount).map { v.end($0) } } }
+
+    /// How much wider a break-word line ending at unit `u` is because the cluster before it was
+    /// kerned against the next one (``LineEndKerning``), 16.16 px.
+    package func kerningGrowth(at u: Int) -> Int64 { withView { $0.extras.kerningGrowth(at: u) } }
+
+    /// How much wider segment `i` is when a line ends after it (a full stop shaped half-width
+    /// before punctuation, a cluster kerned against the next one), 16.16 px.
+    package func lineEndGrowth(segment i: Int) -> Int64 {
+        withView { $0.flags(i) & Flag.endTrim != 0 ? $0.lineEndGrowth(segment: i) : 0 }
+    }
+}

@@ -10,6 +10,8 @@ struct Builder {
     private(set) var cache: ShapeCache
     /// Font choice per grapheme cluster.
     var fallback: FontFallback
+    /// The content language HarfBuzz shapes with.
+    private(set) var language: ShapingLanguage
     var primaryCoversASCII: Bool { fallback.primaryCoversASCII }
 
     var paragraphLevel: UInt8 = 0
@@ -23,11 +25,23 @@ struct Builder {
     var flags: [UInt8] = []
     var endTrimSegments: [Int32] = []
     var endTrimAmounts: [Int32] = []
+    /// Units inside a glyph run where no HarfBuzz cluster starts (bit per unit).
+    var clusterInnerBits: [UInt64] = []
+    /// (unit, growth) of break-word line ends after a kerned cluster, flat (``LineEndKerning``).
+    var kerns: [Int32] = []
+    /// (from, to, width) of cluster rests shaped alone, flat (``ClusterSplit``).
+    var alone: [Int32] = []
     /// Units shaped half-width (trimmed CJK punctuation).
     var trimmed: Set<Int> = []
+    /// Kerning (16.16 px) of the clusters starting at these units (``LineEndKerning``).
+    var kerned: [Int: Int32] = [:]
     /// Fonts chosen for clusters met before, and the style context they were chosen in (−1:
     /// none; the memo then keys on nothing shared with other builders).
     var fontMemo = FontChoiceMemo()
+    /// When analysing a chunk of a paragraph (the word cache's misses): the paragraph and where
+    /// the chunk starts in it — font fallback plans look ahead in the paragraph.
+    var paragraph: UnsafeBufferPointer<UInt16>?
+    var paragraphOffset = 0
     private(set) var contextID: Int32 = -1
 
     init(_ resolved: ResolvedStyle, fonts: FontLibrary, cache: ShapeCache) {
@@ -42,6 +56,7 @@ struct Builder {
         self.fonts = fonts
         self.cache = cache
         self.fallback = fallback
+        self.language = ShapingLanguage(resolved.style.lang)
     }
 
     /// This builder for `context`'s style, its arrays kept (emptied) for reuse.
@@ -53,6 +68,7 @@ struct Builder {
         b.fonts = context.fonts
         b.cache = context.cache
         b.fallback = context.fallback
+        b.language = context.language
         b.contextID = context.id
         return b
     }
@@ -92,7 +108,12 @@ struct Builder {
         flags.removeAll(keepingCapacity: true)
         endTrimSegments.removeAll(keepingCapacity: true)
         endTrimAmounts.removeAll(keepingCapacity: true)
+        clusterInnerBits.removeAll(keepingCapacity: true)
+        clusterInnerBits.append(contentsOf: repeatElement(0, count: (units.count + 63) / 64))
+        kerns.removeAll(keepingCapacity: true)
+        alone.removeAll(keepingCapacity: true)
         if !trimmed.isEmpty { trimmed.removeAll() }
+        if !kerned.isEmpty { kerned.removeAll() }
         guard !units.isEmpty else { return }
         // Printable ASCII (with spaces, and tabs and newlines) is common and simple: its grapheme
         // clusters are single units and the browser decides its breaks without ICU.
@@ -142,7 +163,8 @@ struct Builder {
                 runStart = -1
                 continue
             }
-            let font = fontMemo.font(&fallback, context: contextID, units, g0, g1)
+            let font = paragraph.map { fontMemo.font(&fallback, context: contextID, $0, paragraphOffset + g0, paragraphOffset + g1) }
+                ?? fontMemo.font(&fallback, context: contextID, units, g0, g1)
             let lvl = levels?[g0] ?? 0
             // Runs split where the font or direction changes, and after a space for fonts that
             // do not kern across spaces (so words are shaped alone and shared through the cache).
@@ -154,6 +176,7 @@ struct Builder {
             }
         }
         if runStart >= 0 { closeRun(units, runStart, units.count, runFont, runLevel, buffer) }
+        collectRunExtras()
 
         // 2. Segments: content and hanging-space widths.
         segmentEnds.reserveCapacity(breaks.count)
@@ -188,6 +211,16 @@ struct Builder {
                     flag |= MetricsBlock.Flag.endTrim
                     endTrimSegments.append(Int32(k))
                     endTrimAmounts.append(unitAdvances[last] / 2)
+                } else if trimmed.contains(last), CJKPunctuation.growsAtLineEnd(units[last]) {
+                    // Trimmed because punctuation follows: full width again if the line ends here.
+                    flag |= MetricsBlock.Flag.endTrim
+                    endTrimSegments.append(Int32(k))
+                    endTrimAmounts.append(-unitAdvances[last])
+                } else if contentEnd == end, !kerned.isEmpty, let kern = kerned[units[last] & 0xFC00 == 0xDC00 ? last - 1 : last], kern < 0 {
+                    // Kerned against the next segment: its own width if the line ends here.
+                    flag |= MetricsBlock.Flag.endTrim
+                    endTrimSegments.append(Int32(k))
+                    endTrimAmounts.append(kern)
                 }
             }
             segmentEnds.append(Int32(end))
@@ -224,7 +257,7 @@ struct Builder {
 
     /// ICU's UAX #14 opportunities, with Chromium's table deciding between printable ASCII pairs.
     func lineBreaks(_ units: UnsafeBufferPointer<UInt16>) throws(TextError) -> (ends: [Int32], mandatory: [UInt8]) {
-        let (icu, icuMandatory) = try UnicodeAnalysis.lineBreaks(units)
+        let (icu, icuMandatory) = try UnicodeAnalysis.lineBreaks(units, language: style.lang)
         var ends: [Int32] = []
         var mandatory: [UInt8] = []
         ends.reserveCapacity(icu.count + 4)
@@ -262,24 +295,126 @@ struct Builder {
                 trimmed.insert(u)
             }
         }
-        let key = ShapeCache.Key(font: font.id, rightToLeft: level & 1 == 1, text: slice, halfWidth: halfWidth)
+        // Joining scripts are shaped with their neighbours as context, as Chromium shapes them.
+        let (before, after) = UnicodeAnalysis.joiningContext(units, start, end)
+        let context = UnsafeBufferPointer(rebasing: units[(start - before)..<(end + after)])
+        let key = ShapeCache.Key(font: font.id, rightToLeft: level & 1 == 1, text: slice, halfWidth: halfWidth,
+                                 context: before + after > 0 ? Array(context) + [UInt16(before)] : [], language: language.id)
         let shaped: ShapedRun
         if let cached = cache.run(for: key) {
             shaped = cached
         } else {
-            shaped = ShapedRun.shape(slice, font: font, rightToLeft: key.rightToLeft, halfWidth: halfWidth, buffer: buffer)
+            shaped = ShapedRun.shape(context, item: before..<(before + end - start), font: font, rightToLeft: key.rightToLeft,
+                                     halfWidth: halfWidth, language: language, buffer: buffer)
             cache.store(shaped, for: key)
         }
         runs.append(GlyphRun(font: font, start: Int32(start), end: Int32(end), bidiLevel: level, shaped: shaped))
         let scale = font.fixedScale(size: style.size)
+        let shapedAdvances = shaped.unitAdvances
         for u in start..<end {
-            let designUnits = shaped.unitAdvances[u - start]
+            let designUnits = shapedAdvances[u - start]
             if designUnits != 0 { unitAdvances[u] = clamp(font.fixedAdvance(designUnits, scale: scale, size: style.size)) }
         }
+        let kerning = shaped.kerning
+        for p in stride(from: 0, to: kerning.count, by: 2) {
+            kerned[start + Int(kerning[p])] = clamp(font.fixedAdvance(kerning[p + 1], scale: scale, size: style.size))
+        }
+        RunExtras.mark(shaped, at: start, count: end - start, clusterInnerBits: &clusterInnerBits)
+    }
+
+    /// After the runs are closed: the kerning growths and line-start widths of the runs, from
+    /// their shaped glyphs (``RunExtras``).
+    mutating func collectRunExtras() {
+        for run in runs where !run.shaped.kerning.isEmpty || !run.shaped.aloneWidths.isEmpty {
+            graphemeStartBits.withUnsafeBufferPointer { bits in
+                RunExtras.collect(run.shaped, font: run.font, size: style.size, at: Int(run.start), end: Int(run.end),
+                                  graphemeStartBits: bits, kerns: &kerns, alone: &alone)
+            }
+        }
+        RunExtras.sortKerns(&kerns)
     }
 }
 
 /// A 16.16 width as Int32, saturating (a segment wider than 32767 px is absurd anyway).
 @inline(__always) func clamp(_ value: Int64) -> Int32 {
     Int32(clamping: value)
+}
+
+/// What a run's shaped glyphs add to the measuring form besides advances: where HarfBuzz
+/// clusters start, the growth of break-word line ends after kerned clusters and the widths of
+/// cluster rests shaped alone. Shared by both builders (the word cache keeps the shaped runs,
+/// so a cached chunk yields them again without shaping).
+enum RunExtras {
+    /// Marks the units of a run at `start` (`count` units) where no cluster starts. HarfBuzz's
+    /// clusters are monotonic (ascending, or descending in right-to-left runs): the units between
+    /// two consecutive cluster values are inside a cluster.
+    static func mark(_ shaped: ShapedRun, at start: Int, count: Int, clusterInnerBits bits: inout [UInt64]) {
+        let clusters = shaped.glyphClusters
+        let n = clusters.count
+        // The common case: one glyph per unit, in order.
+        if n == count && (n == 0 || (clusters[0] == 0 && clusters[n - 1] == Int32(n - 1))) && (n < 3 || clusters[1] == 1) {
+            var plain = true
+            for g in 0..<n where clusters[g] != Int32(g) { plain = false; break }
+            if plain { return }
+        }
+        @inline(__always) func inner(_ k: Int) {
+            let u = start + k
+            bits[u >> 6] |= 1 << UInt64(u & 63)
+        }
+        let descending = n > 1 && clusters[0] > clusters[n - 1]
+        var previous = -1
+        var monotonic = true
+        for i in 0..<n {
+            let c = Int(clusters[descending ? n - 1 - i : i])
+            if c < previous { monotonic = false; break }
+            if c > previous {
+                if previous >= 0 { for k in previous + 1..<c { inner(k) } } else { for k in 0..<min(c, count) { inner(k) } }
+                previous = c
+            }
+        }
+        if monotonic {
+            if previous >= 0 { for k in previous + 1..<count { inner(k) } }
+            return
+        }
+        var isStart = [Bool](repeating: false, count: count)
+        for c in clusters where c >= 0 && Int(c) < count { isStart[Int(c)] = true }
+        for k in 0..<count {
+            let u = start + k
+            if isStart[k] { bits[u >> 6] &= ~(1 << UInt64(u & 63)) } else { inner(k) }
+        }
+    }
+
+    /// Appends the run's kerning growths, keyed by the unit where a line ending after the kerned
+    /// cluster's first grapheme ends, and its rests shaped alone, in absolute units and 16.16 px.
+    static func collect<K: RangeReplaceableCollection, A: RangeReplaceableCollection>(
+        _ shaped: ShapedRun, font: Font, size: Double, at start: Int, end: Int, graphemeStartBits bits: UnsafeBufferPointer<UInt64>,
+        kerns: inout K, alone: inout A) where K.Element == Int32, A.Element == Int32 {
+        let scale = font.fixedScale(size: size)
+        let kerning = shaped.kerning
+        for p in stride(from: 0, to: kerning.count, by: 2) {
+            var e = start + Int(kerning[p]) + 1
+            while e < end && bits[e >> 6] & (1 << UInt64(e & 63)) == 0 { e += 1 }
+            kerns.append(Int32(e))
+            kerns.append(clamp(-font.fixedAdvance(kerning[p + 1], scale: scale, size: size)))
+        }
+        let widths = shaped.aloneWidths
+        for t in stride(from: 0, to: widths.count, by: 3) {
+            alone.append(Int32(start) + widths[t])
+            alone.append(Int32(start) + widths[t + 1])
+            alone.append(clamp(font.fixedAdvance(widths[t + 2], scale: scale, size: size)))
+        }
+    }
+
+    /// Sorts (unit, growth) pairs by unit, keeping the last pair for a unit.
+    static func sortKerns(_ kerns: inout [Int32]) {
+        guard kerns.count > 2 else { return }
+        var pairs: [(Int32, Int32, Int)] = []
+        for p in stride(from: 0, to: kerns.count, by: 2) { pairs.append((kerns[p], kerns[p + 1], p)) }
+        pairs.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.2 < $1.2 }
+        kerns.removeAll(keepingCapacity: true)
+        for (k, pair) in pairs.enumerated() where k + 1 == pairs.count || pairs[k + 1].0 != pair.0 {
+            kerns.append(pair.0)
+            kerns.append(pair.1)
+        }
+    }
 }

@@ -32,12 +32,14 @@ struct RawBuffer<Element: BitwiseCopyable> {
     }
 
     @inline(__always) mutating func append(from source: UnsafePointer<Element>, count n: Int) {
+        guard n > 0 else { return }   // a fresh buffer has no memory yet (a new thread's scratch)
         reserve(n)
         (base! + count).update(from: source, count: n)
         count += n
     }
 
     @inline(__always) mutating func append(repeating x: Element, count n: Int) {
+        guard n > 0 else { return }
         reserve(n)
         (base! + count).update(repeating: x, count: n)
         count += n

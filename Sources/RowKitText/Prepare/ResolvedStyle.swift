@@ -17,12 +17,13 @@ struct ResolvedStyle {
         if case .pixels(let px) = style.lineHeight, !(px.isFinite && px >= 0 && px <= 100_000) {
             throw .invalidNumber(name: "line height", value: px)
         }
-        let font = try fonts.font(for: style.font)
+        let font = try fonts.primaryFont(for: style)
         self.style = style
         self.primary = font
         let scale = style.size / Double(font.unitsPerEm)
         switch style.lineHeight {
-        case .pixels(let px): lineHeight = px
+        // Chromium snaps a line height to its 1/64 px layout unit (rounding to nearest).
+        case .pixels(let px): lineHeight = (px * 64).rounded() / 64
         case .normal:
             // Chromium rounds each metric at the size, then adds them.
             lineHeight = (Double(font.ascender) * scale).rounded() + (Double(font.descender) * scale).rounded()

@@ -8,15 +8,18 @@ import Synchronization
 /// for every font size: widths scale linearly (no hinting, as in Chromium on Linux). One
 /// allocation holds every array (glyph ids, advances, offsets, clusters, per-unit advances).
 package final class ShapedRun: Sendable {
-    /// Glyph count, UTF-16 unit count, and every array in one block of Int32s: glyph ids,
-    /// advances, x offsets, y offsets and clusters (a glyph count each), then per-unit advances.
-    private let counts: (glyphs: Int, units: Int)
+    /// Glyph count, UTF-16 unit count, kerning pairs and line-start widths, and every array in
+    /// one block of Int32s: glyph ids, advances, x offsets, y offsets and clusters (a glyph
+    /// count each), then per-unit advances, then the kerning pairs (``LineEndKerning``), then
+    /// the line-start widths (``ClusterSplit``).
+    private let counts: (glyphs: Int, units: Int, kerning: Int, alone: Int)
     nonisolated(unsafe) private let storage: UnsafeMutablePointer<Int32>
 
-    private init(glyphs: Int, units: Int) {
-        counts = (glyphs, units)
-        storage = .allocate(capacity: max(1, 5 * glyphs + units))
-        storage.initialize(repeating: 0, count: max(1, 5 * glyphs + units))
+    private init(glyphs: Int, units: Int, kerning: Int = 0, alone: Int = 0) {
+        counts = (glyphs, units, kerning, alone)
+        let size = max(1, 5 * glyphs + units + 2 * kerning + 3 * alone)
+        storage = .allocate(capacity: size)
+        storage.initialize(repeating: 0, count: size)
     }
 
     deinit { storage.deallocate() }
@@ -38,8 +41,17 @@ package final class ShapedRun: Sendable {
     package var glyphOffsetsY: UnsafeBufferPointer<Int32> { part(3, counts.glyphs) }
     /// UTF-16 offset, within the run, of the cluster each glyph belongs to.
     package var glyphClusters: UnsafeBufferPointer<Int32> { part(4, counts.glyphs) }
-    /// Advance credited to each UTF-16 unit of the run (a cluster's advance goes to its first unit).
+    /// Advance credited to each UTF-16 unit of the run (a cluster's advance goes to its first
+    /// unit; multi-grapheme clusters spread it over their graphemes, ``ClusterSplit``).
     var unitAdvances: UnsafeBufferPointer<Int32> { part(5, counts.units) }
+    /// Clusters that HarfBuzz kerned against the next one: (run offset, kerning in design
+    /// units) pairs, flat (``LineEndKerning``).
+    var kerning: UnsafeBufferPointer<Int32> { UnsafeBufferPointer(start: storage + 5 * counts.glyphs + counts.units, count: 2 * counts.kerning) }
+    /// Widths of the rests of multi-grapheme clusters shaped alone, for lines that start inside
+    /// such a cluster: (from, to, design units) triples, run offsets, flat (``ClusterSplit``).
+    var aloneWidths: UnsafeBufferPointer<Int32> {
+        UnsafeBufferPointer(start: storage + 5 * counts.glyphs + counts.units + 2 * counts.kerning, count: 3 * counts.alone)
+    }
 
     /// The same, as arrays (for tests and tools).
     package var glyphs: [UInt32] { Array(glyphIDs) }
@@ -47,15 +59,18 @@ package final class ShapedRun: Sendable {
     package var clusters: [Int32] { Array(glyphClusters) }
 
     /// Approximate heap bytes held by the run.
-    var byteCount: Int { 48 + counts.glyphs * 20 + counts.units * 4 }
+    var byteCount: Int { 48 + counts.glyphs * 20 + counts.units * 4 + counts.kerning * 8 + counts.alone * 12 }
 
-    /// Shapes `units` (one run: one font, one direction) with HarfBuzz.
+    /// Shapes `units[item]` (one run: one font, one direction) with HarfBuzz; the units around
+    /// `item` are context only (Arabic joining across a font change).
     /// `halfWidth` lists run offsets shaped with the `halt` feature (trimmed CJK punctuation).
-    static func shape(_ units: UnsafeBufferPointer<UInt16>, font: Font, rightToLeft: Bool, halfWidth: [UInt16],
-                      buffer: OpaquePointer) -> ShapedRun {
+    static func shape(_ units: UnsafeBufferPointer<UInt16>, item: Range<Int>? = nil, font: Font, rightToLeft: Bool,
+                      halfWidth: [UInt16], language: ShapingLanguage = .none, buffer: OpaquePointer) -> ShapedRun {
+        let item = item ?? 0..<units.count
         hb_buffer_clear_contents(buffer)
-        hb_buffer_add_utf16(buffer, units.baseAddress, Int32(units.count), 0, Int32(units.count))
+        hb_buffer_add_utf16(buffer, units.baseAddress, Int32(units.count), UInt32(item.lowerBound), Int32(item.count))
         hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        if let language = language.language { hb_buffer_set_language(buffer, language) }
         hb_buffer_guess_segment_properties(buffer)
         if halfWidth.isEmpty {
             hb_shape(font.hbFont, buffer, nil, 0)
@@ -66,19 +81,40 @@ package final class ShapedRun: Sendable {
         var count: UInt32 = 0
         let infos = hb_buffer_get_glyph_infos(buffer, &count)!
         let positions = hb_buffer_get_glyph_positions(buffer, &count)!
-        let n = Int(count), u = units.count
-        let run = ShapedRun(glyphs: n, units: u)
-        let base = run.storage
-        let unitAdvances = base + 5 * n
+        let n = Int(count), u = item.count
+        var glyphs = [UInt32](repeating: 0, count: n)
+        var advances = [Int32](repeating: 0, count: n)
+        var clusters = [Int32](repeating: 0, count: n)
+        var unsafe = [Bool](repeating: false, count: n)
+        var unitAdvances = [Int32](repeating: 0, count: u)
+        var offsets = [Int32](repeating: 0, count: 2 * n)
         for i in 0..<n {
-            base[i] = Int32(bitPattern: infos[i].codepoint)
-            base[n + i] = positions[i].x_advance
-            base[2 * n + i] = positions[i].x_offset
-            base[3 * n + i] = positions[i].y_offset
-            let cluster = Int32(infos[i].cluster)
-            base[4 * n + i] = cluster
+            glyphs[i] = infos[i].codepoint
+            advances[i] = positions[i].x_advance
+            offsets[2 * i] = positions[i].x_offset
+            offsets[2 * i + 1] = positions[i].y_offset
+            let cluster = Int32(infos[i].cluster) - Int32(item.lowerBound)
+            clusters[i] = cluster
             unitAdvances[Int(cluster)] &+= positions[i].x_advance
+            unsafe[i] = hb_glyph_info_get_glyph_flags(infos + i).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0
         }
+        // (The buffer is reused below: everything needed from it is copied out.)
+        let kerning = LineEndKerning.collect(glyphs: glyphs, advances: advances, clusters: clusters, unsafeToBreak: unsafe,
+                                             rightToLeft: rightToLeft, font: font)
+        let alone = ClusterSplit.creditGraphemes(&unitAdvances, clusters: clusters, units: units, item: item, font: font,
+                                                 rightToLeft: rightToLeft, language: language, buffer: buffer)
+        let run = ShapedRun(glyphs: n, units: u, kerning: kerning.count / 2, alone: alone.count / 3)
+        let base = run.storage
+        for i in 0..<n {
+            base[i] = Int32(bitPattern: glyphs[i])
+            base[n + i] = advances[i]
+            base[2 * n + i] = offsets[2 * i]
+            base[3 * n + i] = offsets[2 * i + 1]
+            base[4 * n + i] = clusters[i]
+        }
+        for k in 0..<u { base[5 * n + k] = unitAdvances[k] }
+        for k in kerning.indices { base[5 * n + u + k] = kerning[k] }
+        for k in alone.indices { base[5 * n + u + kerning.count + k] = alone[k] }
         return run
     }
 }
@@ -94,7 +130,7 @@ public final class ShapeCache: Sendable {
     /// four words; longer runs keep arrays.
     struct Key: Hashable {
         private var word0: UInt64 = 0, word1: UInt64 = 0, word2: UInt64 = 0
-        /// Font id (bits 0–31), direction (bit 32), inline length (bits 40–47).
+        /// Font id (bits 0–31), direction (bit 32), inline length (bits 40–47), language (48–63).
         private var meta: UInt64
         private var long: LongText?
         /// A cheap multiply-xor mix of the key, computed once: the dictionary hashes only this
@@ -104,11 +140,14 @@ public final class ShapeCache: Sendable {
         struct LongText: Hashable {
             var text: [UInt16]
             var halfWidth: [UInt16]
+            /// The run with its shaping context, when it has one.
+            var context: [UInt16] = []
         }
 
-        init(font: Int32, rightToLeft: Bool, text: UnsafeBufferPointer<UInt16>, halfWidth: [UInt16]) {
-            meta = UInt64(UInt32(bitPattern: font)) | (rightToLeft ? 1 << 32 : 0)
-            if text.count <= 12 && halfWidth.isEmpty {
+        init(font: Int32, rightToLeft: Bool, text: UnsafeBufferPointer<UInt16>, halfWidth: [UInt16], context: [UInt16] = [],
+             language: UInt16 = 0) {
+            meta = UInt64(UInt32(bitPattern: font)) | (rightToLeft ? 1 << 32 : 0) | UInt64(language) << 48
+            if text.count <= 12 && halfWidth.isEmpty && context.isEmpty {
                 meta |= UInt64(text.count) << 40
                 for (i, unit) in text.enumerated() {
                     let shift = UInt64((i & 3) * 16)
@@ -119,12 +158,13 @@ public final class ShapeCache: Sendable {
                     }
                 }
             } else {
-                long = LongText(text: Array(text), halfWidth: halfWidth)
+                long = LongText(text: Array(text), halfWidth: halfWidth, context: context)
             }
             var h = meta &* 0x9E37_79B9_7F4A_7C15
             if let long {
                 for unit in long.text { h = (h ^ UInt64(unit)) &* 0x0000_0100_0000_01B3 }
                 for unit in long.halfWidth { h = (h ^ UInt64(unit) ^ 0xFFFF) &* 0x0000_0100_0000_01B3 }
+                for unit in long.context { h = (h ^ UInt64(unit) ^ 0x1_0000) &* 0x0000_0100_0000_01B3 }
             } else {
                 h = (h ^ word0) &* 0xBF58_476D_1CE4_E5B9
                 h = (h ^ (h >> 29) ^ word1) &* 0x94D0_49BB_1331_11EB

@@ -2,20 +2,55 @@ import CICU
 
 /// ICU analyses of a whole paragraph, as plain arrays.
 enum UnicodeAnalysis {
-    /// Line-break opportunities (end offsets) and whether each is mandatory.
-    static func lineBreaks(_ units: UnsafeBufferPointer<UInt16>) throws(TextError) -> (ends: [Int32], mandatory: [UInt8]) {
+    /// Line-break opportunities (end offsets) and whether each is forced, as Chromium finds
+    /// them with ICU: the rules of the content language (``lineBreakRules(for:)``); a break is
+    /// forced only after a kept newline (ICU's other hard breaks — U+2028, U+2029, U+0085, VT,
+    /// FF — are plain opportunities in a browser); and between two characters that are both
+    /// ASCII or NBSP ICU is not asked at all (the caller adds the breaks after spaces and
+    /// Chromium's table for printable pairs), so controls such as VT glue to their neighbours.
+    static func lineBreaks(_ units: UnsafeBufferPointer<UInt16>, language: String? = nil) throws(TextError) -> (ends: [Int32], mandatory: [UInt8]) {
         let capacity = units.count + 1
         var ends = [Int32](repeating: 0, count: capacity)
         var mandatory = [UInt8](repeating: 0, count: capacity)
+        let rules = lineBreakRules(for: language)
         let count = ends.withUnsafeMutableBufferPointer { e in
             mandatory.withUnsafeMutableBufferPointer { m in
-                rk_line_breaks(units.baseAddress, Int32(units.count), e.baseAddress, m.baseAddress, Int32(capacity))
+                rk_line_breaks(units.baseAddress, Int32(units.count), rules, e.baseAddress, m.baseAddress, Int32(capacity))
             }
         }
         guard count >= 0 else { throw .unicodeAnalysisFailed("line breaks") }
-        ends.removeLast(capacity - Int(count))
-        mandatory.removeLast(capacity - Int(count))
+        var kept = 0
+        for k in 0..<Int(count) {
+            let p = Int(ends[k])
+            let before = units[p - 1]
+            if p < units.count && before != 0x0A && before != 0x20 && before != 0x09
+                && isASCIIOrNoBreakSpace(before) && isASCIIOrNoBreakSpace(units[p]) {
+                continue
+            }
+            ends[kept] = ends[k]
+            mandatory[kept] = before == 0x0A ? 1 : 0
+            kept += 1
+        }
+        ends.removeLast(capacity - kept)
+        mandatory.removeLast(capacity - kept)
         return (ends, mandatory)
+    }
+
+    @inline(__always) private static func isASCIIOrNoBreakSpace(_ unit: UInt16) -> Bool {
+        unit < 0x80 || unit == 0xA0
+    }
+
+    /// Which ICU line-break rules Chromium uses for a content language with `line-break: auto`:
+    /// Japanese ("ja…") its own, Chinese ("zh…", "yue") `lb=normal` for Chinese, anything else
+    /// CSS `normal` (docs/CHROMIUM.md §3(e)).
+    static func lineBreakRules(for language: String?) -> Int32 {
+        guard let language else { return 0 }
+        let primary = language.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? ""
+        switch primary {
+        case "ja": return 1
+        case "zh", "yue": return 2
+        default: return 0
+        }
     }
 
     /// Grapheme cluster end offsets.
@@ -49,6 +84,27 @@ enum UnicodeAnalysis {
         unit >= 0x0590 && (unit <= 0x08FF || (unit >= 0xD800 && unit <= 0xDFFF) || (unit >= 0xFB1D && unit <= 0xFDFF)
             || (unit >= 0xFE70 && unit <= 0xFEFF) || unit == 0x200F || (unit >= 0x202A && unit <= 0x202E)
             || (unit >= 0x2066 && unit <= 0x2069))
+    }
+
+    /// How many units before `start` and after `end` a run must be shaped with as context, as
+    /// Chromium gives HarfBuzz the whole paragraph: Arabic-style joining (Arabic, Syriac, N'Ko,
+    /// Mongolian) picks a letter's form from its neighbours, also across a font change inside a
+    /// word. Other scripts need none (so their runs share the shape cache freely).
+    static func joiningContext(_ units: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) -> (before: Int, after: Int) {
+        var before = 0, after = 0
+        while before < 4 && start - before > 0 && joins(units[start - before - 1]) { before += 1 }
+        while after < 4 && end + after < units.count && joins(units[end + after]) { after += 1 }
+        if before > 0 || after > 0 {
+            // The run's own edges must join too, else the context changes nothing.
+            if !(joins(units[start]) || joins(units[end - 1])) { return (0, 0) }
+        }
+        return (before, after)
+    }
+
+    /// Units of scripts whose letters join, and the joiners themselves.
+    @inline(__always) static func joins(_ unit: UInt16) -> Bool {
+        (unit >= 0x0600 && unit <= 0x08FF) || (unit >= 0xFB50 && unit <= 0xFDFF) || (unit >= 0xFE70 && unit <= 0xFEFF)
+            || (unit >= 0x1800 && unit <= 0x18AF) || unit == 0x200C || unit == 0x200D
     }
 
     /// The scalar starting at `index` and its length in units (lone surrogates read as U+FFFD).

@@ -1,15 +1,19 @@
 extension WhiteSpace {
-    /// The text as the line breaker sees it, in UTF-16.
+    /// The text as the line breaker sees it, in UTF-16, with Chromium's treatment of white space
+    /// and controls (measured, docs/CHROMIUM.md §3(l, m)).
     ///
-    /// `.normal` (CSS `white-space: normal`): every run of spaces, tabs, CR and LF becomes one
-    /// space; spaces at the start and end are dropped (at the start of a line they would be
-    /// removed, at the end they hang). `.preWrap`: CR LF and lone CR become LF; everything else
-    /// is kept.
+    /// `.normal` (CSS `white-space: normal`): a text of nothing but spaces, tabs, newlines, CR,
+    /// VT and FF is empty (no line at all); otherwise every run of spaces, tabs, CR and LF
+    /// becomes one space and spaces at the start and end are dropped (at the start of a line they
+    /// would be removed, at the end they hang), while VT and FF stay (drawn as .notdef).
+    /// `.preWrap`: CR and FF are dropped (so CR LF is one newline); everything else is kept.
+    /// NUL always stays (Chromium shapes it with its last-resort font, whose .null glyph is empty).
     func normalize(_ text: String) -> [UInt16] {
         var units: [UInt16] = []
         units.reserveCapacity(text.utf16.count)
         switch self {
         case .normal:
+            if text.utf16.allSatisfy({ $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }) { return [] }
             var pendingSpace = false
             for unit in text.utf16 {
                 if unit == 0x20 || unit == 0x09 || unit == 0x0A || unit == 0x0D {
@@ -20,21 +24,30 @@ extension WhiteSpace {
                 }
             }
         case .preWrap:
-            var afterCR = false
-            for unit in text.utf16 {
-                if unit == 0x0D {
-                    units.append(0x0A)
-                    afterCR = true
-                } else {
-                    if !(afterCR && unit == 0x0A) { units.append(unit) }
-                    afterCR = false
-                }
+            for unit in text.utf16 where unit != 0x0D && unit != 0x0C {
+                units.append(unit)
             }
         }
         return units
     }
 }
 
+/// White space that hangs at a line end (does not count for fitting): space, tab, newline, and
+/// the ideographic space U+3000 (measured: `ab　　　` stays on its line however narrow).
 @inline(__always) func isHangingSpace(_ unit: UInt16) -> Bool {
-    unit == 0x20 || unit == 0x09 || unit == 0x0A
+    unit == 0x20 || unit == 0x09 || unit == 0x0A || unit == 0x3000
+}
+
+/// Tab stops of preserved tabs (CSS `tab-size: 8`): every 8 space widths of the primary font
+/// from the line start; a tab that would reach the next stop in less than half a space goes on
+/// to the one after (Chromium's `Font::TabWidth`, measured: docs/CHROMIUM.md §3(m)).
+enum TabStop {
+    /// The pen after a tab that starts at `pen` (16.16 px), or `pen` when the space is empty.
+    @inline(__always) static func end(from pen: Int64, spaceWidth: Int32) -> Int64 {
+        let size = Int64(spaceWidth) * 8
+        guard size > 0 else { return pen }
+        var end = (pen / size + 1) * size
+        if end - pen < Int64(spaceWidth) / 2 { end += size }
+        return end
+    }
 }

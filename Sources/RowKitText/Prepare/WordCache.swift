@@ -59,6 +59,8 @@ struct WordCache {
         /// The first or last glyph run's font kerns across spaces: the paragraph's runs may
         /// join this chunk to its neighbour, so chunk-by-chunk analysis does not apply.
         static let joinsNeighbours: UInt8 = 1
+        /// The chunk's runs carry kerning growths or cluster rests shaped alone (``RunExtras``).
+        static let hasRunExtras: UInt8 = 2
     }
 
     /// One generation: an open-addressing table over entries, and the entries' data.

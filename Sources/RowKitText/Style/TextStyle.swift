@@ -1,8 +1,9 @@
-/// How a text looks and flows: font, size, line height, color, alignment and white-space rules.
+/// How a text looks and flows: font, size, line height, color, alignment, direction, language
+/// and white-space rules.
 ///
 /// A style is a plain value; two texts prepared with equal styles share shaped segments.
 public struct TextStyle: Sendable, Hashable {
-    /// Font family name (resolved through fontconfig) or the path of a font file.
+    /// Font families (a CSS `font-family` list) with weight and slant, or the path of a font file.
     public var font: FontDescriptor
     /// Font size in pixels.
     public var size: Double
@@ -16,11 +17,15 @@ public struct TextStyle: Sendable, Hashable {
     public var direction: TextDirection
     /// Whether runs of white space collapse (`.normal`) or are kept with `\n` breaking (`.preWrap`).
     public var whiteSpace: WhiteSpace
+    /// Content language (a BCP 47 tag such as "ja", "zh-Hant" or "ko", as in HTML `lang`), or nil.
+    /// It picks the fallback fonts (Han characters look different in Japanese, Simplified and
+    /// Traditional Chinese and Korean fonts) and the CJK line-breaking rules, as a browser does.
+    public var lang: String?
 
     public init(font: FontDescriptor = FontDescriptor(), size: Double = 13,
                 lineHeight: LineHeight = .normal, color: Color = .black,
                 alignment: TextAlignment = .natural, direction: TextDirection = .ltr,
-                whiteSpace: WhiteSpace = .normal) {
+                whiteSpace: WhiteSpace = .normal, lang: String? = nil) {
         self.font = font
         self.size = size
         self.lineHeight = lineHeight
@@ -28,22 +33,37 @@ public struct TextStyle: Sendable, Hashable {
         self.alignment = alignment
         self.direction = direction
         self.whiteSpace = whiteSpace
+        self.lang = lang
     }
 }
 
-/// Which font to use: a family looked up through fontconfig, or a font file.
+/// Which font to use: families looked up as a browser looks them up, or a font file.
 public struct FontDescriptor: Sendable, Hashable, CustomStringConvertible {
-    /// Family name, e.g. "DejaVu Sans". Ignored when `path` is set.
+    /// A CSS `font-family` value: one family ("DejaVu Sans") or a list tried in order
+    /// (`Foo, "Noto Sans", sans-serif`), with the CSS generic families `serif`, `sans-serif`,
+    /// `monospace`, `cursive`, `fantasy`, `system-ui`, `emoji` and `math` (quoted names are
+    /// family names, never generics). Ignored when `path` is set.
     public var family: String
     public var weight: FontWeight
-    public var italic: Bool
+    /// Upright, italic or oblique (CSS `font-style`).
+    public var slant: FontSlant
     /// A font file (TTF/OTF/TTC) to use directly instead of a fontconfig lookup.
     public var path: String?
 
+    /// Whether the style is italic or oblique; setting it picks italic or upright.
+    public var italic: Bool {
+        get { slant != .normal }
+        set { slant = newValue ? .italic : .normal }
+    }
+
     public init(family: String = "DejaVu Sans", weight: FontWeight = .regular, italic: Bool = false, path: String? = nil) {
+        self.init(family: family, weight: weight, slant: italic ? .italic : .normal, path: path)
+    }
+
+    public init(family: String, weight: FontWeight = .regular, slant: FontSlant, path: String? = nil) {
         self.family = family
         self.weight = weight
-        self.italic = italic
+        self.slant = slant
         self.path = path
     }
 
@@ -52,8 +72,13 @@ public struct FontDescriptor: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         if let path { return path }
-        return "\(family) \(weight.value)\(italic ? " italic" : "")"
+        return "\(family) \(weight.value)\(slant == .normal ? "" : " " + slant.rawValue)"
     }
+}
+
+/// CSS `font-style`: upright, italic, or oblique (a slanted face, else the upright one slanted).
+public enum FontSlant: String, Sendable, Hashable, CaseIterable {
+    case normal, italic, oblique
 }
 
 /// CSS font weight, 1...1000 (400 regular, 700 bold).

@@ -1,0 +1,123 @@
+import CCairo
+import RowKitCells
+import RowKitText
+
+// The one place RowKitDraw's drawing code calls cairo's context API (with CairoSurface.swift
+// for surfaces and files, and FontFaces.swift for FreeType faces). Everything else in the
+// module draws through these few Swift methods, in CSS pixels, with RowKit's own types.
+
+/// A cairo drawing context (`cairo_t`), borrowed: its owner (a ``Canvas`` or a scaled image
+/// copy) destroys it. Not thread-safe, like the context itself: one thread draws at a time.
+struct CairoContext {
+    let raw: OpaquePointer
+
+    // MARK: state
+
+    /// Runs `body` between `cairo_save` and `cairo_restore`: transforms, clips and sources set
+    /// inside do not leak out.
+    func saved<T>(_ body: () throws -> T) rethrows -> T {
+        cairo_save(raw)
+        defer { cairo_restore(raw) }
+        return try body()
+    }
+
+    /// Pushes the graphics state (pair with ``restore()``); prefer ``saved(_:)``.
+    func save() { cairo_save(raw) }
+    /// Pops the graphics state pushed by ``save()``.
+    func restore() { cairo_restore(raw) }
+
+    func translate(_ x: Double, _ y: Double) { cairo_translate(raw, x, y) }
+    func scale(_ x: Double, _ y: Double) { cairo_scale(raw, x, y) }
+
+    /// Intersects the clip with `rect`.
+    func clip(to rect: Rect) {
+        cairo_rectangle(raw, rect.x, rect.y, rect.width, rect.height)
+        cairo_clip(raw)
+    }
+
+    /// Intersects the clip with the current path (and clears the path).
+    func clipToPath() { cairo_clip(raw) }
+
+    // MARK: sources
+
+    func setColor(_ color: Color) { cairo_set_source_rgba(raw, color.red, color.green, color.blue, color.alpha) }
+    func setColor(red: Double, green: Double, blue: Double) { cairo_set_source_rgb(raw, red, green, blue) }
+
+    /// A vertical linear gradient from `top` at `y0` to `bottom` at `y1` as the source.
+    func setVerticalGradient(top: Color, bottom: Color, from y0: Double, to y1: Double) {
+        guard let gradient = cairo_pattern_create_linear(0, y0, 0, y1) else { return }
+        cairo_pattern_add_color_stop_rgba(gradient, 0, top.red, top.green, top.blue, top.alpha)
+        cairo_pattern_add_color_stop_rgba(gradient, 1, bottom.red, bottom.green, bottom.blue, bottom.alpha)
+        cairo_set_source(raw, gradient)
+        cairo_pattern_destroy(gradient)   // the context keeps its own reference
+    }
+
+    /// Paints `image` with its top-left corner at the origin, smoothly filtered when scaled.
+    func paint(_ image: CairoImage) {
+        cairo_set_source_surface(raw, image.surface, 0, 0)
+        cairo_pattern_set_filter(cairo_get_source(raw), CAIRO_FILTER_GOOD)
+        cairo_paint(raw)
+    }
+
+    // MARK: paths
+
+    func rectangle(_ x: Double, _ y: Double, _ width: Double, _ height: Double) { cairo_rectangle(raw, x, y, width, height) }
+    func move(to x: Double, _ y: Double) { cairo_move_to(raw, x, y) }
+    func line(to x: Double, _ y: Double) { cairo_line_to(raw, x, y) }
+    func arc(_ x: Double, _ y: Double, radius: Double, from a0: Double = 0, to a1: Double = 2 * .pi) { cairo_arc(raw, x, y, radius, a0, a1) }
+    func closePath() { cairo_close_path(raw) }
+    func newPath() { cairo_new_path(raw) }
+
+    /// Adds a rectangle with corners rounded to `radius` (at most half a side).
+    func roundedRectangle(_ x: Double, _ y: Double, _ w: Double, _ h: Double, radius: Double) {
+        let r = min(radius, w / 2, h / 2)
+        guard r > 0 else { cairo_rectangle(raw, x, y, w, h); return }
+        cairo_new_sub_path(raw)
+        cairo_arc(raw, x + w - r, y + r, r, -.pi / 2, 0)
+        cairo_arc(raw, x + w - r, y + h - r, r, 0, .pi / 2)
+        cairo_arc(raw, x + r, y + h - r, r, .pi / 2, .pi)
+        cairo_arc(raw, x + r, y + r, r, .pi, 3 * .pi / 2)
+        cairo_close_path(raw)
+    }
+
+    // MARK: painting
+
+    func fill() { cairo_fill(raw) }
+    func fillPreserve() { cairo_fill_preserve(raw) }
+    func stroke(width: Double) {
+        cairo_set_line_width(raw, width)
+        cairo_stroke(raw)
+    }
+    func paint() { cairo_paint(raw) }
+
+    // MARK: glyphs
+
+    /// Glyph outlines drawn unhinted and gray-antialiased: they sit exactly on the unhinted
+    /// advances the layout measured.
+    func useUnhintedGlyphs() {
+        guard let options = cairo_font_options_create() else { return }
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_set_font_options(raw, options)
+        cairo_font_options_destroy(options)
+    }
+
+    /// Draws glyphs `ids` of `face` at `size` px, glyph `g` with its origin at (`x[g]`, `y[g]`)
+    /// offset by (`left`, `baseline`); `skew` leans them (synthetic italic: x grows by skew ×
+    /// height above the baseline).
+    func showGlyphs(_ ids: [UInt32], x: [Double], y: [Double], left: Double, baseline: Double,
+                    face: FontFace, size: Double, skew: Double = 0) {
+        guard !ids.isEmpty else { return }
+        cairo_set_font_face(raw, face.raw)
+        var matrix = cairo_matrix_t()
+        cairo_matrix_init(&matrix, size, 0, -skew * size, size, 0, 0)
+        cairo_set_font_matrix(raw, &matrix)
+        var glyphs = [cairo_glyph_t]()
+        glyphs.reserveCapacity(ids.count)
+        for g in ids.indices {
+            glyphs.append(cairo_glyph_t(index: UInt(ids[g]), x: left + x[g], y: baseline + y[g]))
+        }
+        cairo_show_glyphs(raw, &glyphs, Int32(glyphs.count))
+    }
+}

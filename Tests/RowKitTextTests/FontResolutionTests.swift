@@ -1,0 +1,109 @@
+import Testing
+@testable import RowKitText
+
+/// Font resolution as Chromium on Linux does it (Fonts/FamilyList.swift, BrowserSettings.swift,
+/// FontLibrary.swift, FontFallback.swift, FontSynthesis.swift; docs/CHROMIUM.md §2). Every
+/// expected font and width here was read from headless Chromium (DevTools
+/// `CSS.getPlatformFontsForNode`, `getBoundingClientRect`) on the fonts scripts/setup.sh installs.
+@Suite struct FontResolutionTests {
+    /// The file name and family of the font each run of `text` is shaped with.
+    static func fonts(_ text: String, family: String, weight: Int = 400, slant: FontSlant = .normal,
+                      lang: String? = nil, size: Double = 16) throws -> [String] {
+        let style = TextStyle(font: FontDescriptor(family: family, weight: FontWeight(weight), slant: slant), size: size, lang: lang)
+        return try PreparedText(text, style: style).runs.map { run in
+            "\(run.font.path.split(separator: "/").last ?? "")|\(run.font.family)"
+        }
+    }
+
+    static func primary(_ family: String, weight: Int = 400, slant: FontSlant = .normal, lang: String? = nil) throws -> String {
+        let font = try FontLibrary.shared.primaryFont(for: TextStyle(font: FontDescriptor(family: family, weight: FontWeight(weight), slant: slant), lang: lang))
+        return "\(font.path.split(separator: "/").last ?? "")|\(font.family)"
+    }
+
+    @Test(arguments: [
+        ("serif", "LiberationSerif-Regular.ttf"),
+        ("sans-serif", "LiberationSans-Regular.ttf"),
+        ("monospace", "DejaVuSansMono.ttf"),
+        ("cursive", "LiberationSerif-Regular.ttf"),
+        ("fantasy", "LiberationSerif-Regular.ttf"),
+        ("system-ui", "NotoSans-Regular.ttf"),
+        ("ui-serif", "LiberationSerif-Regular.ttf"),
+        ("ui-sans-serif", "LiberationSerif-Regular.ttf"),
+        ("ui-monospace", "LiberationSerif-Regular.ttf"),
+        ("\"Noto Sans Mono\"", "LiberationSerif-Regular.ttf"),
+        ("Foo, \"Bar Baz\", sans-serif", "LiberationSans-Regular.ttf"),
+        ("Foo, monospace", "DejaVuSansMono.ttf"),
+        ("\"Noto Sans Mono\", serif", "LiberationSerif-Regular.ttf"),
+        ("Arial", "LiberationSans-Regular.ttf"),
+        ("Helvetica", "LiberationSans-Regular.ttf"),
+        ("\"Times New Roman\"", "LiberationSerif-Regular.ttf"),
+        ("Courier", "LiberationMono-Regular.ttf"),
+        ("\"Liberation Sans Narrow\"", "LiberationSansNarrow-Regular.ttf"),
+        ("DejaVu Sans Condensed", "DejaVuSansCondensed.ttf"),
+    ])
+    func familiesResolveAsChromiumResolvesThem(_ family: String, _ file: String) throws {
+        #expect(try Self.primary(family).hasPrefix(file + "|"), "\(family)")
+    }
+
+    @Test func weightsAndSlantsPickTheNearestFace() throws {
+        #expect(try Self.primary("DejaVu Sans", weight: 300).hasPrefix("DejaVuSans-ExtraLight.ttf|"))
+        #expect(try Self.primary("DejaVu Sans", weight: 500).hasPrefix("DejaVuSans.ttf|"))
+        #expect(try Self.primary("DejaVu Sans", weight: 600).hasPrefix("DejaVuSans-Bold.ttf|"))
+        #expect(try Self.primary("DejaVu Sans", slant: .italic).hasPrefix("DejaVuSans-Oblique.ttf|"))
+        #expect(try Self.primary("Noto Sans", slant: .oblique).hasPrefix("NotoSans-Italic.ttf|"))
+        #expect(try Self.primary("Noto Sans", weight: 900).hasPrefix("NotoSans-Bold.ttf|"))
+    }
+
+    @Test func theContentLanguagePicksTheCJKFont() throws {
+        #expect(try Self.fonts("漢字", family: "serif", lang: "ja") == ["NotoSerifCJK-Regular.ttc|Noto Serif CJK JP"])
+        #expect(try Self.fonts("漢字", family: "sans-serif", lang: "zh-Hant") == ["NotoSansCJK-Regular.ttc|Noto Sans CJK TC"])
+        #expect(try Self.fonts("漢字", family: "sans-serif", lang: "ko") == ["NotoSansCJK-Regular.ttc|Noto Sans CJK KR"])
+        #expect(try Self.fonts("漢字", family: "DejaVu Sans", lang: "zh-Hans") == ["NotoSansCJK-Regular.ttc|Noto Sans CJK SC"])
+        #expect(try Self.fonts("漢字", family: "DejaVu Sans") == ["NotoSansCJK-Regular.ttc|Noto Sans CJK JP"])
+    }
+
+    /// Width of `text` on one line, in Chromium's layout units (rounded up to 1/64 px).
+    static func width(_ text: String, family: String, weight: Int = 400, size: Double = 16) throws -> Double {
+        let style = TextStyle(font: FontDescriptor(family: family, weight: FontWeight(weight)), size: size)
+        return (try PreparedText(text, style: style).layout(width: 10_000).maxLineWidth * 64).rounded(.up) / 64
+    }
+
+    @Test func coverageIsDecidedByShaping() throws {
+        // Noto Sans has no ≠ in its character map, but HarfBuzz decomposes it to "=" and the
+        // combining long solidus overlay, which it has: Chromium keeps Noto Sans (16 glyphs).
+        let notEqual = try Self.width("≠≠≠≠≠≠≠≠", family: "Noto Sans")
+        #expect(abs(notEqual - 73.21875) < 1e-9, "\(notEqual)")
+        #expect(try Self.fonts("≠≠≠≠≠≠≠≠", family: "Noto Sans") == ["NotoSans-Regular.ttf|Noto Sans"])
+    }
+
+    @Test func boldFallsBackToTheFamilysNormalWeightFirst() throws {
+        // DejaVu Serif Bold lacks the double-struck letters; DejaVu Serif (regular) has them and
+        // takes them before any system font, drawn with synthetic bold.
+        #expect(abs(try Self.width("𝔸ℕ𝔸ℕ", family: "DejaVu Serif", weight: 700) - 54.078125) < 1e-9)
+        let style = TextStyle(font: FontDescriptor(family: "DejaVu Serif", weight: .bold), size: 16)
+        let run = try #require(try PreparedText("𝔸", style: style).runs.first)
+        #expect(run.font.path.hasSuffix("DejaVuSerif.ttf"))
+        #expect(FontLibrary.shared.synthesis(for: run.font, style: style) == FontSynthesis(bold: true, italic: false))
+    }
+
+    @Test func syntheticBoldAndItalicFollowChromiumsRules() throws {
+        let library = FontLibrary.shared
+        func synthesis(_ text: String, family: String = "DejaVu Sans", weight: Int, slant: FontSlant = .normal) throws -> [FontSynthesis] {
+            let style = TextStyle(font: FontDescriptor(family: family, weight: FontWeight(weight), slant: slant), size: 16)
+            return try PreparedText(text, style: style).runs.map { library.synthesis(for: $0.font, style: style) }
+        }
+        // The family has bold and oblique faces: nothing to fake.
+        #expect(try synthesis("Ab", weight: 700) == [.none])
+        #expect(try synthesis("Ab", weight: 400, slant: .italic) == [.none])
+        // 500 asks for more than 200 above DejaVu Sans ExtraLight? No: 500 picks the regular face.
+        #expect(try synthesis("Ab", weight: 500) == [.none])
+        // Thai and Han come from system fallback fonts with a regular face only: faked (Chromium
+        // draws Noto Sans Thai Regular and Noto Sans CJK JP Regular emboldened or slanted).
+        #expect(try synthesis("สวัสดี", weight: 700) == [FontSynthesis(bold: true, italic: false)])
+        #expect(try synthesis("你好", weight: 700) == [FontSynthesis(bold: true, italic: false)])
+        #expect(try synthesis("สวัสดี", weight: 400, slant: .italic) == [FontSynthesis(bold: false, italic: true)])
+        #expect(try synthesis("สวัสดี", weight: 600, slant: .oblique) == [FontSynthesis(bold: true, italic: true)])
+        // Color emoji are never faked.
+        #expect(try synthesis("👍🏽", family: "Noto Sans", weight: 700, slant: .italic) == [.none])
+    }
+}
