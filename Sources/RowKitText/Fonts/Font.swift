@@ -210,9 +210,12 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
         return hb_font_get_glyph_h_advance(hbFont, glyph)
     }
 
+    /// The family and the file (with the face index) the font was loaded from.
     public var description: String { "\(family) (\(path)#\(faceIndex))" }
 
+    /// Fonts are equal when they are the same loaded face (the library loads each face once).
     public static func == (a: Font, b: Font) -> Bool { a === b }
+    /// Hashes the font's library-wide id.
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 

@@ -222,6 +222,7 @@ public final class ShapeCache: Sendable {
     private let clearCount = Atomic<UInt64>(0)
     var generation: UInt64 { clearCount.load(ordering: .acquiring) }
 
+    /// A cache holding at most about `2 × capacity` shaped runs (two generations).
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
         let count = capacity >= 1024 ? 16 : 1
