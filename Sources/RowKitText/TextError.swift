@@ -11,6 +11,7 @@ public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
     /// ICU failed to analyse the text.
     case unicodeAnalysisFailed(String)
 
+    /// What went wrong, naming the value or file, for people.
     public var description: String {
         switch self {
         case .fontFileUnreadable(let path): return "cannot read font file '\(path)'"

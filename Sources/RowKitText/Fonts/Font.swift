@@ -163,7 +163,14 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     /// `hbFont`).
     public func covers(_ scalar: UInt32) -> Bool {
         var glyph: hb_codepoint_t = 0
-        return hb_font_get_nominal_glyph(hbFont, scalar, &glyph) != 0
+        return hb_font_get_nominal_glyph(scalar == 0x2028 || scalar == 0x2029 ? hbFont : baseFont, scalar, &glyph) != 0
+    }
+
+    /// The HarfBuzz font to shape `text` with: ``hbFont`` when the text holds U+2028 or U+2029,
+    /// else the face's own font (the same glyphs, without a callback per character).
+    func shapingFont(for text: UnsafeBufferPointer<UInt16>) -> OpaquePointer {
+        for unit in text where unit == 0x2028 || unit == 0x2029 { return hbFont }
+        return baseFont
     }
 
     /// Whether HarfBuzz shapes `cluster` (UTF-16) with this font without a .notdef glyph: how
@@ -178,7 +185,7 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
         defer { hb_buffer_destroy(buffer) }
         hb_buffer_add_utf16(buffer, cluster.baseAddress, Int32(cluster.count), 0, Int32(cluster.count))
         hb_buffer_guess_segment_properties(buffer)
-        hb_shape(hbFont, buffer, nil, 0)
+        hb_shape(shapingFont(for: cluster), buffer, nil, 0)
         var count: UInt32 = 0
         let infos = hb_buffer_get_glyph_infos(buffer, &count)!
         var shaped = count > 0
@@ -203,9 +210,12 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
         return hb_font_get_glyph_h_advance(hbFont, glyph)
     }
 
+    /// The family and the file (with the face index) the font was loaded from.
     public var description: String { "\(family) (\(path)#\(faceIndex))" }
 
+    /// Fonts are equal when they are the same loaded face (the library loads each face once).
     public static func == (a: Font, b: Font) -> Bool { a === b }
+    /// Hashes the font's library-wide id.
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 

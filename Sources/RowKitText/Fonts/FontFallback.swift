@@ -23,9 +23,18 @@ struct FontFallback {
     private let emoji: Font?
     /// fontconfig language of the system fallback.
     private let language: String
-    /// Fonts planned for the hole clusters of the current segment, by cluster start.
-    private var planned: [Int: Font] = [:]
+    /// Fonts planned for the hole clusters of the current segment, by cluster start
+    /// (`plannedFonts[u - plannedStart]`), up to `plannedEnd`.
+    private var plannedFonts: [Font?] = []
+    private var plannedStart = 0
     private var plannedEnd = -1
+    /// Chain fonts, scripts and emoji flags of short clusters met before (per thread, shared by
+    /// the paragraphs prepared there), and the style context they are valid in.
+    var memo: FontChoiceMemo?
+    var memoContext: Int32 = -1
+    /// The paragraph's grapheme ends, when the caller found them already: plans take their
+    /// clusters from here instead of asking ICU again.
+    var paragraphGraphemes: [Int32]?
     /// The fonts the current plan tried, in order: a hole cluster takes the first that renders
     /// it, else the primary font (so they, with the cluster, decide its font).
     private var planFonts: [Font] = []
@@ -49,13 +58,13 @@ struct FontFallback {
         let first = units[g0]
         if g1 == g0 + 1 && first < 0x7F && first >= 0x20 && primaryCoversASCII { return primary }
         if let font = plannedFont(at: g0) { return font }
-        if let font = chainFont(units, g0, g1) { return font }
+        if let font = clusterInfo(units, g0, g1).font { return font }
         return planFont(units, from: g0)
     }
 
     /// The font planned for the hole cluster starting at `g0`, when the current plan covers it.
     @inline(__always) func plannedFont(at g0: Int) -> Font? {
-        g0 < plannedEnd ? planned[g0] : nil
+        g0 < plannedEnd && g0 >= plannedStart ? plannedFonts[g0 - plannedStart] : nil
     }
 
     /// Plans the system fallback from the hole cluster at `g0` (looking ahead in `units`, the
@@ -63,7 +72,22 @@ struct FontFallback {
     mutating func planFont(_ units: UnsafeBufferPointer<UInt16>, from g0: Int) -> Font {
         plan(units, from: g0)
         plansMade += 1
-        return planned[g0] ?? primary
+        return plannedFont(at: g0) ?? primary
+    }
+
+    /// The cluster's chain font (nil: a hole), its base character's script and whether it is an
+    /// emoji cluster — functions of the cluster and the style only, so remembered for short
+    /// clusters (``FontChoiceMemo``).
+    mutating func clusterInfo(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> (font: Font?, script: Int32, emoji: Bool) {
+        if g1 - g0 <= 4, memoContext >= 0, let memo {
+            if let known = memo.lookup(units, g0, g1, context: memoContext) { return known }
+            let cluster = analyse(units, g0, g1)
+            let info = (font: chainFont(units, g0, g1, cluster), script: rk_script(cluster.base), emoji: cluster.emojiCluster)
+            memo.store(units, g0, g1, context: memoContext, info)
+            return info
+        }
+        let cluster = analyse(units, g0, g1)
+        return (chainFont(units, g0, g1, cluster), rk_script(cluster.base), cluster.emojiCluster)
     }
 
     /// What a cluster holds that matters for font choice.
@@ -92,8 +116,7 @@ struct FontFallback {
     /// A cluster with VS16 goes to the color emoji font first (Chromium skips a text font that
     /// lacks the emoji variation); an emoji-presentation cluster the chain cannot render goes to
     /// the emoji font.
-    func chainFont(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> Font? {
-        let cluster = analyse(units, g0, g1)
+    private func chainFont(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int, _ cluster: Cluster) -> Font? {
         if cluster.variation16, let emoji, emoji.covers(cluster.base) { return emoji }
         for font in chain where covers(font, units, g0, g1) { return font }
         if cluster.emojiCluster, let emoji, emoji.covers(cluster.base) { return emoji }
@@ -121,32 +144,58 @@ struct FontFallback {
     /// Inherited characters join it) and ends at an emoji cluster; clusters the chain renders
     /// are skipped, the others are filled as Chromium fills its reshape queue.
     private mutating func plan(_ units: UnsafeBufferPointer<UInt16>, from g0: Int) {
-        planned.removeAll(keepingCapacity: true)
-        let limit = min(units.count, g0 + 2048)
-        let window = UnsafeBufferPointer(rebasing: units[g0..<limit])
-        let ends = (try? UnicodeAnalysis.graphemeEnds(window)) ?? [Int32(limit - g0)]
+        // The segment runs from g0 while the script stays the same, at most 2048 units. Its
+        // graphemes are found in a window that grows until the segment ends inside it (the
+        // last grapheme of a window that stops short of the text is not trusted).
+        var size = paragraphGraphemes == nil ? 32 : 2048
         var clusters: [(start: Int, end: Int)] = []
         var holes: [[Int]] = []          // runs of hole cluster indices, in order
-        var script: Int32 = -1
-        var start = g0
-        var previousWasHole = false
-        for end32 in ends {
-            let end = g0 + Int(end32)
-            defer { start = end }
-            let cluster = analyse(units, start, end)
-            let s = rk_script(cluster.base)
-            if s > 1 && s != 103 {
-                if script < 0 { script = s } else if s != script { break }
+        while true {
+            let limit = min(units.count, g0 + min(size, 2048))
+            let truncated = limit < units.count && size < 2048
+            let ends: [Int32]
+            if let all = paragraphGraphemes, all.last == Int32(units.count) {
+                // The paragraph's own ends in the window (relative to g0), cut at its end.
+                var low = 0, high = all.count
+                while low < high { let mid = (low + high) / 2; if Int(all[mid]) <= g0 { low = mid + 1 } else { high = mid } }
+                var window: [Int32] = []
+                while low < all.count && Int(all[low]) < limit { window.append(all[low] - Int32(g0)); low += 1 }
+                window.append(Int32(limit - g0))
+                ends = window
+            } else {
+                let window = UnsafeBufferPointer(rebasing: units[g0..<limit])
+                ends = (try? UnicodeAnalysis.graphemeEnds(window)) ?? [Int32(limit - g0)]
             }
-            if start > g0 && cluster.emojiCluster { break }
-            let isHole = start == g0 || chainFont(units, start, end) == nil
-            if isHole {
-                if previousWasHole { holes[holes.count - 1].append(clusters.count) } else { holes.append([clusters.count]) }
+            clusters.removeAll(keepingCapacity: true)
+            holes.removeAll(keepingCapacity: true)
+            var script: Int32 = -1
+            var start = g0
+            var previousWasHole = false
+            var reachedEnd = true
+            for end32 in ends {
+                let end = g0 + Int(end32)
+                defer { start = end }
+                if truncated && end == limit { reachedEnd = false; break }
+                let info = clusterInfo(units, start, end)
+                let s = info.script
+                if s > 1 && s != 103 {
+                    if script < 0 { script = s } else if s != script { break }
+                }
+                if start > g0 && info.emoji { break }
+                let isHole = start == g0 || info.font == nil
+                if isHole {
+                    if previousWasHole { holes[holes.count - 1].append(clusters.count) } else { holes.append([clusters.count]) }
+                }
+                previousWasHole = isHole
+                clusters.append((start, end))
             }
-            previousWasHole = isHole
-            clusters.append((start, end))
+            if reachedEnd { break }
+            size *= 4
         }
         plannedEnd = clusters.last?.end ?? g0 + 1
+        plannedStart = g0
+        plannedFonts.removeAll(keepingCapacity: true)
+        plannedFonts.append(contentsOf: repeatElement(nil, count: max(0, plannedEnd - g0)))
 
         var asked = Set<UInt32>()
         var used = chain.map(ObjectIdentifier.init)
@@ -176,7 +225,7 @@ struct FontFallback {
                 for index in run {
                     let c = clusters[index]
                     if covers(font, units, c.start, c.end) {
-                        planned[c.start] = font
+                        plannedFonts[c.start - g0] = font
                         if !rest.isEmpty { remaining.append(rest); rest = [] }
                     } else {
                         rest.append(index)
@@ -187,7 +236,7 @@ struct FontFallback {
             holes = remaining
         }
         // What no font renders shows .notdef from the primary font (Chromium's first candidate).
-        for run in holes { for index in run { planned[clusters[index].start] = primary } }
+        for run in holes { for index in run { plannedFonts[clusters[index].start - g0] = primary } }
     }
 
     /// Chromium's hint: the characters of the holes, in order, up to and including the first one

@@ -7,6 +7,7 @@ public struct FontSynthesis: Sendable, Hashable {
     /// Slant the glyphs by ``italicSkew``.
     public var italic: Bool
 
+    /// A synthesis that emboldens and/or slants the face's outlines as Chromium fakes them.
     public init(bold: Bool = false, italic: Bool = false) {
         self.bold = bold
         self.italic = italic

@@ -6,6 +6,7 @@ public struct PlacedGlyphs: Sendable {
     public let font: Font
     /// Font size in pixels.
     public let size: Double
+    /// Glyph ids in the font, in drawing order.
     public let glyphs: [UInt32]
     /// Glyph origins relative to the line's left edge (x) and baseline (y, down is positive).
     public let x: [Double], y: [Double]

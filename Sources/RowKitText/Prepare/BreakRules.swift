@@ -389,7 +389,7 @@ enum ClusterSplit {
         hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         if let language = language.language { hb_buffer_set_language(buffer, language) }
         hb_buffer_guess_segment_properties(buffer)
-        hb_shape(font.hbFont, buffer, nil, 0)
+        hb_shape(font.shapingFont(for: UnsafeBufferPointer(rebasing: units[range])), buffer, nil, 0)
         var count: UInt32 = 0
         guard let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return 0 }
         var total: Int32 = 0
@@ -477,21 +477,22 @@ extension MetricsBlock.View {
 /// against the next one is wider at a line end by what the kerning took away.
 enum LineEndKerning {
     /// (run offset, kerning in design units) of each cluster whose last glyph GPOS tightened
-    /// against a next cluster that HarfBuzz marks unsafe to break before, flat. Zero-width
-    /// glyphs (marks) are left out.
-    static func collect(glyphs: [UInt32], advances: [Int32], clusters: [Int32], unsafeToBreak: [Bool],
-                        rightToLeft: Bool, font: Font) -> [Int32] {
+    /// against a next cluster that HarfBuzz marks unsafe to break before, flat, read from
+    /// HarfBuzz's output (`clusterOffset`: where the run starts in the shaped text). Zero-width
+    /// glyphs (marks) are left out. Empty (no allocation) for most words.
+    static func collect(infos: UnsafeMutablePointer<hb_glyph_info_t>, positions: UnsafeMutablePointer<hb_glyph_position_t>,
+                        count n: Int, clusterOffset: Int32, rightToLeft: Bool, font: Font) -> [Int32] {
         var pairs: [Int32] = []
-        let n = glyphs.count
-        for i in 0..<n where advances[i] != 0 {
+        for i in 0..<n where positions[i].x_advance != 0 {
             // The glyph that follows in logical order, and whether it starts another cluster.
             let next = rightToLeft ? i - 1 : i + 1
-            guard next >= 0 && next < n, clusters[next] != clusters[i], unsafeToBreak[next] else { continue }
+            guard next >= 0 && next < n, infos[next].cluster != infos[i].cluster,
+                  hb_glyph_info_get_glyph_flags(infos + next).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0 else { continue }
             // Only the cluster's last glyph in logical order.
-            let own = hb_font_get_glyph_h_advance(font.hbFont, glyphs[i])
-            let kern = advances[i] &- own
+            let own = hb_font_get_glyph_h_advance(font.hbFont, infos[i].codepoint)
+            let kern = positions[i].x_advance &- own
             guard kern < 0, own > 0 else { continue }
-            pairs.append(clusters[i])
+            pairs.append(Int32(bitPattern: infos[i].cluster) - clusterOffset)
             pairs.append(kern)
         }
         return pairs

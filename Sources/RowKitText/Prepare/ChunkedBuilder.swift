@@ -65,7 +65,7 @@ struct ChunkedBuilder {
 
         // One fallback chooser for the whole paragraph: its plans (system fallback for a script
         // segment's holes) look ahead in the paragraph, whichever chunk they start in.
-        builder.fallback = context.fallback
+        builder.resetFallback(context.fallback)
         builder.paragraph = units
         defer { builder.paragraph = nil; builder.paragraphOffset = 0 }
         // The paragraph's break opportunities and grapheme ends, found (once) when a chunk that
@@ -131,6 +131,7 @@ struct ChunkedBuilder {
                     if paragraph == nil {
                         let (breaks, mandatory) = try builder.lineBreaks(units)
                         paragraph = (breaks, mandatory, try UnicodeAnalysis.graphemeEnds(units))
+                        builder.fallback.paragraphGraphemes = paragraph!.graphemes
                     }
                     let whole = paragraph!
                     // This chunk's share, rebased: the paragraph breaks and grapheme ends in p+1...q.
@@ -200,17 +201,17 @@ struct ChunkedBuilder {
     }
 
     /// Appends cached entry `index` of generation `g`, placed at unit `p`.
+    @inline(__always)
     mutating func append(_ g: borrowing WordCache.Generation, _ index: Int, at p: Int, keepRuns: Bool, size: Double) {
         let e = g.entries[index]
         let u = Int(e.unitStart), n = Int(e.length)
         g.advances.withUnsafeBufferPointer { a in unitAdvances.append(from: a.baseAddress! + u, count: n) }
         g.graphemeStarts.withUnsafeBufferPointer { starts in
-            let bits = graphemeStartBits.base!, inner = clusterInnerBits.base!
-            for k in 0..<n {
-                let s = starts[u + k]
-                if s & 1 != 0 { bits[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
-                if s & 4 != 0 { inner[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
-            }
+            let bits = graphemeStartBits.base!
+            for k in 0..<n where starts[u + k] & 1 != 0 { bits[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
+            guard e.flags & WordCache.Flag.hasClusterInner != 0 else { return }
+            let inner = clusterInnerBits.base!
+            for k in 0..<n where starts[u + k] & 4 != 0 { inner[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
         }
         let offset = Int32(p)
         let count = Int(e.segmentCount)
@@ -238,12 +239,17 @@ struct ChunkedBuilder {
             }
         }
         if keepRuns { shaped.append(contentsOf: g.shapedRuns[Int(e.runStart)..<Int(e.runStart + e.runCount)]) }
-        if e.flags & WordCache.Flag.hasRunExtras != 0 {
-            for k in Int(e.runStart)..<Int(e.runStart + e.runCount) {
-                let run = g.runs[k]
-                RunExtras.collect(g.shapedRuns[k], font: run.font.takeUnretainedValue(), size: size, at: Int(offset + run.start),
-                                  end: Int(offset + run.end), graphemeStartBits: graphemeStartBits.elements, kerns: &kerns, alone: &alone)
-            }
+        if e.flags & WordCache.Flag.hasRunExtras != 0 { appendRunExtras(g, e, at: p, size: size) }
+    }
+
+    /// The kerning growths and line-start widths of cached entry `e`'s runs, placed at unit `p`
+    /// (kept out of ``append(_:_:at:keepRuns:size:)``, which runs for every cached word).
+    @inline(never)
+    mutating func appendRunExtras(_ g: borrowing WordCache.Generation, _ e: WordCache.Entry, at p: Int, size: Double) {
+        for k in Int(e.runStart)..<Int(e.runStart + e.runCount) {
+            let run = g.runs[k]
+            RunExtras.collect(g.shapedRuns[k], font: run.font.takeUnretainedValue(), size: size, at: p + Int(run.start),
+                              end: p + Int(run.end), graphemeStartBits: graphemeStartBits.elements, kerns: &kerns, alone: &alone)
         }
     }
 
@@ -316,6 +322,7 @@ extension WordCache.Generation {
             flags |= WordCache.Flag.joinsNeighbours
         }
         if !b.kerns.isEmpty || !b.alone.isEmpty { flags |= WordCache.Flag.hasRunExtras }
+        if b.clusterInnerBits.contains(where: { $0 != 0 }) { flags |= WordCache.Flag.hasClusterInner }
         entries.append(WordCache.Entry(hash: hash, context: context, inScript: state.script, outScript: out.script,
                                        inFont: state.fallback.map { .passUnretained($0) }, outFont: out.fallback.map { .passUnretained($0) },
                                        levels: levels, unitStart: unitStart, length: Int32(chunk.count),

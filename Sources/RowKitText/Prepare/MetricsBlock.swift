@@ -261,7 +261,9 @@ package enum MetricsBlock {
             let units = input.units, ends = input.segmentEnds
             var k = 0, segment = 0
             while k < units.count {
-                guard DictionaryScripts.contains(units[k]) else { k += 1; continue }
+                // (Most text has no unit in the dictionary scripts' span at all.)
+                let unit = units[k]
+                guard unit >= 0x0E00 && unit <= 0xAA7F && DictionaryScripts.contains(unit) else { k += 1; continue }
                 var p = k
                 while p < units.count && (DictionaryScripts.contains(units[p]) || DictionaryScripts.isMark(units[p])) { p += 1 }
                 while segment < ends.count && Int(ends[segment]) < p { segment += 1 }

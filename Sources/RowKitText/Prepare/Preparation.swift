@@ -48,7 +48,7 @@ enum Preparation {
             let whole = try withLevels { (l) throws(TextError) -> Builder? in
                 if !wholeParagraph, try chunked.build(u, levels: l, context: context, words: &words, builder: &builder,
                                                       buffer: scratch.buffer, keepRuns: keepRuns) { return nil }
-                builder.fallback = context.fallback
+                builder.resetFallback(context.fallback)
                 try builder.analyse(u, levels: l, buffer: scratch.buffer)
                 return builder
             }

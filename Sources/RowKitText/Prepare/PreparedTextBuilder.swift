@@ -33,11 +33,12 @@ struct Builder {
     var alone: [Int32] = []
     /// Units shaped half-width (trimmed CJK punctuation).
     var trimmed: Set<Int> = []
-    /// Kerning (16.16 px) of the clusters starting at these units (``LineEndKerning``).
-    var kerned: [Int: Int32] = [:]
+    /// (cluster start, kerning 16.16 px) of the clusters kerned against the next one, flat, in
+    /// the order the runs were closed (``LineEndKerning``).
+    var kerned: [Int32] = []
     /// Fonts chosen for clusters met before, and the style context they were chosen in (−1:
     /// none; the memo then keys on nothing shared with other builders).
-    var fontMemo = FontChoiceMemo()
+    let fontMemo = FontChoiceMemo()
     /// When analysing a chunk of a paragraph (the word cache's misses): the paragraph and where
     /// the chunk starts in it — font fallback plans look ahead in the paragraph.
     var paragraph: UnsafeBufferPointer<UInt16>?
@@ -67,10 +68,18 @@ struct Builder {
         b.primary = context.resolved.primary
         b.fonts = context.fonts
         b.cache = context.cache
-        b.fallback = context.fallback
         b.language = context.language
         b.contextID = context.id
+        b.resetFallback(context.fallback)
         return b
+    }
+
+    /// Starts font choice over from `initial` (a context's chooser in its first state), with
+    /// this builder's memo of cluster answers.
+    mutating func resetFallback(_ initial: FontFallback) {
+        fallback = initial
+        fallback.memo = fontMemo
+        fallback.memoContext = contextID
     }
 
     /// Analyses a whole paragraph: bidi levels, then everything else (``analyse(_:levels:buffer:)``).
@@ -113,7 +122,7 @@ struct Builder {
         kerns.removeAll(keepingCapacity: true)
         alone.removeAll(keepingCapacity: true)
         if !trimmed.isEmpty { trimmed.removeAll() }
-        if !kerned.isEmpty { kerned.removeAll() }
+        if !kerned.isEmpty { kerned.removeAll(keepingCapacity: true) }
         guard !units.isEmpty else { return }
         // Printable ASCII (with spaces, and tabs and newlines) is common and simple: its grapheme
         // clusters are single units and the browser decides its breaks without ICU.
@@ -129,6 +138,8 @@ struct Builder {
         } else {
             (breaks, mandatory) = try lineBreaks(units)
             graphemes = try UnicodeAnalysis.graphemeEnds(units)
+            // A whole paragraph: font fallback plans reuse its graphemes.
+            if paragraph == nil { fallback.paragraphGraphemes = graphemes }
         }
 
         // 1. Fonts per grapheme → runs → shaped glyphs → per-unit advances.
@@ -163,8 +174,8 @@ struct Builder {
                 runStart = -1
                 continue
             }
-            let font = paragraph.map { fontMemo.font(&fallback, context: contextID, $0, paragraphOffset + g0, paragraphOffset + g1) }
-                ?? fontMemo.font(&fallback, context: contextID, units, g0, g1)
+            let font = paragraph.map { fallback.font(for: $0, paragraphOffset + g0, paragraphOffset + g1) }
+                ?? fallback.font(for: units, g0, g1)
             let lvl = levels?[g0] ?? 0
             // Runs split where the font or direction changes, and after a space for fonts that
             // do not kern across spaces (so words are shaped alone and shared through the cache).
@@ -216,7 +227,7 @@ struct Builder {
                     flag |= MetricsBlock.Flag.endTrim
                     endTrimSegments.append(Int32(k))
                     endTrimAmounts.append(-unitAdvances[last])
-                } else if contentEnd == end, !kerned.isEmpty, let kern = kerned[units[last] & 0xFC00 == 0xDC00 ? last - 1 : last], kern < 0 {
+                } else if contentEnd == end, !kerned.isEmpty, let kern = kerning(at: units[last] & 0xFC00 == 0xDC00 ? last - 1 : last), kern < 0 {
                     // Kerned against the next segment: its own width if the line ends here.
                     flag |= MetricsBlock.Flag.endTrim
                     endTrimSegments.append(Int32(k))
@@ -317,9 +328,20 @@ struct Builder {
         }
         let kerning = shaped.kerning
         for p in stride(from: 0, to: kerning.count, by: 2) {
-            kerned[start + Int(kerning[p])] = clamp(font.fixedAdvance(kerning[p + 1], scale: scale, size: style.size))
+            kerned.append(Int32(start) + kerning[p])
+            kerned.append(clamp(font.fixedAdvance(kerning[p + 1], scale: scale, size: style.size)))
         }
         RunExtras.mark(shaped, at: start, count: end - start, clusterInnerBits: &clusterInnerBits)
+    }
+
+    /// The kerning of the cluster starting at unit `u` (the last recorded), if it was kerned.
+    func kerning(at u: Int) -> Int32? {
+        var p = kerned.count - 2
+        while p >= 0 {
+            if Int(kerned[p]) == u { return kerned[p + 1] }
+            p -= 2
+        }
+        return nil
     }
 
     /// After the runs are closed: the kerning growths and line-start widths of the runs, from
@@ -357,6 +379,11 @@ enum RunExtras {
             for g in 0..<n where clusters[g] != Int32(g) { plain = false; break }
             if plain { return }
         }
+        bits.withUnsafeMutableBufferPointer { bits in mark(clusters, n: n, at: start, count: count, bits: bits) }
+    }
+
+    private static func mark(_ clusters: UnsafeBufferPointer<Int32>, n: Int, at start: Int, count: Int,
+                             bits: UnsafeMutableBufferPointer<UInt64>) {
         @inline(__always) func inner(_ k: Int) {
             let u = start + k
             bits[u >> 6] |= 1 << UInt64(u & 63)
@@ -386,9 +413,8 @@ enum RunExtras {
 
     /// Appends the run's kerning growths, keyed by the unit where a line ending after the kerned
     /// cluster's first grapheme ends, and its rests shaped alone, in absolute units and 16.16 px.
-    static func collect<K: RangeReplaceableCollection, A: RangeReplaceableCollection>(
-        _ shaped: ShapedRun, font: Font, size: Double, at start: Int, end: Int, graphemeStartBits bits: UnsafeBufferPointer<UInt64>,
-        kerns: inout K, alone: inout A) where K.Element == Int32, A.Element == Int32 {
+    static func collect(_ shaped: ShapedRun, font: Font, size: Double, at start: Int, end: Int,
+                        graphemeStartBits bits: UnsafeBufferPointer<UInt64>, kerns: inout [Int32], alone: inout [Int32]) {
         let scale = font.fixedScale(size: size)
         let kerning = shaped.kerning
         for p in stride(from: 0, to: kerning.count, by: 2) {
@@ -408,6 +434,9 @@ enum RunExtras {
     /// Sorts (unit, growth) pairs by unit, keeping the last pair for a unit.
     static func sortKerns(_ kerns: inout [Int32]) {
         guard kerns.count > 2 else { return }
+        var sorted = true
+        for p in stride(from: 2, to: kerns.count, by: 2) where kerns[p] <= kerns[p - 2] { sorted = false; break }
+        if sorted { return }
         var pairs: [(Int32, Int32, Int)] = []
         for p in stride(from: 0, to: kerns.count, by: 2) { pairs.append((kerns[p], kerns[p + 1], p)) }
         pairs.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.2 < $1.2 }

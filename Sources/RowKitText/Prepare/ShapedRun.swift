@@ -73,45 +73,61 @@ package final class ShapedRun: Sendable {
         if let language = language.language { hb_buffer_set_language(buffer, language) }
         hb_buffer_guess_segment_properties(buffer)
         if halfWidth.isEmpty {
-            hb_shape(font.hbFont, buffer, nil, 0)
+            hb_shape(font.shapingFont(for: units), buffer, nil, 0)
         } else {
             var features = halfWidth.map { hb_feature_t(tag: hb_tag("halt"), value: 1, start: UInt32($0), end: UInt32($0) + 1) }
-            hb_shape(font.hbFont, buffer, &features, UInt32(features.count))
+            hb_shape(font.shapingFont(for: units), buffer, &features, UInt32(features.count))
         }
         var count: UInt32 = 0
         let infos = hb_buffer_get_glyph_infos(buffer, &count)!
         let positions = hb_buffer_get_glyph_positions(buffer, &count)!
         let n = Int(count), u = item.count
-        var glyphs = [UInt32](repeating: 0, count: n)
-        var advances = [Int32](repeating: 0, count: n)
-        var clusters = [Int32](repeating: 0, count: n)
-        var unsafe = [Bool](repeating: false, count: n)
+        let lower = Int32(item.lowerBound)
+        let kerning = LineEndKerning.collect(infos: infos, positions: positions, count: n, clusterOffset: lower,
+                                             rightToLeft: rightToLeft, font: font)
+        // One glyph per unit, in order (nearly every word): no cluster holds several graphemes.
+        var oneGlyphPerUnit = n == u
+        if oneGlyphPerUnit {
+            for i in 0..<n where Int32(bitPattern: infos[i].cluster) - lower != Int32(rightToLeft ? n - 1 - i : i) {
+                oneGlyphPerUnit = false
+                break
+            }
+        }
+        if oneGlyphPerUnit {
+            let run = ShapedRun(glyphs: n, units: u, kerning: kerning.count / 2)
+            let base = run.storage
+            for i in 0..<n {
+                base[i] = Int32(bitPattern: infos[i].codepoint)
+                base[n + i] = positions[i].x_advance
+                base[2 * n + i] = positions[i].x_offset
+                base[3 * n + i] = positions[i].y_offset
+                let cluster = Int32(bitPattern: infos[i].cluster) - lower
+                base[4 * n + i] = cluster
+                base[5 * n + Int(cluster)] &+= positions[i].x_advance
+            }
+            for k in kerning.indices { base[5 * n + u + k] = kerning[k] }
+            return run
+        }
+        // Clusters of several units: copy the glyphs out (the buffer is reused to shape the
+        // clusters' graphemes alone, ``ClusterSplit``).
+        var glyphs = [Int32](repeating: 0, count: 5 * n)
         var unitAdvances = [Int32](repeating: 0, count: u)
-        var offsets = [Int32](repeating: 0, count: 2 * n)
+        var clusters = [Int32](repeating: 0, count: n)
         for i in 0..<n {
-            glyphs[i] = infos[i].codepoint
-            advances[i] = positions[i].x_advance
-            offsets[2 * i] = positions[i].x_offset
-            offsets[2 * i + 1] = positions[i].y_offset
-            let cluster = Int32(infos[i].cluster) - Int32(item.lowerBound)
+            glyphs[i] = Int32(bitPattern: infos[i].codepoint)
+            glyphs[n + i] = positions[i].x_advance
+            glyphs[2 * n + i] = positions[i].x_offset
+            glyphs[3 * n + i] = positions[i].y_offset
+            let cluster = Int32(bitPattern: infos[i].cluster) - lower
+            glyphs[4 * n + i] = cluster
             clusters[i] = cluster
             unitAdvances[Int(cluster)] &+= positions[i].x_advance
-            unsafe[i] = hb_glyph_info_get_glyph_flags(infos + i).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0
         }
-        // (The buffer is reused below: everything needed from it is copied out.)
-        let kerning = LineEndKerning.collect(glyphs: glyphs, advances: advances, clusters: clusters, unsafeToBreak: unsafe,
-                                             rightToLeft: rightToLeft, font: font)
         let alone = ClusterSplit.creditGraphemes(&unitAdvances, clusters: clusters, units: units, item: item, font: font,
                                                  rightToLeft: rightToLeft, language: language, buffer: buffer)
         let run = ShapedRun(glyphs: n, units: u, kerning: kerning.count / 2, alone: alone.count / 3)
         let base = run.storage
-        for i in 0..<n {
-            base[i] = Int32(bitPattern: glyphs[i])
-            base[n + i] = advances[i]
-            base[2 * n + i] = offsets[2 * i]
-            base[3 * n + i] = offsets[2 * i + 1]
-            base[4 * n + i] = clusters[i]
-        }
+        for k in 0..<(5 * n) { base[k] = glyphs[k] }
         for k in 0..<u { base[5 * n + k] = unitAdvances[k] }
         for k in kerning.indices { base[5 * n + u + k] = kerning[k] }
         for k in alone.indices { base[5 * n + u + kerning.count + k] = alone[k] }
@@ -206,6 +222,7 @@ public final class ShapeCache: Sendable {
     private let clearCount = Atomic<UInt64>(0)
     var generation: UInt64 { clearCount.load(ordering: .acquiring) }
 
+    /// A cache holding at most about `2 × capacity` shaped runs (two generations).
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
         let count = capacity >= 1024 ? 16 : 1

@@ -61,6 +61,8 @@ struct WordCache {
         static let joinsNeighbours: UInt8 = 1
         /// The chunk's runs carry kerning growths or cluster rests shaped alone (``RunExtras``).
         static let hasRunExtras: UInt8 = 2
+        /// Some unit of the chunk is inside a HarfBuzz cluster (its grapheme-start byte has bit 4).
+        static let hasClusterInner: UInt8 = 4
     }
 
     /// One generation: an open-addressing table over entries, and the entries' data.

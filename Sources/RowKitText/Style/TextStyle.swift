@@ -22,6 +22,8 @@ public struct TextStyle: Sendable, Hashable {
     /// Traditional Chinese and Korean fonts) and the CJK line-breaking rules, as a browser does.
     public var lang: String?
 
+    /// A style; the defaults are DejaVu Sans 13 px, `line-height: normal`, black, left to right,
+    /// `white-space: normal`, no content language.
     public init(font: FontDescriptor = FontDescriptor(), size: Double = 13,
                 lineHeight: LineHeight = .normal, color: Color = .black,
                 alignment: TextAlignment = .natural, direction: TextDirection = .ltr,
@@ -44,6 +46,7 @@ public struct FontDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// `monospace`, `cursive`, `fantasy`, `system-ui`, `emoji` and `math` (quoted names are
     /// family names, never generics). Ignored when `path` is set.
     public var family: String
+    /// The weight asked for (the nearest face is used; bold is synthesized where a family has none).
     public var weight: FontWeight
     /// Upright, italic or oblique (CSS `font-style`).
     public var slant: FontSlant
@@ -56,10 +59,13 @@ public struct FontDescriptor: Sendable, Hashable, CustomStringConvertible {
         set { slant = newValue ? .italic : .normal }
     }
 
+    /// A family (or a CSS list of families) or, with `path`, a font file; `italic` asks for the
+    /// italic slant.
     public init(family: String = "DejaVu Sans", weight: FontWeight = .regular, italic: Bool = false, path: String? = nil) {
         self.init(family: family, weight: weight, slant: italic ? .italic : .normal, path: path)
     }
 
+    /// A family (or a CSS list of families) or, with `path`, a font file, in the given slant.
     public init(family: String, weight: FontWeight = .regular, slant: FontSlant, path: String? = nil) {
         self.family = family
         self.weight = weight
@@ -70,6 +76,7 @@ public struct FontDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// A descriptor for a font file.
     public static func file(_ path: String) -> FontDescriptor { FontDescriptor(family: "", path: path) }
 
+    /// The family (or file), weight and slant, as a person would write them.
     public var description: String {
         if let path { return path }
         return "\(family) \(weight.value)\(slant == .normal ? "" : " " + slant.rawValue)"
@@ -83,10 +90,14 @@ public enum FontSlant: String, Sendable, Hashable, CaseIterable {
 
 /// CSS font weight, 1...1000 (400 regular, 700 bold).
 public struct FontWeight: Sendable, Hashable, Comparable {
+    /// The CSS weight, 1...1000 (400 regular, 700 bold).
     public let value: Int
+    /// CSS `normal` (400).
     public static let regular = FontWeight(400)
+    /// CSS `bold` (700).
     public static let bold = FontWeight(700)
 
+    /// A weight, clamped to 1...1000.
     public init(_ value: Int) { self.value = min(1000, max(1, value)) }
 
     /// Parses "regular", "normal", "bold" or a number 1...1000; nil for anything else.
@@ -100,6 +111,7 @@ public struct FontWeight: Sendable, Hashable, Comparable {
         }
     }
 
+    /// Lighter weights order first.
     public static func < (a: FontWeight, b: FontWeight) -> Bool { a.value < b.value }
 }
 
@@ -129,8 +141,10 @@ public enum WhiteSpace: String, Sendable, Hashable, CaseIterable {
 
 /// An sRGB color with alpha, each component 0...1.
 public struct Color: Sendable, Hashable {
+    /// Components in 0...1 (sRGB, alpha not premultiplied).
     public var red: Double, green: Double, blue: Double, alpha: Double
 
+    /// A color from sRGB components in 0...1.
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
         self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
     }
@@ -138,8 +152,11 @@ public struct Color: Sendable, Hashable {
     /// A gray level (0 black, 1 white).
     public init(white: Double, alpha: Double = 1) { self.init(red: white, green: white, blue: white, alpha: alpha) }
 
+    /// Opaque black.
     public static let black = Color(white: 0)
+    /// Opaque white.
     public static let white = Color(white: 1)
+    /// Fully transparent.
     public static let clear = Color(white: 0, alpha: 0)
 
     /// Parses "#rgb", "#rrggbb" or "#rrggbbaa"; nil when malformed.
