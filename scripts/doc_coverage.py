@@ -17,7 +17,7 @@ import os
 import sys
 
 # Modules whose every public symbol must be documented (the run fails otherwise).
-STRICT = ["RowKitCells", "RowKitDraw", "RowKitIO"]
+STRICT = ["RowKitText", "RowKitCells", "RowKitList", "RowKitListCells", "RowKitDraw", "RowKitIO", "RowKitView", "RowKitWindow"]
 # The library modules checked (test and C modules are skipped).
 MODULES = ["RowKitText", "RowKitCells", "RowKitList", "RowKitListCells", "RowKitDraw", "RowKitIO",
            "RowKitView", "RowKitWindow"]
