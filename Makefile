@@ -39,13 +39,15 @@ demo: release
 ## test: unit and property tests, then the browser-fidelity check on the small grid and a fresh
 ## random sample (its seed is printed; SEED=n reproduces it). The gates sit just under the measured
 ## agreement (Fidelity/README.md, "CI gate"): a regression fails, a random sample rarely does.
-## Then the GUI tests and the documentation (make docs).
+## Then the GUI tests, the documentation (make docs) and the list engine under ThreadSanitizer
+## (make tsan; its own build folder, so it comes last).
 test: setup
 	$(SWIFT) build
 	$(SWIFT) test
 	ROWKIT=$(DEBUG_BIN)/rowkit python3 Fidelity/compare.py --small --threshold 99 --random-threshold 96.5 $(if $(SEED),--seed $(SEED))
 	$(MAKE) gui-test
 	$(MAKE) docs
+	$(MAKE) tsan
 
 ## docs: a DocC archive per library (Sources/<Target>/<Target>.docc) in out/docs/<Target>,
 ## warnings treated as errors; every article's Swift samples must be run by a test
