@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// A name that is neither a PNG in the folder nor a built-in icon draws as a crossed-out gray
 /// box (a documented fallback, never a crash) and is reported once through `warn`; so is a PNG
-/// that cannot be used (unreadable, not a PNG, a file over `InputLimits.imageBytes` (RowKitIO), or more
+/// that cannot be used (unreadable, not a regular file (a FIFO, a device), not a PNG, a file over `InputLimits.imageBytes` (RowKitIO), or more
 /// than ``maximumDecodedPixels`` pixels — refused from its header, before any decoding).
 ///
 /// Images are decoded at the size they are drawn: a large PNG is decoded once, scaled down to
@@ -130,6 +130,12 @@ public final class ImageStore: Sendable {
 
     /// Reads and checks a PNG, decodes it, and scales it down when it is larger than `size`.
     func load(_ path: String, fitting size: (Int, Int)) -> Result<CairoImage, LoadFailure> {
+        // Only regular files: opening a FIFO would wait for a writer forever, and a device
+        // (a link to /dev/zero) is no image.
+        var info = stat()
+        if stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG && info.st_mode & S_IFMT != S_IFDIR {
+            return .failure(.unusable("not a regular file"))
+        }
         let bytes: [UInt8]
         do throws(InputError) {
             bytes = try InputFile(path, what: "image").readAll(limit: InputLimits.imageBytes, what: "the image file")

@@ -101,10 +101,13 @@ public final class ListWindow {
     /// `quitAfter` passes. Throws the first error a frame hit (a row that cannot be drawn).
     public func run() throws {
         if let path = options.frameLog {
-            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-                throw WindowError.failed("cannot write the frame log '\(path)'")
+            // Opened in place (never FileManager.createFile, which replaces the path with a new
+            // file: a symbolic link, a FIFO or, as root, /dev/full would be destroyed).
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            guard fd >= 0 else {
+                throw WindowError.failed("cannot write the frame log '\(path)': \(String(cString: strerror(errno)))")
             }
-            frameLog = handle
+            frameLog = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         }
         build(Unmanaged.passUnretained(self).toOpaque())
         let me = MainLoopOnly(value: self)
@@ -324,7 +327,11 @@ public final class ListWindow {
             if let frameLog {
                 let line = model.frameLogLine(frame, number: frameNumber, time: end - options.startTime, paintMilliseconds: paintMs,
                                               modelMilliseconds: (framed - start) * 1000) + "\n"
-                try frameLog.write(contentsOf: Data(line.utf8))
+                do { try frameLog.write(contentsOf: Data(line.utf8)) } catch {
+                    let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+                    let reason = underlying?.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32(underlying!.code))) : "\(error)"
+                    throw WindowError.failed("cannot write the frame log '\(options.frameLog ?? "")': \(reason)")
+                }
             }
             // Not during the snapshot: reconfiguring the scroll bar reallocates it.
             scheduleScrollBarUpdate()

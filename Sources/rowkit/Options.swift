@@ -54,10 +54,11 @@ struct TextOptions: ParsableArguments {
         return FontDescriptor(family: name, weight: weight)
     }
 
-    /// Whether `name` is the path of a font file (it has a `/` and a font extension).
+    /// Whether `name` is the path of a font file (it has a font extension; `Bold.ttf` is a file
+    /// in the current folder, never a family that would silently fall back to another font).
     static func isFontPath(_ name: String) -> Bool {
         let lower = name.lowercased()
-        return name.contains("/") && [".ttf", ".otf", ".ttc", ".otc"].contains(where: lower.hasSuffix)
+        return [".ttf", ".otf", ".ttc", ".otc"].contains(where: lower.hasSuffix)
     }
 }
 

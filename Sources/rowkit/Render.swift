@@ -81,7 +81,10 @@ struct Render: ParsableCommand {
             })]
         }
         let rowCount = sections.reduce(0) { $0 + $1.rows.count }
-        guard rowCount > 0 else { throw CommandError("no rows to draw: give --data (the template has no samples)") }
+        guard rowCount > 0 || sections.contains(where: { $0.header != nil }) else {
+            guard let data = source.data else { throw CommandError("no rows to draw: give --data (the template has no samples)") }
+            throw CommandError("\(data == "-" ? "stdin" : data): no rows to draw")
+        }
         if let selected, selected >= rowCount {
             throw CommandError("--selected \(selected) is out of range: there \(rowCount == 1 ? "is 1 row" : "are \(rowCount) rows")")
         }

@@ -394,6 +394,28 @@ def test_scripted_run(data):
     check(frames[-1]["selected"] is not None, "click selected a row")
 
 
+def test_frame_log_is_written_in_place(data):
+    # The log is written through the path as given (a symbolic link, a device such as /dev/full
+    # or a FIFO stays what it is); an earlier version replaced the path with a new file, which
+    # as root turned /dev/full into a regular file.
+    target = os.path.join(OUT, "in-place.target.jsonl")
+    link = os.path.join(OUT, "in-place.link.jsonl")
+    for path in (target, link):
+        if os.path.lexists(path):
+            os.remove(path)
+    with open(target, "w") as f:
+        f.write("old\n")
+    os.symlink(target, link)
+    result = run([ROWKIT, "view", "--data", data, "--width", "390", "--height", "300", "--quit-after", "0.5", "--frame-log", link],
+                 timeout=120)
+    check(result.returncode == 0, f"view failed: {result.stderr}")
+    check(os.path.islink(link), "the symbolic link was replaced by a file")
+    frames = [json.loads(line) for line in open(target)]
+    check(frames and frames[0]["frame"] == 1, f"the link's target lacks the frames: {frames[:1]}")
+    missing = run([ROWKIT, "view", "--data", data, "--quit-after", "0", "--frame-log", os.path.join(OUT, "nowhere", "f.jsonl")])
+    check(missing.returncode == 1 and "No such file or directory" in missing.stderr, f"missing folder: {missing.stderr!r}")
+
+
 def test_errors():
     bad = os.path.join(OUT, "bad-script.txt")
     with open(bad, "w") as f:
@@ -444,6 +466,7 @@ def main():
         ("frame-rate readout toggles", lambda: test_frame_rate_readout_toggles(data), True),
         ("idle means idle", lambda: test_idle_means_idle(data), True),
         ("scripted run", lambda: test_scripted_run(data), True),
+        ("frame log is written in place", lambda: test_frame_log_is_written_in_place(data), True),
     ]
     problem = display_problem()
     passed = failed = skipped = 0

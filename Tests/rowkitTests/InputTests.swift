@@ -39,6 +39,22 @@ import Testing
                   stderr: ["nope.yaml: cannot open template: No such file or directory"])
     }
 
+    /// A font file named without a folder (`--font MyFont.ttf` in the current folder) is that
+    /// file, not a family that then silently falls back to another font.
+    @Test func aFontFileInTheCurrentFolderIsUsed() throws {
+        let scratch = Scratch()
+        let bold = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+        let data = try #require(FileManager.default.contents(atPath: bold))
+        FileManager.default.createFile(atPath: scratch.file("Bold.ttf"), contents: data)
+        let here = scratch.rowkit("measure --width 100 --font Bold.ttf", stdin: "\"xxxx\"\n")
+        let pathed = scratch.rowkit("measure --width 100 --font ./Bold.ttf", stdin: "\"xxxx\"\n")
+        expectRun(pathed, status: 0)
+        expectRun(here, status: 0)
+        #expect(here.stdout == pathed.stdout && !here.stderr.contains("not installed"), "\(here)\n\(pathed)")
+        expectRun(scratch.rowkit("measure --width 100 --font Missing.otf", stdin: "\"x\"\n"), status: 1,
+                  stderr: ["Missing.otf: cannot open font file: No such file or directory"])
+    }
+
     @Test func standardInputFeedsEveryCommand() {
         let scratch = Scratch()
         let measured = scratch.rowkit("measure --width 100 --input -", stdin: "\"hello\"\n")

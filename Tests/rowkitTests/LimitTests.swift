@@ -59,6 +59,35 @@ import Testing
         #expect(scratch.read("out.png") != nil)
     }
 
+    /// An image name that is a FIFO (or a device) in the images folder: a placeholder with a
+    /// warning, never a hang waiting for a writer that never comes.
+    @Test func anImageThatIsNotARegularFileIsAPlaceholderNotAHang() throws {
+        let scratch = Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.file("icons"), withIntermediateDirectories: true)
+        #expect(mkfifo(scratch.file("icons/fruit.png"), 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: scratch.file("icons/cat.png"), withDestinationPath: "/dev/zero")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: rowkitBinary)
+        process.arguments = ["render", "--cell", "project", "--width", "320", "--images", "icons", "--quiet", "--output", "out.png"]
+        process.currentDirectoryURL = URL(fileURLWithPath: scratch.path)
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { usleep(50_000) }
+        let hung = process.isRunning
+        if hung { kill(process.processIdentifier, SIGKILL) } // SIGTERM may be blocked in the child
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(!hung, "still waiting on the FIFO after 60 s")
+        #expect(!hung && process.terminationStatus == 0, "\(message)")
+        #expect(message.contains("icons/fruit.png': not a regular file"), "\(message)")
+        #expect(message.contains("icons/cat.png': not a regular file"), "\(message)")
+        #expect(scratch.read("out.png") != nil)
+    }
+
     @Test func scaleAndCanvasLimits() {
         let scratch = Scratch()
         expectRun(scratch.rowkit("draw --width 100 --text hi --scale 1e-9 --output t.png"), status: 64, stderr: ["--scale must be in 0.05...8"])

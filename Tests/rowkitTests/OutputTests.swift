@@ -95,4 +95,34 @@ import Testing
         #expect(!run.stderr.contains("Fatal") && !run.stderr.contains("crashed"), "\(run)")
         #expect(run.stdout.split(separator: "\n").count == 1)
     }
+
+    /// A reader that went away before the output (`rowkit render … | head -c0`): the write
+    /// fails with EPIPE, the program ends quietly with status 1 (not killed by SIGPIPE), and
+    /// no temporary image file is left beside the target.
+    @Test(arguments: [
+        "render --cell caption-text --width 320 --data rows.json --output out.png",
+        "heights --cell caption-text --width 320 --data rows.json",
+        "measure --width 100 --input texts.jsonl",
+    ])
+    func aPipeWithoutReaderEndsWithStatusOneAndLeavesNoTemporaryFile(_ command: String) throws {
+        let scratch = Scratch()
+        scratch.write("rows.json", #"{"caption": "a", "body": "b"}"# + "\n")
+        scratch.write("texts.jsonl", "\"a\"\n")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: rowkitBinary)
+        process.arguments = command.split(separator: " ").map(String.init)
+        process.currentDirectoryURL = URL(fileURLWithPath: scratch.path)
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try output.fileHandleForReading.close() // no reader: every write gets EPIPE
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit, "killed by signal \(process.terminationStatus): \(message)")
+        #expect(process.terminationStatus == 1, "\(message)")
+        #expect(!message.contains("write error"), "a broken pipe is not worth a message: \(message)")
+        #expect(scratch.contents == ["rows.json", "texts.jsonl"], "left behind: \(scratch.contents)")
+    }
 }

@@ -88,6 +88,20 @@ import Testing
         #expect(lines.count == 3 && lines[1].hasPrefix("{\"header\": 1,") && lines[2].hasPrefix("{\"row\": 0, \"section\": 1,"), "\(lines)")
     }
 
+    /// Data without rows: an empty file is named as such (the user did give --data), and a
+    /// list of titles only is drawn, as `heights` measures it.
+    @Test func emptyDataIsNamedAndTitlesAloneAreDrawn() {
+        let scratch = Scratch()
+        scratch.write("empty.json", "[]")
+        expectRun(scratch.rowkit("render --cell caption-text --width 320 --data empty.json --output o.png"), status: 1,
+                  stderr: ["rowkit render: empty.json: no rows to draw"])
+        #expect(!scratch.contents.contains("o.png"))
+        scratch.write("titles.json", #"{"sections": [{"title": "A", "rows": []}, {"title": "B", "rows": []}]}"#)
+        let run = scratch.rowkit("render --cell caption-text --width 320 --data titles.json --output t.png")
+        expectRun(run, status: 0, stderr: ["wrote t.png"])
+        #expect(run.stdout.split(separator: "\n").count == 2 && run.stdout.hasPrefix("{\"header\": 0,"), "\(run)")
+    }
+
     @Test func sectionIdsAreUniqueAndTitleRowsKeepTheirIds() {
         let scratch = Scratch()
         scratch.write("sections.json", #"{"sections": [{"id": "a", "rows": []}, {"rows": [], "id": "a"}, {"id": "s3", "rows": []}, {"rows": []}]}"#)

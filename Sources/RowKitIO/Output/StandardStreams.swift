@@ -15,10 +15,14 @@ import Synchronization
 public enum StandardStreams {
     private static let closedAtStart = Mutex<[Bool]>([false, false, false])
 
-    /// Reserves closed standard descriptors (see the type's description) and checks, at exit,
+    /// Reserves closed standard descriptors (see the type's description), ignores SIGPIPE (a
+    /// broken pipe is then an EPIPE write error) and checks, at exit,
     /// that C's `stdout` buffer (used by the argument parser's help) was written: if not, the
     /// reason goes to standard error and the exit status becomes 1.
     public static func reserve() {
+        // A reader that went away must be an EPIPE error (ended quietly, status 1, temporary
+        // files removed), not a SIGPIPE that kills the program mid-write.
+        signal(SIGPIPE, SIG_IGN)
         for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
             let flags = fd == 0 ? O_WRONLY : O_RDONLY
             let opened = open("/dev/null", flags)
