@@ -179,7 +179,13 @@ struct Heights: ParsableCommand {
         }
         guard let template else { return .failure(CommandError("no template")) }
         do {
-            return .success(try template.bind(data).measure(width: width).height)
+            let height = try template.bind(data).measure(width: width).height
+            // A list row holds at most HeightIndex.maximumHeight; cutting a taller row would
+            // give every later y silently wrong.
+            guard height <= HeightIndex.maximumHeight else {
+                return .failure(CommandError("the row is \(jsonNumber(height)) px tall, more than a list row can be (\(jsonNumber(HeightIndex.maximumHeight)) px)"))
+            }
+            return .success(height)
         } catch {
             return .failure(CommandError("\(error)"))
         }

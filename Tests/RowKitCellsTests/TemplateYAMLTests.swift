@@ -171,6 +171,25 @@ struct TemplateYAMLTests {
         expectError(frame, .missingKey, file: "f.yaml", line: 4, column: 7, key: "layout.frames[0]", message: "missing required key 'frame'")
     }
 
+    /// Lengths are bounded (a row taller than a list row can hold would otherwise be cut silently).
+    @Test func absurdLengthsAreErrorsAtTheirPlace() throws {
+        let inset = styleError { () throws(StyleError) in
+            _ = try CellTemplate(yaml: "name: x\nlayout:\n  inset: {top: 1e9}\n  child: {text: {field: a}}\n", file: "i.yaml", stylesheet: nil)
+        }
+        expectError(inset, .outOfRange, file: "i.yaml", line: 3, column: 16, key: "layout.inset.top", message: "must be at most 1000000")
+        let spacing = styleError { () throws(StyleError) in
+            _ = try CellTemplate(yaml: "name: x\nlayout:\n  vstack: {spacing: 1e308, children: [{text: {field: a}}]}\n", file: "v.yaml", stylesheet: nil)
+        }
+        expectError(spacing, .outOfRange, file: "v.yaml", line: 3, column: 21, key: "layout.vstack.spacing")
+        let frameX = styleError { () throws(StyleError) in
+            _ = try CellTemplate(yaml: "name: x\nlayout:\n  frames:\n    - {frame: [-2e6, 0, 10, 10], child: {text: {field: a}}}\n", file: "f.yaml", stylesheet: nil)
+        }
+        expectError(frameX, .outOfRange, file: "f.yaml", line: 4, column: 16, key: "layout.frames[0].frame[0]")
+        // The bound itself is a length like any other.
+        let big = try CellTemplate(yaml: "name: x\nlayout:\n  inset: {top: 1000000}\n  child: {box: {width: 1, height: 1}}\n", file: "b.yaml", stylesheet: nil)
+        #expect(try big.bind([:]).measure(width: 100).height == 1_000_001)
+    }
+
     @Test func templateValueErrors() {
         let color = styleError { () throws(StyleError) in
             _ = try CellTemplate(yaml: "name: x\nlayout:\n  box: {width: 4, height: 4, color: whte}\n", file: "c.yaml", stylesheet: nil)

@@ -61,6 +61,20 @@ import Testing
         #expect(run.stdout.split(separator: "\n").map { $0.prefix(11) } == ["{\"row\": 0, ", "{\"row\": 3, "], "\(run)")
     }
 
+    /// A row taller than a list row can hold is an error for that row, never a height cut short
+    /// (which would make every later y wrong).
+    @Test func aRowTallerThanAListRowCanBeIsReported() {
+        let scratch = Scratch()
+        let boxes = Array(repeating: "{box: {width: 1, height: 1000000}}", count: 40).joined(separator: ", ")
+        scratch.write("tall.yaml", "name: tall\nlayout:\n  vstack: {children: [\(boxes)]}\n")
+        scratch.write("short.yaml", "name: short\nlayout: {box: {width: 1, height: 10}}\n")
+        scratch.write("rows.jsonl", "{\"cell\": \"short\"}\n{\"cell\": \"tall\"}\n{\"cell\": \"short\"}\n")
+        let run = scratch.rowkit("heights --cell short.yaml --cell tall.yaml --width 320 --data rows.jsonl")
+        expectRun(run, status: 1, stderr: ["rows.jsonl:2:1: cannot measure row 1 of section 0: the row is 40000000 px tall, more than a list row can be"])
+        #expect(run.stdout.split(separator: "\n").map { $0.prefix(11) } == ["{\"row\": 0, ", "{\"row\": 2, "], "\(run)")
+        #expect(run.stdout.contains("\"y\": 10,"), "the row after the tall one starts where the short one ended: \(run)")
+    }
+
     @Test func malformedJSONDocumentsStopWithAPosition() {
         let scratch = Scratch()
         scratch.write("rows.json", "[\n  {\"caption\": \"a\"},\n  {\"caption\": \"b\"\n]\n")

@@ -116,8 +116,8 @@ extension Stylesheet {
 
     static func shadow(_ node: Node, _ path: String, reader: YAMLReader) throws(StyleError) -> TextShadow {
         let fields = try reader.mapping(node, path, allowed: ["dx", "dy", "color"], expected: "{dx, dy, color}")
-        let dx = try fields["dx"].map { (value: Node) throws(StyleError) in try reader.number(value, fields.path("dx")) } ?? 0
-        let dy = try fields["dy"].map { (value: Node) throws(StyleError) in try reader.number(value, fields.path("dy")) } ?? 0
+        let dx = try fields["dx"].map { (value: Node) throws(StyleError) in try reader.length(value, fields.path("dx")) } ?? 0
+        let dy = try fields["dy"].map { (value: Node) throws(StyleError) in try reader.length(value, fields.path("dy")) } ?? 0
         let color = try reader.color(try reader.required(fields, "color"), fields.path("color"))
         return TextShadow(dx: dx, dy: dy, color: color)
     }

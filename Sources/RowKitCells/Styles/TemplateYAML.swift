@@ -135,8 +135,8 @@ struct TemplateBuilder {
 
     func box(_ node: Node, _ path: String) throws(StyleError) -> CellLayout {
         let fields = try reader.mapping(node, path, allowed: ["width", "height", "image", "color"], expected: "{width, height, image or color}")
-        let width = try reader.number(try reader.required(fields, "width"), fields.path("width"), minimum: 0)
-        let height = try reader.number(try reader.required(fields, "height"), fields.path("height"), minimum: 0)
+        let width = try reader.length(try reader.required(fields, "width"), fields.path("width"), minimum: 0)
+        let height = try reader.length(try reader.required(fields, "height"), fields.path("height"), minimum: 0)
         var content = BoxContent.empty
         if let image = fields["image"] {
             if fields["color"] != nil {
@@ -160,7 +160,7 @@ struct TemplateBuilder {
     func stack(_ node: Node, _ path: String, axis: StackElement.Axis) throws(StyleError) -> CellLayout {
         let allowed = axis == .horizontal ? ["spacing", "alignment", "flexible", "children"] : ["spacing", "alignment", "children"]
         let fields = try reader.mapping(node, path, allowed: allowed, expected: "{spacing, alignment, children: [...]}")
-        let spacing = try fields["spacing"].map { (value: Node) throws(StyleError) in try reader.number(value, fields.path("spacing"), minimum: 0) } ?? 0
+        let spacing = try fields["spacing"].map { (value: Node) throws(StyleError) in try reader.length(value, fields.path("spacing"), minimum: 0) } ?? 0
         var alignment = StackElement.Alignment.start
         if let value = fields["alignment"] {
             let names = ["start", "center", "end"]
@@ -200,7 +200,7 @@ struct TemplateBuilder {
                                         expected: "{width, height, minWidth, minHeight, verticalAlignment, child}")
         func size(_ key: String) throws(StyleError) -> Double? {
             guard let value = fields[key], !YAMLReader.isNull(value) else { return nil }
-            return try reader.number(value, fields.path(key), minimum: 0)
+            return try reader.length(value, fields.path(key), minimum: 0)
         }
         var alignment = StackElement.Alignment.start
         if let value = fields["verticalAlignment"] {
@@ -218,7 +218,7 @@ struct TemplateBuilder {
                                         expected: "{spacing, verticalSpacing, first, second}")
         func gap(_ key: String) throws(StyleError) -> Double {
             guard let value = fields[key] else { return 0 }
-            return try reader.number(value, fields.path(key), minimum: 0)
+            return try reader.length(value, fields.path(key), minimum: 0)
         }
         let first = try layout(try reader.required(fields, "first"), fields.path("first"))
         let second = try layout(try reader.required(fields, "second"), fields.path("second"))
@@ -266,11 +266,11 @@ struct TemplateBuilder {
             let border = try reader.mapping(value, fields.path("border"), allowed: ["color", "width"], expected: "{color, width}")
             background.borderColor = try reader.color(try reader.required(border, "color"), border.path("color"))
             background.borderWidth = try border["width"].map { (value: Node) throws(StyleError) in
-                try reader.number(value, border.path("width"), minimum: 0)
+                try reader.length(value, border.path("width"), minimum: 0)
             } ?? 1
         }
         if let value = fields["cornerRadius"] {
-            background.cornerRadius = try reader.number(value, fields.path("cornerRadius"), minimum: 0)
+            background.cornerRadius = try reader.length(value, fields.path("cornerRadius"), minimum: 0)
         }
         return .background(background, try layout(try reader.required(fields, "child"), fields.path("child")))
     }

@@ -175,6 +175,17 @@ struct YAMLReader {
         return value
     }
 
+    /// The largest length a YAML file may give (insets, spacings, sizes, frames, offsets), in
+    /// pixels: far above any real cell, far below where heights stop being exact (a list row
+    /// holds at most `Int32.max / 64` px), so an absurd value is an error at its place in the
+    /// file instead of a row silently cut to the list's maximum.
+    static let maximumLength = 1_000_000.0
+
+    /// A length in pixels: a finite number within ±``maximumLength`` (and at least `minimum`).
+    func length(_ node: Node, _ path: String, minimum: Double? = nil) throws(StyleError) -> Double {
+        try number(node, path, minimum: max(minimum ?? -Self.maximumLength, -Self.maximumLength), maximum: Self.maximumLength)
+    }
+
     /// A whole number in `range`.
     func integer(_ node: Node, _ path: String, in range: ClosedRange<Int>) throws(StyleError) -> Int {
         var parsed: Int?
@@ -275,13 +286,13 @@ struct YAMLReader {
     /// `extraKeys` are allowed in the mapping form (and ignored here).
     func insets(_ node: Node, _ path: String, extraKeys: [String] = []) throws(StyleError) -> Insets {
         if case .scalar = node {
-            return Insets(try number(node, path, minimum: 0))
+            return Insets(try length(node, path, minimum: 0))
         }
         let fields = try mapping(node, path, allowed: ["all", "horizontal", "vertical", "top", "left", "bottom", "right"] + extraKeys,
                                  expected: "a number or {top, left, bottom, right}")
         func side(_ key: String) throws(StyleError) -> Double? {
             guard let value = fields[key] else { return nil }
-            return try number(value, fields.path(key), minimum: 0)
+            return try length(value, fields.path(key), minimum: 0)
         }
         var insets = Insets(try side("all") ?? 0)
         if let horizontal = try side("horizontal") { insets.left = horizontal; insets.right = horizontal }
@@ -300,7 +311,7 @@ struct YAMLReader {
         if case .scalar = node, node.tagName != .int, node.tagName != .float {
             throw error(.wrongType, at: node, path, "expected a number or 'auto', got \(Self.describe(node))")
         }
-        return try number(node, path, minimum: 0)
+        return try length(node, path, minimum: 0)
     }
 
     /// A frame: `[x, y, width, height|auto]` or `{x, y, width, height}`.
@@ -310,14 +321,14 @@ struct YAMLReader {
             guard items.count == 4 else {
                 throw error(.wrongType, at: node, path, "expected [x, y, width, height], got \(items.count) numbers")
             }
-            return StyleFrame(x: try number(items[0], "\(path)[0]"), y: try number(items[1], "\(path)[1]"),
-                              width: try number(items[2], "\(path)[2]", minimum: 0),
+            return StyleFrame(x: try length(items[0], "\(path)[0]"), y: try length(items[1], "\(path)[1]"),
+                              width: try length(items[2], "\(path)[2]", minimum: 0),
                               height: try frameHeight(items[3], "\(path)[3]"))
         }
         let fields = try mapping(node, path, allowed: ["x", "y", "width", "height"], expected: "[x, y, width, height] or {x, y, width, height}")
-        let x = try number(try required(fields, "x"), fields.path("x"))
-        let y = try number(try required(fields, "y"), fields.path("y"))
-        let width = try number(try required(fields, "width"), fields.path("width"), minimum: 0)
+        let x = try length(try required(fields, "x"), fields.path("x"))
+        let y = try length(try required(fields, "y"), fields.path("y"))
+        let width = try length(try required(fields, "width"), fields.path("width"), minimum: 0)
         let height = try fields["height"].map { (value: Node) throws(StyleError) -> Double? in try frameHeight(value, fields.path("height")) } ?? nil
         return StyleFrame(x: x, y: y, width: width, height: height)
     }
