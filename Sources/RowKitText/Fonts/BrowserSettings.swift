@@ -1,5 +1,3 @@
-import CICU
-
 /// Chromium's default font settings on Linux: the family each CSS generic family (and the
 /// standard font, used when no family of a list is installed) names, per script of the
 /// content language. Measured with `CSS.getPlatformFontsForNode` (docs/CHROMIUM.md §2.0):
@@ -44,10 +42,8 @@ enum BrowserSettings {
     /// "zh-HK" → Hant, "hi" → Deva, "ja-Latn" → Latn).
     static func script(for lang: String?) -> Script {
         guard let lang, !lang.isEmpty, lang.utf8.count < 64 else { return .common }
-        var buffer = [CChar](repeating: 0, count: 16)
-        let n = lang.withCString { rk_likely_script($0, &buffer, 16) }
-        guard n > 0 else { return .common }
-        switch String(cString: buffer) {
+        guard let script = ICU.likelyScript(lang) else { return .common }
+        switch script {
         case "Jpan", "Hira", "Kana": return .japanese
         case "Hans": return .simplifiedChinese
         case "Hant": return .traditionalChinese

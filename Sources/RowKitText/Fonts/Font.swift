@@ -1,4 +1,3 @@
-import CHarfBuzz
 import Synchronization
 
 /// One loaded font face: a file (and face index) with its HarfBuzz font and vertical metrics.
@@ -34,96 +33,37 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     public let faceWeight: Int, faceIsItalic: Bool
     /// The HarfBuzz font text is shaped with: the face's font wrapped in one that maps a missing
     /// U+2028/U+2029 to the space glyph, as Chromium does.
-    let hbFont: OpaquePointer
+    let hbFont: HBFont
     /// The face's plain HarfBuzz font.
-    private let baseFont: OpaquePointer
+    private let baseFont: HBFont
     /// Clusters shaped to decide coverage, bounded (see ``covers(cluster:)``).
     private let coverage = Mutex<[[UInt16]: Bool]>([:])
 
     init?(id: Int32, path: String, faceIndex: Int32, family: String) {
-        guard let blob = hb_blob_create_from_file_or_fail(path) else { return nil }
-        defer { hb_blob_destroy(blob) }
-        guard hb_face_count(blob) > UInt32(faceIndex) else { return nil }
-        let face = hb_face_create(blob, UInt32(faceIndex))!
-        defer { hb_face_destroy(face) }
-        let upem = Int32(hb_face_get_upem(face))
-        guard upem > 0, hb_face_get_glyph_count(face) > 0 else { return nil }
-        let font = hb_font_create(face)!
-        hb_font_make_immutable(font)
-        let shaping = hb_font_create_sub_font(font)!
-        hb_font_set_funcs(shaping, shapingFontFuncs, nil, nil)
-        hb_font_make_immutable(shaping)
+        guard let face = HarfBuzz.loadFace(path: path, index: faceIndex) else { return nil }
+        let upem = face.unitsPerEm
         self.id = id
         self.path = path
         self.faceIndex = faceIndex
         self.family = family
         self.unitsPerEm = upem
-        self.baseFont = font
-        self.hbFont = shaping
-        self.faceWeight = Int(hb_style_get_value(font, HB_STYLE_TAG_WEIGHT).rounded())
-        self.faceIsItalic = hb_style_get_value(font, HB_STYLE_TAG_ITALIC) != 0
-            || hb_style_get_value(font, HB_STYLE_TAG_SLANT_ANGLE) != 0
-
-        func metric(_ tag: hb_ot_metrics_tag_t) -> Int32 {
-            var value: hb_position_t = 0
-            return hb_ot_metrics_get_position(font, tag, &value) != 0 ? value : 0
-        }
-        var ascender = metric(HB_OT_METRICS_TAG_HORIZONTAL_ASCENDER)
-        var descender = -metric(HB_OT_METRICS_TAG_HORIZONTAL_DESCENDER)
+        self.baseFont = face.plainFont
+        self.hbFont = face.shapingFont
+        self.faceWeight = Int(face.weight.rounded())
+        self.faceIsItalic = face.isItalic
+        var ascender = face.ascender
+        var descender = -face.descender
         if ascender == 0 && descender == 0 {
             ascender = upem * 4 / 5
             descender = upem / 5
         }
         self.ascender = ascender
         self.descender = descender
-        self.lineGap = max(0, metric(HB_OT_METRICS_TAG_HORIZONTAL_LINE_GAP))
-        self.hasColorGlyphs = hb_ot_color_has_png(face) != 0 || hb_ot_color_has_layers(face) != 0
-        self.bitmapStrikePPEM = Self.strikePPEM(face)
-        self.hasHalfWidthPunctuation = Self.hasFeature(face, hb_tag("halt"))
-        self.kernsAcrossSpaces = Self.detectSpaceKerning(font)
-    }
-
-    /// The first strike's ppem from the CBLC table, when the font has color bitmaps.
-    private static func strikePPEM(_ face: OpaquePointer) -> Int32? {
-        guard hb_ot_color_has_png(face) != 0, let blob = hb_face_reference_table(face, hb_tag("CBLC")) else { return nil }
-        defer { hb_blob_destroy(blob) }
-        var length: UInt32 = 0
-        guard let data = hb_blob_get_data(blob, &length), length >= 56 else { return nil }
-        // Header (8 bytes), then BitmapSize records of 48 bytes; ppemY is byte 45 of a record.
-        let ppem = Int32(UInt8(bitPattern: data[8 + 45]))
-        return ppem > 0 ? ppem : nil
-    }
-
-    private static func hasFeature(_ face: OpaquePointer, _ tag: hb_tag_t) -> Bool {
-        var tags = [hb_tag_t](repeating: 0, count: 256)
-        var count = UInt32(tags.count)
-        _ = hb_ot_layout_table_get_feature_tags(face, hb_tag("GPOS"), 0, &count, &tags)
-        return tags.prefix(Int(count)).contains(tag)
-    }
-
-    /// Shapes "X X" for every printable ASCII X and compares with the unkerned advances.
-    private static func detectSpaceKerning(_ font: OpaquePointer) -> Bool {
-        var space: hb_codepoint_t = 0
-        guard hb_font_get_nominal_glyph(font, 0x20, &space) != 0 else { return false }
-        let spaceAdvance = hb_font_get_glyph_h_advance(font, space)
-        let buffer = hb_buffer_create()!
-        defer { hb_buffer_destroy(buffer) }
-        for x in UInt32(0x21)...0x7E {
-            var glyph: hb_codepoint_t = 0
-            guard hb_font_get_nominal_glyph(font, x, &glyph) != 0 else { continue }
-            let plain = 2 * hb_font_get_glyph_h_advance(font, glyph) + spaceAdvance
-            var text: [UInt32] = [x, 0x20, x]
-            hb_buffer_clear_contents(buffer)
-            hb_buffer_add_utf32(buffer, &text, 3, 0, 3)
-            hb_buffer_guess_segment_properties(buffer)
-            hb_shape(font, buffer, nil, 0)
-            var count: UInt32 = 0
-            let positions = hb_buffer_get_glyph_positions(buffer, &count)!
-            var shaped: Int32 = 0
-            for i in 0..<Int(count) { shaped += positions[i].x_advance }
-            if shaped != plain { return true }
-        }
-        return false
+        self.lineGap = max(0, face.lineGap)
+        self.hasColorGlyphs = face.hasColorGlyphs
+        self.bitmapStrikePPEM = face.bitmapStrikePPEM
+        self.hasHalfWidthPunctuation = face.hasHalfWidthPunctuation
+        self.kernsAcrossSpaces = face.kernsAcrossSpaces
     }
 
     /// The part of a `line-height: normal` line box this font needs above and below the
@@ -155,20 +95,19 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     }
 
     deinit {
-        hb_font_destroy(hbFont)
-        hb_font_destroy(baseFont)
+        HarfBuzz.destroy(hbFont)
+        HarfBuzz.destroy(baseFont)
     }
 
     /// Whether the font maps `scalar` to a glyph of its own (U+2028 and U+2029 always: see
     /// `hbFont`).
     public func covers(_ scalar: UInt32) -> Bool {
-        var glyph: hb_codepoint_t = 0
-        return hb_font_get_nominal_glyph(scalar == 0x2028 || scalar == 0x2029 ? hbFont : baseFont, scalar, &glyph) != 0
+        HarfBuzz.nominalGlyph(scalar == 0x2028 || scalar == 0x2029 ? hbFont : baseFont, scalar) != nil
     }
 
     /// The HarfBuzz font to shape `text` with: ``hbFont`` when the text holds U+2028 or U+2029,
     /// else the face's own font (the same glyphs, without a callback per character).
-    func shapingFont(for text: UnsafeBufferPointer<UInt16>) -> OpaquePointer {
+    func shapingFont(for text: UnsafeBufferPointer<UInt16>) -> HBFont {
         for unit in text where unit == 0x2028 || unit == 0x2029 { return hbFont }
         return baseFont
     }
@@ -181,15 +120,12 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
         guard !cluster.isEmpty, cluster.count <= 64 else { return false }
         let key = Array(cluster)
         if let known = coverage.withLock({ $0[key] }) { return known }
-        let buffer = hb_buffer_create()!
-        defer { hb_buffer_destroy(buffer) }
-        hb_buffer_add_utf16(buffer, cluster.baseAddress, Int32(cluster.count), 0, Int32(cluster.count))
-        hb_buffer_guess_segment_properties(buffer)
-        hb_shape(shapingFont(for: cluster), buffer, nil, 0)
-        var count: UInt32 = 0
-        let infos = hb_buffer_get_glyph_infos(buffer, &count)!
-        var shaped = count > 0
-        for i in 0..<Int(count) where infos[i].codepoint == 0 { shaped = false }
+        let buffer = HarfBuzz.createBuffer()
+        defer { HarfBuzz.destroy(buffer: buffer) }
+        let glyphs = HarfBuzz.shape(cluster.baseAddress, count: cluster.count, item: 0..<cluster.count, font: shapingFont(for: cluster),
+                                    rightToLeft: nil, language: nil, buffer: buffer)
+        var shaped = glyphs.count > 0
+        for i in 0..<glyphs.count where glyphs.glyph(i) == 0 { shaped = false }
         coverage.withLock { table in
             if table.count >= 8192 { table.removeAll(keepingCapacity: true) }
             table[key] = shaped
@@ -199,15 +135,13 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
 
     /// The glyph `scalar` maps to, or nil.
     public func nominalGlyph(_ scalar: UInt32) -> UInt32? {
-        var glyph: hb_codepoint_t = 0
-        return hb_font_get_nominal_glyph(hbFont, scalar, &glyph) != 0 ? glyph : nil
+        HarfBuzz.nominalGlyph(hbFont, scalar)
     }
 
     /// Advance of `scalar`'s nominal glyph in design units, or nil when the font lacks it.
     func nominalAdvance(_ scalar: UInt32) -> Int32? {
-        var glyph: hb_codepoint_t = 0
-        guard hb_font_get_nominal_glyph(hbFont, scalar, &glyph) != 0 else { return nil }
-        return hb_font_get_glyph_h_advance(hbFont, glyph)
+        guard let glyph = HarfBuzz.nominalGlyph(hbFont, scalar) else { return nil }
+        return HarfBuzz.advance(hbFont, glyph: glyph)
     }
 
     /// The family and the file (with the face index) the font was loaded from.
@@ -217,44 +151,4 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     public static func == (a: Font, b: Font) -> Bool { a === b }
     /// Hashes the font's library-wide id.
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
-}
-
-@inline(__always) func hb_tag(_ text: StaticString) -> hb_tag_t {
-    let p = text.utf8Start
-    return (hb_tag_t(p[0]) << 24) | (hb_tag_t(p[1]) << 16) | (hb_tag_t(p[2]) << 8) | hb_tag_t(p[3])
-}
-
-/// Font functions of every shaping font (a sub-font of the face's font; everything not set here
-/// goes to the face): U+2028 and U+2029 map to the space glyph when the face has no glyph of its
-/// own — what Chromium shows for them (docs/CHROMIUM.md §3(m)).
-private nonisolated(unsafe) let shapingFontFuncs: OpaquePointer = {
-    let funcs = hb_font_funcs_create()!
-    hb_font_funcs_set_nominal_glyph_func(funcs, { font, _, unicode, glyph, _ in
-        let parent = hb_font_get_parent(font)
-        if hb_font_get_nominal_glyph(parent, unicode, glyph) != 0 { return 1 }
-        return separatorGlyph(parent, unicode, glyph)
-    }, nil, nil)
-    hb_font_funcs_set_nominal_glyphs_func(funcs, { font, _, count, firstUnicode, unicodeStride, firstGlyph, glyphStride, _ in
-        let parent = hb_font_get_parent(font)
-        var done: UInt32 = 0
-        while done < count {
-            let unicodes = UnsafeRawPointer(firstUnicode!).advanced(by: Int(done) * Int(unicodeStride)).assumingMemoryBound(to: hb_codepoint_t.self)
-            let glyphs = UnsafeMutableRawPointer(firstGlyph!).advanced(by: Int(done) * Int(glyphStride)).assumingMemoryBound(to: hb_codepoint_t.self)
-            done += hb_font_get_nominal_glyphs(parent, count - done, unicodes, unicodeStride, glyphs, glyphStride)
-            if done == count { break }
-            let unicode = UnsafeRawPointer(firstUnicode!).advanced(by: Int(done) * Int(unicodeStride)).load(as: hb_codepoint_t.self)
-            let glyph = UnsafeMutableRawPointer(firstGlyph!).advanced(by: Int(done) * Int(glyphStride)).assumingMemoryBound(to: hb_codepoint_t.self)
-            guard separatorGlyph(parent, unicode, glyph) != 0 else { break }
-            done += 1
-        }
-        return done
-    }, nil, nil)
-    hb_font_funcs_make_immutable(funcs)
-    return funcs
-}()
-
-/// The space glyph for U+2028/U+2029 (line and paragraph separator).
-private func separatorGlyph(_ parent: OpaquePointer?, _ unicode: hb_codepoint_t, _ glyph: UnsafeMutablePointer<hb_codepoint_t>?) -> hb_bool_t {
-    guard unicode == 0x2028 || unicode == 0x2029 else { return 0 }
-    return hb_font_get_nominal_glyph(parent, 0x20, glyph)
 }

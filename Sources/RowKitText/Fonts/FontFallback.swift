@@ -1,5 +1,3 @@
-import CICU
-
 /// Chooses the font for each grapheme cluster of one paragraph, as Chromium's shaper does
 /// (docs/CHROMIUM.md §2.1).
 ///
@@ -82,12 +80,12 @@ struct FontFallback {
         if g1 - g0 <= 4, memoContext >= 0, let memo {
             if let known = memo.lookup(units, g0, g1, context: memoContext) { return known }
             let cluster = analyse(units, g0, g1)
-            let info = (font: chainFont(units, g0, g1, cluster), script: rk_script(cluster.base), emoji: cluster.emojiCluster)
+            let info = (font: chainFont(units, g0, g1, cluster), script: ICU.script(cluster.base), emoji: cluster.emojiCluster)
             memo.store(units, g0, g1, context: memoContext, info)
             return info
         }
         let cluster = analyse(units, g0, g1)
-        return (chainFont(units, g0, g1, cluster), rk_script(cluster.base), cluster.emojiCluster)
+        return (chainFont(units, g0, g1, cluster), ICU.script(cluster.base), cluster.emojiCluster)
     }
 
     /// What a cluster holds that matters for font choice.
@@ -105,10 +103,10 @@ struct FontFallback {
             let (scalar, length) = UnicodeAnalysis.scalar(at: i, in: units)
             if scalar == 0xFE0F { variation16 = true }
             else if scalar == 0xFE0E { variation15 = true }
-            else if scalar == 0x200D || rk_is_emoji_modifier(scalar) != 0 || scalar == 0x20E3 || rk_is_regional_indicator(scalar) != 0 { sequence = true }
+            else if scalar == 0x200D || ICU.isEmojiModifier(scalar) || scalar == 0x20E3 || ICU.isRegionalIndicator(scalar) { sequence = true }
             i += length
         }
-        let emojiCluster = !variation15 && (variation16 || sequence || rk_is_emoji_presentation(base) != 0 || rk_is_regional_indicator(base) != 0)
+        let emojiCluster = !variation15 && (variation16 || sequence || ICU.isEmojiPresentation(base) || ICU.isRegionalIndicator(base))
         return Cluster(base: base, emojiCluster: emojiCluster, variation16: variation16 && !variation15)
     }
 
@@ -130,7 +128,7 @@ struct FontFallback {
         var i = g0
         while i < g1 {
             let (scalar, length) = UnicodeAnalysis.scalar(at: i, in: units)
-            if !font.covers(scalar) && rk_is_default_ignorable(scalar) == 0 {
+            if !font.covers(scalar) && !ICU.isDefaultIgnorable(scalar) {
                 if scalar == 0x3000 { return false }
                 return font.shapes(cluster: UnsafeBufferPointer(rebasing: units[g0..<g1]))
             }
@@ -261,7 +259,7 @@ struct FontFallback {
     }
 
     private static func hasDefiniteScript(_ scalar: UInt32) -> Bool {
-        let s = rk_script(scalar)
+        let s = ICU.script(scalar)
         return s != 0 && s != 1 && s >= 0
     }
 

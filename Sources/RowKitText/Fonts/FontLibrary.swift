@@ -1,4 +1,3 @@
-import CFontconfig
 import Synchronization
 
 #if canImport(Glibc)
@@ -23,13 +22,13 @@ public final class FontLibrary: Sendable {
     private struct ChainKey: Hashable { var descriptor: FontDescriptor; var script: BrowserSettings.Script }
 
     private struct State {
-        var config: OpaquePointer?
+        var config: FcConfigHandle?
         var fonts: [FileKey: Font] = [:]
         var families: [FamilyKey: Font?] = [:]
         var chains: [ChainKey: FontChain] = [:]
         var scripts: [String: BrowserSettings.Script] = [:]
         var fallback: [FallbackKey: Font?] = [:]
-        var sorted: [String: UnsafeMutablePointer<FcFontSet>] = [:]
+        var sorted: [String: Fontconfig.FontSet] = [:]
         var emoji: Font??
         var systemUIFamily: String??
         var warned: Set<String> = []
@@ -186,14 +185,9 @@ public final class FontLibrary: Sendable {
         if let cached = state.withLock({ $0.systemUIFamily }) { return cached }
         let name = state.withLock { state -> String? in
             guard let config = configuration(&state) else { return nil }
-            let request = FcPatternCreate()!
-            defer { FcPatternDestroy(request) }
-            FcConfigSubstitute(config, request, FcMatchPattern)
-            FcDefaultSubstitute(request)
-            var result = FcResultNoMatch
-            guard let match = FcFontMatch(config, request, &result) else { return nil }
-            defer { FcPatternDestroy(match) }
-            return families(of: match).first
+            guard let match = Fontconfig.defaultMatch(config) else { return nil }
+            defer { Fontconfig.destroy(match) }
+            return Fontconfig.families(of: match).first
         }
         state.withLock { $0.systemUIFamily = .some(name) }
         return name
@@ -213,8 +207,8 @@ public final class FontLibrary: Sendable {
 
     // MARK: fontconfig (always called with the lock held)
 
-    private func configuration(_ state: inout State) -> OpaquePointer? {
-        if state.config == nil { state.config = FcInitLoadConfigAndFonts() }
+    private func configuration(_ state: inout State) -> FcConfigHandle? {
+        if state.config == nil { state.config = Fontconfig.loadConfiguration() }
         return state.config
     }
 
@@ -231,38 +225,10 @@ public final class FontLibrary: Sendable {
         return font
     }
 
-    private func families(of pattern: OpaquePointer) -> [String] {
-        var names: [String] = []
-        var value: UnsafeMutablePointer<FcChar8>?
-        var n: Int32 = 0
-        while FcPatternGetString(pattern, FC_FAMILY, n, &value) == FcResultMatch, let value {
-            names.append(String(cString: value))
-            n += 1
-        }
-        return names
-    }
-
     /// Loads the font a fontconfig result pattern names.
-    private func font(from match: OpaquePointer, in state: inout State) -> Font? {
-        var file: UnsafeMutablePointer<FcChar8>?
-        guard FcPatternGetString(match, FC_FILE, 0, &file) == FcResultMatch, let file else { return nil }
-        var index: Int32 = 0
-        _ = FcPatternGetInteger(match, FC_INDEX, 0, &index)
-        return load(path: String(cString: file), index: index, family: families(of: match).first ?? "", in: &state)
-    }
-
-    /// A font Chromium can use: scalable, TrueType or CFF, and readable.
-    private func isUsable(_ pattern: OpaquePointer) -> Bool {
-        var scalable: FcBool = 0
-        guard FcPatternGetBool(pattern, FC_SCALABLE, 0, &scalable) == FcResultMatch, scalable != 0 else { return false }
-        var format: UnsafeMutablePointer<FcChar8>?
-        if FcPatternGetString(pattern, FC_FONTFORMAT, 0, &format) == FcResultMatch, let format {
-            let name = String(cString: format)
-            guard name == "TrueType" || name == "CFF" else { return false }
-        }
-        var file: UnsafeMutablePointer<FcChar8>?
-        guard FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file else { return false }
-        return access(file, R_OK) == 0
+    private func font(from match: FcPatternHandle, in state: inout State) -> Font? {
+        guard let file = Fontconfig.file(of: match) else { return nil }
+        return load(path: file.path, index: file.index, family: Fontconfig.families(of: match).first ?? "", in: &state)
     }
 
     /// Chromium's (Skia's) family match: sort fontconfig's fonts for the family, weight, normal
@@ -273,28 +239,15 @@ public final class FontLibrary: Sendable {
     /// is rejected although fontconfig would answer DejaVu Sans Mono.
     private func matchFamily(_ name: String, weight: Int, slant: FontSlant, in state: inout State) -> Font? {
         guard let config = configuration(&state), !name.isEmpty, name.utf8.count <= 2048 else { return nil }
-        let request = FcPatternCreate()!
-        defer { FcPatternDestroy(request) }
-        FcPatternAddString(request, FC_FAMILY, name)
-        FcPatternAddInteger(request, FC_WEIGHT, FcWeightFromOpenType(Int32(weight)))
-        FcPatternAddInteger(request, FC_WIDTH, FC_WIDTH_NORMAL)
-        FcPatternAddInteger(request, FC_SLANT, slant == .normal ? FC_SLANT_ROMAN : slant == .italic ? FC_SLANT_ITALIC : FC_SLANT_OBLIQUE)
-        FcPatternAddBool(request, FC_SCALABLE, 1)
-        FcConfigSubstitute(config, request, FcMatchPattern)
-        FcDefaultSubstitute(request)
-        var postConfig: UnsafeMutablePointer<FcChar8>?
-        let afterConfig = FcPatternGetString(request, FC_FAMILY, 0, &postConfig) == FcResultMatch && postConfig != nil
-            ? String(cString: postConfig!) : ""
-        var result = FcResultNoMatch
-        guard let set = FcFontSort(config, request, 0, nil, &result) else { return nil }
-        defer { FcFontSetDestroy(set) }
-        var match: OpaquePointer?
-        for i in 0..<Int(set.pointee.nfont) {
-            if let candidate = set.pointee.fonts[i], isUsable(candidate) { match = candidate; break }
+        guard let (set, afterConfig) = Fontconfig.sortFamily(config, name: name, weight: weight, slant: slant) else { return nil }
+        defer { set.destroy() }
+        var match: FcPatternHandle?
+        for i in 0..<set.count {
+            if let candidate = set[i], Fontconfig.isUsable(candidate) { match = candidate; break }
         }
         guard let match else { return nil }
         if !Self.acceptsAnything(name) {
-            let accepted = families(of: match).contains { found in
+            let accepted = Fontconfig.families(of: match).contains { found in
                 found.caseInsensitiveEquals(afterConfig) || found.caseInsensitiveEquals(name)
                     || Self.metricCompatible(name, found)
             }
@@ -334,26 +287,16 @@ public final class FontLibrary: Sendable {
         guard let config = configuration(&state) else { return nil }
         if state.sorted[language] == nil {
             if state.sorted.count >= 64 {
-                for set in state.sorted.values { FcFontSetDestroy(set) }
+                for set in state.sorted.values { set.destroy() }
                 state.sorted.removeAll()
             }
-            let request = FcPatternCreate()!
-            defer { FcPatternDestroy(request) }
-            FcPatternAddString(request, FC_LANG, language)
-            FcPatternAddBool(request, FC_SCALABLE, 1)
-            FcConfigSubstitute(config, request, FcMatchPattern)
-            FcDefaultSubstitute(request)
-            var result = FcResultNoMatch
-            guard let set = FcFontSort(config, request, 0, nil, &result) else { return nil }
+            guard let set = Fontconfig.sortLanguage(config, language: language) else { return nil }
             state.sorted[language] = set
         }
         guard let sorted = state.sorted[language] else { return nil }
-        let set = sorted.pointee
-        for i in 0..<Int(set.nfont) {
-            guard let candidate = set.fonts[i] else { continue }
-            var charset: OpaquePointer?
-            guard FcPatternGetCharSet(candidate, FC_CHARSET, 0, &charset) == FcResultMatch,
-                  FcCharSetHasChar(charset, scalar) != 0, isUsable(candidate) else { continue }
+        for i in 0..<sorted.count {
+            guard let candidate = sorted[i],
+                  Fontconfig.hasCharacter(candidate, scalar), Fontconfig.isUsable(candidate) else { continue }
             if let font = font(from: candidate, in: &state), font.covers(scalar) { return font }
         }
         return nil

@@ -1,4 +1,3 @@
-import CHarfBuzz
 import Synchronization
 
 /// The language text is shaped in: HarfBuzz picks language-specific glyphs (OpenType `locl`)
@@ -9,7 +8,7 @@ struct ShapingLanguage: Sendable {
     /// Small id for the shape-cache key; 0 is "no language" (HarfBuzz's default).
     let id: UInt16
     /// HarfBuzz's language, nil for none.
-    nonisolated(unsafe) let language: OpaquePointer?
+    nonisolated(unsafe) let language: HBLanguage?
 
     /// No language: shaped with HarfBuzz's default, as Chromium shapes text without `lang`.
     static let none = ShapingLanguage(id: 0, language: nil)
@@ -27,10 +26,10 @@ struct ShapingLanguage: Sendable {
             table[tag] = next
             return next
         }
-        self.init(id: id, language: hb_language_from_string(tag, -1))
+        self.init(id: id, language: HarfBuzz.language(tag))
     }
 
-    private init(id: UInt16, language: OpaquePointer?) {
+    private init(id: UInt16, language: HBLanguage?) {
         self.id = id
         self.language = language
     }

@@ -1,5 +1,3 @@
-import CICU
-
 /// Glyphs of one font on one line, positioned for drawing.
 public struct PlacedGlyphs: Sendable {
     /// The font the glyph ids belong to.
@@ -68,7 +66,7 @@ extension TextLayout {
         var order = Array(0..<Int32(pieces.count))
         if levels.contains(where: { $0 != 0 }) {
             order.withUnsafeMutableBufferPointer { o in
-                levels.withUnsafeBufferPointer { rk_reorder_visual($0.baseAddress, Int32(pieces.count), o.baseAddress) }
+                levels.withUnsafeBufferPointer { ICU.reorderVisual($0.baseAddress, count: Int32(pieces.count), visualToLogical: o.baseAddress) }
             }
         }
 

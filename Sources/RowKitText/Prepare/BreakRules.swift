@@ -1,6 +1,3 @@
-import CHarfBuzz
-import CICU
-
 /// Break rules the browser applies on top of ICU's UAX #14 line breaking.
 ///
 /// Between two printable ASCII characters Chromium does not ask ICU: it uses a fixed table
@@ -50,15 +47,15 @@ enum QuotationRules {
     static func allowsBreak(_ units: UnsafeBufferPointer<UInt16>, at p: Int) -> Bool {
         let (b, bLength) = UnicodeAnalysis.scalar(at: p, in: units)
         let (a, aStart) = scalar(before: p, in: units)
-        if rk_quotation_kind(b) == 1 {
+        if ICU.quotationKind(b) == 1 {
             // Before an opening quote: East Asian on both sides of it.
-            guard rk_is_east_asian(a) != 0, rk_forbids_break_after(a) == 0, p + bLength < units.count else { return false }
-            return rk_is_east_asian(UnicodeAnalysis.scalar(at: p + bLength, in: units).0) != 0
+            guard ICU.isEastAsian(a), !ICU.forbidsBreakAfter(a), p + bLength < units.count else { return false }
+            return ICU.isEastAsian(UnicodeAnalysis.scalar(at: p + bLength, in: units).0)
         }
-        if rk_quotation_kind(a) == 2 {
+        if ICU.quotationKind(a) == 2 {
             // After a closing quote: East Asian on both sides of it.
-            guard aStart > 0, rk_is_east_asian(b) != 0, rk_forbids_break_before(b) == 0 else { return false }
-            return rk_is_east_asian(scalar(before: aStart, in: units).0) != 0
+            guard aStart > 0, ICU.isEastAsian(b), !ICU.forbidsBreakBefore(b) else { return false }
+            return ICU.isEastAsian(scalar(before: aStart, in: units).0)
         }
         return false
     }
@@ -326,7 +323,7 @@ enum ClusterSplit {
     /// sees it. Uses `buffer` (its contents are replaced).
     static func creditGraphemes(_ unitAdvances: inout [Int32], clusters: [Int32], units: UnsafeBufferPointer<UInt16>,
                                 item: Range<Int>, font: Font, rightToLeft: Bool, language: ShapingLanguage,
-                                buffer: OpaquePointer) -> [Int32] {
+                                buffer: HBBuffer) -> [Int32] {
         let count = item.count
         guard count > 1 else { return [] }
         var isStart = [Bool](repeating: false, count: count + 1)
@@ -383,17 +380,12 @@ enum ClusterSplit {
 
     /// The advance of `units[range]` shaped alone, in design units.
     static func width(_ units: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, font: Font, rightToLeft: Bool,
-                              language: ShapingLanguage, buffer: OpaquePointer) -> Int32 {
-        hb_buffer_clear_contents(buffer)
-        hb_buffer_add_utf16(buffer, units.baseAddress! + range.lowerBound, Int32(range.count), 0, Int32(range.count))
-        hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-        if let language = language.language { hb_buffer_set_language(buffer, language) }
-        hb_buffer_guess_segment_properties(buffer)
-        hb_shape(font.shapingFont(for: UnsafeBufferPointer(rebasing: units[range])), buffer, nil, 0)
-        var count: UInt32 = 0
-        guard let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return 0 }
+                              language: ShapingLanguage, buffer: HBBuffer) -> Int32 {
+        let glyphs = HarfBuzz.shape(units.baseAddress! + range.lowerBound, count: range.count, item: 0..<range.count,
+                                    font: font.shapingFont(for: UnsafeBufferPointer(rebasing: units[range])),
+                                    rightToLeft: rightToLeft, language: language.language, buffer: buffer)
         var total: Int32 = 0
-        for i in 0..<Int(count) { total &+= positions[i].x_advance }
+        for i in 0..<glyphs.count { total &+= glyphs.xAdvance(i) }
         return total
     }
 }
@@ -480,19 +472,18 @@ enum LineEndKerning {
     /// against a next cluster that HarfBuzz marks unsafe to break before, flat, read from
     /// HarfBuzz's output (`clusterOffset`: where the run starts in the shaped text). Zero-width
     /// glyphs (marks) are left out. Empty (no allocation) for most words.
-    static func collect(infos: UnsafeMutablePointer<hb_glyph_info_t>, positions: UnsafeMutablePointer<hb_glyph_position_t>,
-                        count n: Int, clusterOffset: Int32, rightToLeft: Bool, font: Font) -> [Int32] {
+    static func collect(_ glyphs: HarfBuzz.Glyphs, clusterOffset: Int32, rightToLeft: Bool, font: Font) -> [Int32] {
+        let n = glyphs.count
         var pairs: [Int32] = []
-        for i in 0..<n where positions[i].x_advance != 0 {
+        for i in 0..<n where glyphs.xAdvance(i) != 0 {
             // The glyph that follows in logical order, and whether it starts another cluster.
             let next = rightToLeft ? i - 1 : i + 1
-            guard next >= 0 && next < n, infos[next].cluster != infos[i].cluster,
-                  hb_glyph_info_get_glyph_flags(infos + next).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0 else { continue }
+            guard next >= 0 && next < n, glyphs.cluster(next) != glyphs.cluster(i), glyphs.unsafeToBreak(next) else { continue }
             // Only the cluster's last glyph in logical order.
-            let own = hb_font_get_glyph_h_advance(font.hbFont, infos[i].codepoint)
-            let kern = positions[i].x_advance &- own
+            let own = HarfBuzz.advance(font.hbFont, glyph: glyphs.glyph(i))
+            let kern = glyphs.xAdvance(i) &- own
             guard kern < 0, own > 0 else { continue }
-            pairs.append(Int32(bitPattern: infos[i].cluster) - clusterOffset)
+            pairs.append(Int32(bitPattern: glyphs.cluster(i)) - clusterOffset)
             pairs.append(kern)
         }
         return pairs

@@ -1,5 +1,3 @@
-import CICU
-
 /// Builds a paragraph's analysis chunk by chunk through this thread's ``WordCache``.
 ///
 /// A chunk is a word with the white space after it: its edges are breaks whatever surrounds
@@ -42,7 +40,7 @@ struct ChunkedBuilder {
     /// Builds `units` (with bidi `levels`, nil when all 0) in `context`; returns false when the
     /// paragraph must be analysed whole. With `keepRuns`, `shaped` gets each run's glyphs.
     mutating func build(_ units: UnsafeBufferPointer<UInt16>, levels: UnsafeBufferPointer<UInt8>?, context: PrepareScratch.Context,
-                        words: inout WordCache, builder: inout Builder, buffer: OpaquePointer, keepRuns: Bool) throws(TextError) -> Bool {
+                        words: inout WordCache, builder: inout Builder, buffer: HBBuffer, keepRuns: Bool) throws(TextError) -> Bool {
         let n = units.count
         unitAdvances.removeAll()
         unitAdvances.reserve(n)

@@ -1,4 +1,3 @@
-import CHarfBuzz
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,14 +29,14 @@ package final class PrepareScratch {
     var words = WordCache()
     /// A builder for chunks the word cache lacks, its arrays reused (its style is replaced).
     var builder: Builder?
-    let buffer: OpaquePointer = hb_buffer_create()!
+    let buffer: HBBuffer = HarfBuzz.createBuffer()
     /// The chunked builder's arrays, reused.
     var chunked = ChunkedBuilder()
     /// The measuring-form writer's arrays, reused.
     var planner = MetricsBlock.Planner()
 
     deinit {
-        hb_buffer_destroy(buffer)
+        HarfBuzz.destroy(buffer: buffer)
         chunked.deallocate()
     }
 

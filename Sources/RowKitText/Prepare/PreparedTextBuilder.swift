@@ -1,5 +1,3 @@
-import CHarfBuzz
-import CICU
 
 /// Builds the arrays of a ``PreparedText`` in one pass over the paragraph.
 struct Builder {
@@ -87,8 +85,8 @@ struct Builder {
         guard !units.isEmpty else { return }
         let (levels, level) = try UnicodeAnalysis.bidiLevels(units, direction: style.direction)
         paragraphLevel = level
-        let buffer = hb_buffer_create()!
-        defer { hb_buffer_destroy(buffer) }
+        let buffer = HarfBuzz.createBuffer()
+        defer { HarfBuzz.destroy(buffer: buffer) }
         if let levels {
             try levels.withUnsafeBufferPointer { (levels) throws(TextError) in try analyse(units, levels: levels, buffer: buffer) }
         } else {
@@ -101,7 +99,7 @@ struct Builder {
     /// levels (nil: all 0), starting from `fallback`'s carried state. `given` supplies the
     /// break opportunities and grapheme ends (a chunk's share of its paragraph's) instead of
     /// finding them.
-    mutating func analyse(_ units: UnsafeBufferPointer<UInt16>, levels: UnsafeBufferPointer<UInt8>?, buffer: OpaquePointer,
+    mutating func analyse(_ units: UnsafeBufferPointer<UInt16>, levels: UnsafeBufferPointer<UInt8>?, buffer: HBBuffer,
                           given: (breaks: [Int32], mandatory: [UInt8], graphemes: [Int32])? = nil,
                           forceUnicode: Bool = false) throws(TextError) {
         // The arrays may hold a previous text's analysis (builders are reused).
@@ -296,7 +294,7 @@ struct Builder {
     /// Shapes `start..<end` (through the cache), records it as a glyph run and credits its
     /// advances, in 16.16 pixels, to the paragraph's units.
     mutating func closeRun(_ units: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, _ font: Font, _ level: UInt8,
-                           _ buffer: OpaquePointer) {
+                           _ buffer: HBBuffer) {
         guard end > start else { return }
         let slice = UnsafeBufferPointer(rebasing: units[start..<end])
         var halfWidth: [UInt16] = []

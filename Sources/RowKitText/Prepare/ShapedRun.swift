@@ -1,4 +1,3 @@
-import CHarfBuzz
 import Synchronization
 
 /// The glyphs HarfBuzz made for one run of text in one font and direction, in design units.
@@ -65,30 +64,17 @@ package final class ShapedRun: Sendable {
     /// `item` are context only (Arabic joining across a font change).
     /// `halfWidth` lists run offsets shaped with the `halt` feature (trimmed CJK punctuation).
     static func shape(_ units: UnsafeBufferPointer<UInt16>, item: Range<Int>? = nil, font: Font, rightToLeft: Bool,
-                      halfWidth: [UInt16], language: ShapingLanguage = .none, buffer: OpaquePointer) -> ShapedRun {
+                      halfWidth: [UInt16], language: ShapingLanguage = .none, buffer: HBBuffer) -> ShapedRun {
         let item = item ?? 0..<units.count
-        hb_buffer_clear_contents(buffer)
-        hb_buffer_add_utf16(buffer, units.baseAddress, Int32(units.count), UInt32(item.lowerBound), Int32(item.count))
-        hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-        if let language = language.language { hb_buffer_set_language(buffer, language) }
-        hb_buffer_guess_segment_properties(buffer)
-        if halfWidth.isEmpty {
-            hb_shape(font.shapingFont(for: units), buffer, nil, 0)
-        } else {
-            var features = halfWidth.map { hb_feature_t(tag: hb_tag("halt"), value: 1, start: UInt32($0), end: UInt32($0) + 1) }
-            hb_shape(font.shapingFont(for: units), buffer, &features, UInt32(features.count))
-        }
-        var count: UInt32 = 0
-        let infos = hb_buffer_get_glyph_infos(buffer, &count)!
-        let positions = hb_buffer_get_glyph_positions(buffer, &count)!
-        let n = Int(count), u = item.count
+        let shaped = HarfBuzz.shape(units.baseAddress, count: units.count, item: item, font: font.shapingFont(for: units),
+                                    rightToLeft: rightToLeft, language: language.language, halfWidth: halfWidth, buffer: buffer)
+        let n = shaped.count, u = item.count
         let lower = Int32(item.lowerBound)
-        let kerning = LineEndKerning.collect(infos: infos, positions: positions, count: n, clusterOffset: lower,
-                                             rightToLeft: rightToLeft, font: font)
+        let kerning = LineEndKerning.collect(shaped, clusterOffset: lower, rightToLeft: rightToLeft, font: font)
         // One glyph per unit, in order (nearly every word): no cluster holds several graphemes.
         var oneGlyphPerUnit = n == u
         if oneGlyphPerUnit {
-            for i in 0..<n where Int32(bitPattern: infos[i].cluster) - lower != Int32(rightToLeft ? n - 1 - i : i) {
+            for i in 0..<n where Int32(bitPattern: shaped.cluster(i)) - lower != Int32(rightToLeft ? n - 1 - i : i) {
                 oneGlyphPerUnit = false
                 break
             }
@@ -97,13 +83,13 @@ package final class ShapedRun: Sendable {
             let run = ShapedRun(glyphs: n, units: u, kerning: kerning.count / 2)
             let base = run.storage
             for i in 0..<n {
-                base[i] = Int32(bitPattern: infos[i].codepoint)
-                base[n + i] = positions[i].x_advance
-                base[2 * n + i] = positions[i].x_offset
-                base[3 * n + i] = positions[i].y_offset
-                let cluster = Int32(bitPattern: infos[i].cluster) - lower
+                base[i] = Int32(bitPattern: shaped.glyph(i))
+                base[n + i] = shaped.xAdvance(i)
+                base[2 * n + i] = shaped.xOffset(i)
+                base[3 * n + i] = shaped.yOffset(i)
+                let cluster = Int32(bitPattern: shaped.cluster(i)) - lower
                 base[4 * n + i] = cluster
-                base[5 * n + Int(cluster)] &+= positions[i].x_advance
+                base[5 * n + Int(cluster)] &+= shaped.xAdvance(i)
             }
             for k in kerning.indices { base[5 * n + u + k] = kerning[k] }
             return run
@@ -114,14 +100,14 @@ package final class ShapedRun: Sendable {
         var unitAdvances = [Int32](repeating: 0, count: u)
         var clusters = [Int32](repeating: 0, count: n)
         for i in 0..<n {
-            glyphs[i] = Int32(bitPattern: infos[i].codepoint)
-            glyphs[n + i] = positions[i].x_advance
-            glyphs[2 * n + i] = positions[i].x_offset
-            glyphs[3 * n + i] = positions[i].y_offset
-            let cluster = Int32(bitPattern: infos[i].cluster) - lower
+            glyphs[i] = Int32(bitPattern: shaped.glyph(i))
+            glyphs[n + i] = shaped.xAdvance(i)
+            glyphs[2 * n + i] = shaped.xOffset(i)
+            glyphs[3 * n + i] = shaped.yOffset(i)
+            let cluster = Int32(bitPattern: shaped.cluster(i)) - lower
             glyphs[4 * n + i] = cluster
             clusters[i] = cluster
-            unitAdvances[Int(cluster)] &+= positions[i].x_advance
+            unitAdvances[Int(cluster)] &+= shaped.xAdvance(i)
         }
         let alone = ClusterSplit.creditGraphemes(&unitAdvances, clusters: clusters, units: units, item: item, font: font,
                                                  rightToLeft: rightToLeft, language: language, buffer: buffer)

@@ -1,5 +1,3 @@
-import CICU
-
 /// ICU analyses of a whole paragraph, as plain arrays.
 enum UnicodeAnalysis {
     /// Line-break opportunities (end offsets) and whether each is forced, as Chromium finds
@@ -15,7 +13,7 @@ enum UnicodeAnalysis {
         let rules = lineBreakRules(for: language)
         let count = ends.withUnsafeMutableBufferPointer { e in
             mandatory.withUnsafeMutableBufferPointer { m in
-                rk_line_breaks(units.baseAddress, Int32(units.count), rules, e.baseAddress, m.baseAddress, Int32(capacity))
+                ICU.lineBreaks(units, rules: rules, breaks: e.baseAddress, mandatory: m.baseAddress, capacity: Int32(capacity))
             }
         }
         guard count >= 0 else { throw .unicodeAnalysisFailed("line breaks") }
@@ -58,7 +56,7 @@ enum UnicodeAnalysis {
         let capacity = units.count + 1
         var ends = [Int32](repeating: 0, count: capacity)
         let count = ends.withUnsafeMutableBufferPointer {
-            rk_grapheme_breaks(units.baseAddress, Int32(units.count), $0.baseAddress, Int32(capacity))
+            ICU.graphemeBreaks(units, breaks: $0.baseAddress, capacity: Int32(capacity))
         }
         guard count >= 0 else { throw .unicodeAnalysisFailed("grapheme clusters") }
         ends.removeLast(capacity - Int(count))
@@ -71,7 +69,7 @@ enum UnicodeAnalysis {
         var levels = [UInt8](repeating: 0, count: units.count)
         let requested: UInt8 = direction == .ltr ? 0 : direction == .rtl ? 1 : 0xFE
         let paragraph = levels.withUnsafeMutableBufferPointer {
-            rk_bidi_levels(units.baseAddress, Int32(units.count), requested, $0.baseAddress)
+            ICU.bidiLevels(units, paragraphLevel: requested, levels: $0.baseAddress)
         }
         guard paragraph >= 0 else { throw .unicodeAnalysisFailed("bidi levels") }
         if paragraph == 0 && !levels.contains(where: { $0 != 0 }) { return (nil, 0) }
