@@ -45,6 +45,7 @@ public protocol ListSeam: AnyObject {
     func index(of path: RowPath) -> Int?
     /// Top of item `index` in list coordinates and its height (estimates until measured).
     func offset(ofItem index: Int) -> Double
+    /// Item `index`'s height: exact once measured, its estimate before.
     func height(ofItem index: Int) -> Double
     /// Item `index`'s exact height at the current width (measured now if it was not).
     func exactHeight(ofItem index: Int) throws -> Double
@@ -52,10 +53,12 @@ public protocol ListSeam: AnyObject {
     func headerIndex(ofSection section: Int) -> Int?
     /// Rows in a section and the number of sections.
     func numberOfRows(inSection section: Int) -> Int
+    /// The number of sections.
     var numberOfSections: Int { get }
 
     /// Selection (nil deselects all) and the highlight of a pressed row (rows only).
     func select(_ path: RowPath?) throws
+    /// Highlights the pressed row (nil: none); rows only, headers are never highlighted.
     func highlight(_ path: RowPath?) throws
 
     /// Measures every unmeasured row on background threads; `completion` runs through the

@@ -2,6 +2,7 @@ import Foundation
 
 /// A navigation key the list reacts to.
 public enum NavigationKey: String, Sendable, CaseIterable {
+    /// Move the selection one row, a page, or to the first or last row.
     case up, down, pageUp = "page-up", pageDown = "page-down", home, end
     /// Clears the selection.
     case escape
@@ -29,7 +30,9 @@ public enum RowPosition: String, Sendable, CaseIterable {
 
 /// A row named by a script: a row number counting across sections, or a section and a row.
 public enum RowReference: Sendable, Equatable {
+    /// The `n`th row counting across sections (headers not counted).
     case flat(Int)
+    /// Row `row` of section `section`.
     case path(section: Int, row: Int)
 }
 
@@ -41,16 +44,21 @@ public enum ScriptAction: Sendable, Equatable {
     case wheel(Int)
     /// A fling: kinetic deceleration from `velocity` px/s.
     case fling(Double)
+    /// Scrolls so that a row sits at a position of the viewport (the engine's `scrollTo`).
     case scrollTo(RowReference, RowPosition)
     /// Press and release at a point of the list's drawing area.
     case click(x: Double, y: Double)
+    /// A press (highlights the row under it) at a point of the list's drawing area.
     case press(x: Double, y: Double)
+    /// A release (selects the row when it is the pressed one).
     case release(x: Double, y: Double)
+    /// A key press.
     case key(NavigationKey)
     /// Resizes the list's drawing area.
     case resize(width: Double, height: Double)
     /// Inserts `n` new rows above the viewport (at the top of the list).
     case insert(Int)
+    /// Closes the window.
     case quit
 }
 

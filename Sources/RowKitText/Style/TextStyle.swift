@@ -85,6 +85,7 @@ public struct FontDescriptor: Sendable, Hashable, CustomStringConvertible {
 
 /// CSS `font-style`: upright, italic, or oblique (a slanted face, else the upright one slanted).
 public enum FontSlant: String, Sendable, Hashable, CaseIterable {
+    /// Upright, italic or oblique (CSS `font-style`; a face with that slant, else the upright face slanted).
     case normal, italic, oblique
 }
 
@@ -125,17 +126,21 @@ public enum LineHeight: Sendable, Hashable {
 
 /// Horizontal alignment of lines. `.natural` is leading for LTR paragraphs, trailing for RTL.
 public enum TextAlignment: String, Sendable, Hashable, CaseIterable {
+    /// Natural (by the paragraph's direction), at the leading edge, centred, at the trailing edge.
     case natural, leading, center, trailing
 }
 
 /// Paragraph base direction for bidirectional text.
 public enum TextDirection: String, Sendable, Hashable, CaseIterable {
+    /// Left to right, right to left, or from the first strong character (HTML `dir=auto`).
     case ltr, rtl, auto
 }
 
 /// CSS `white-space`: `.normal` collapses spaces, tabs and newlines; `.preWrap` keeps them.
 public enum WhiteSpace: String, Sendable, Hashable, CaseIterable {
+    /// Runs of white space collapse to one space; newlines are spaces.
     case normal
+    /// White space is kept, newlines break lines, and lines still wrap.
     case preWrap = "pre-wrap"
 }
 
