@@ -25,6 +25,9 @@ struct TextOptions: ParsableArguments {
     @OptionGroup var styleFlags: StyleFlags
 
     func validate() throws {
+        guard !font.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ValidationError("--font needs a family name or a font file, not an empty string")
+        }
         guard FontWeight(parsing: weight) != nil else {
             throw ValidationError("--weight must be regular, bold or a number 1...1000, not '\(weight)'")
         }

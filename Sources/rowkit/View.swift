@@ -106,8 +106,10 @@ struct View: ParsableCommand {
                 ListRow(id: "sample-\($0.offset)", template: template.name, data: $0.element)
             })]
         }
-        if let rows, !rows.contains(where: { !$0.rows.isEmpty }) {
-            throw CommandError("no rows: give --data or --sample (the template has no samples)")
+        // Section titles alone are a list too (as render and heights draw and measure them).
+        if let rows, !rows.contains(where: { !$0.rows.isEmpty || $0.header != nil }) {
+            guard let data else { throw CommandError("no rows: give --data or --sample (the template has no samples)") }
+            throw CommandError("\(data == "-" ? "stdin" : data): no rows to show")
         }
         let steps: [ScriptStep]
         do { steps = try script.map { path throws(ScriptError) in try Script.load(path) } ?? [] } catch { throw CommandError(error.description) }

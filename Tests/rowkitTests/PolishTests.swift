@@ -87,6 +87,12 @@ import Testing
         expectRun(run, status: 64, stderr: ["Missing expected argument '--width <width>'", "Usage: rowkit render"])
     }
 
+    @Test func anEmptyFontIsAUsageError() {
+        let run = Scratch().rowkit("measure --font '' --width 100", stdin: "\"a\"\n")
+        expectRun(run, status: 64, stderr: ["--font needs a family name or a font file, not an empty string"])
+        #expect(run.stdout.isEmpty, "\(run)")
+    }
+
     @Test func unknownCellsGetASuggestion() {
         let run = Scratch().rowkit("render --cell captiontext --width 300 --output x.png")
         expectRun(run, status: 1, stderr: ["rowkit render: unknown cell 'captiontext' (did you mean 'caption-text'?)"])

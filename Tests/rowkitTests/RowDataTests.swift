@@ -116,6 +116,20 @@ import Testing
         #expect(run.stdout.split(separator: "\n").count == 2 && run.stdout.hasPrefix("{\"header\": 0,"), "\(run)")
     }
 
+    /// view takes the same data as render: an empty file is named, titles alone are a list
+    /// (without a display it then stops at the display, not at the data).
+    @Test func viewNamesEmptyDataAndAcceptsTitlesAlone() {
+        let scratch = Scratch()
+        let noDisplay = "unset DISPLAY WAYLAND_DISPLAY;"
+        scratch.write("empty.json", "[]")
+        expectRun(scratch.rowkit("view --cell caption-text --data empty.json --quit-after 0.2", setup: noDisplay), status: 1,
+                  stderr: ["rowkit view: empty.json: no rows to show"])
+        scratch.write("titles.json", #"{"sections": [{"title": "A", "rows": []}]}"#)
+        let run = scratch.rowkit("view --cell caption-text --data titles.json --quit-after 0.2", setup: noDisplay)
+        expectRun(run, status: 1, stderr: ["rowkit view: cannot open a display"])
+        #expect(!run.stderr.contains("no rows"), "\(run)")
+    }
+
     @Test func sectionIdsAreUniqueAndTitleRowsKeepTheirIds() {
         let scratch = Scratch()
         scratch.write("sections.json", #"{"sections": [{"id": "a", "rows": []}, {"rows": [], "id": "a"}, {"id": "s3", "rows": []}, {"rows": []}]}"#)
