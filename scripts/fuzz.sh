@@ -41,8 +41,8 @@ declare -A max_len=([yaml-template]=8192 [yaml-stylesheet]=8192 [measure-line]=4
 declare -A extra_seeds=([yaml-template]=Samples/cells [yaml-stylesheet]=Samples/cells/broken)
 declare -A dictionary=([yaml-template]=yaml [yaml-stylesheet]=yaml [measure-line]=json [row-file]=json)
 
-summary=$build/summary.tsv
-: > "$summary"
+summary=$(mktemp --suffix=.tsv "$build/summary.XXXXXX")  # one per run: runs may go side by side
+
 failed=0
 for harness in $harnesses; do
   corpus=$build/corpus/$harness
@@ -73,4 +73,5 @@ for harness in $harnesses; do
 done
 
 python3 scripts/fuzz_results.py "$summary" Fuzz/RESULTS.md
+rm -f "$summary"
 exit $failed
