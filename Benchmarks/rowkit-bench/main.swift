@@ -97,25 +97,30 @@ func remeasureRounds(_ prepared: [PreparedText], rounds: Int) -> Int {
     return sum
 }
 if arguments.first == "--profile-cells" {
-    // Profiling aid: re-measuring the compact forms of caption-text cells, alternating two
-    // widths, for ~3 s (or exactly PASSES passes, for callgrind: count `remeasureCompact`).
+    // Profiling aid: re-measuring the compact forms of 20,000 rows of one classic cell (the cell
+    // benchmark's rows; default caption-text), alternating 480 and 320 px, for ~3 s (or exactly
+    // PASSES passes, for callgrind: count `remeasureCompact`).
     let fixedPasses = arguments.count > 1 ? Int(arguments[1]) : nil
-    let corpus = Corpus.generate(count: 20_000)
-    let compiled = ClassicCells.captionText.compile()
-    let forms = corpus.paragraphs.prefix(5_000).enumerated().compactMap { k, text in
-        try? compiled.metrics(for: RowData(["caption": .string("Caption \(k)"), "body": .string(text)]))
+    let name = arguments.count > 2 ? arguments[2] : "caption-text"
+    guard let index = ClassicCells.all.firstIndex(where: { $0.name == name }) else {
+        progress("rowkit-bench: --profile-cells [PASSES] [CELL]: no classic cell named '\(name)'")
+        exit(2)
     }
+    let template = ClassicCells.all[index]
+    let compiled = template.compile()
+    let rows = CellRows.generate(for: name, count: 20_000, seed: 0x4365_6C6C_0000 &+ UInt64(index))
+    let forms = rows.compactMap { try? compiled.metrics(for: $0) }
     var sum: UInt64 = 0
     var calls = 0, passes = 0
     let start = ContinuousClock.now
     while fixedPasses.map({ passes < $0 }) ?? (ContinuousClock.now - start < .seconds(3)) {
-        sum &+= (try? remeasureCompact(forms, width: passes & 1 == 0 ? 320 : 480)) ?? 0
+        sum &+= (try? remeasureCompact(forms, width: passes & 1 == 0 ? 480 : 320)) ?? 0
         calls += forms.count
         passes += 1
     }
     let elapsed = ContinuousClock.now - start
     let nanos = (Double(elapsed.components.seconds) * 1e18 + Double(elapsed.components.attoseconds)) / 1e9
-    print("profile-cells: \(calls) calls, \(nanos / Double(calls)) ns per caption-text cell (checksum \(sum))")
+    print("profile-cells: \(calls) calls, \(nanos / Double(calls)) ns per \(name) cell (checksum \(sum))")
     exit(0)
 }
 if arguments.first == "--list-only" {

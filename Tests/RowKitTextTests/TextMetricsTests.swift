@@ -82,6 +82,43 @@ import PropertyBased
         }
     }
 
+    /// The plain-text shortcut of measuring (a text without special segments, measured by a
+    /// loop that tracks only the pen: LineBreaker.swift, `plainLines`) gives exactly what the
+    /// general line loop and the drawing form's layout give, for prose at random widths in
+    /// 1/64 px steps, with and without a line limit.
+    @Test func plainShortcutMeasuresAsTheGeneralLoop() async {
+        let words = ["a", "the", "quick", "brown", "fox", "jumps", "over", "Wikipedia", "supercalifragilisticexpialidocious",
+                     "it’s", "“quoted”", "42,", "end.", "AVATAR", "office"]
+        let prose = Gen.int(in: 0...(words.count - 1)).array(of: 1...60)
+        let plain = Counter()
+        await propertyCheck(count: 300, input: prose, Self.styles, Gen.int(in: 0...40_000)) { indices, code, w in
+            let text = indices.map { words[$0] }.joined(separator: " ")
+            let style = Self.randomStyle(code)
+            let metrics = try TextMetrics(text, style: style)
+            let prepared = try PreparedText(text, style: style)
+            let width = Double(w) / 64
+            let layout = try prepared.layout(width: width)
+            metrics.withView { view in
+                let measured = view.measure(width: width)
+                #expect(measured == view.measureLines(width: width), "\(text.debugDescription) at \(width)")
+                #expect(measured.lineCount == layout.lines.count)
+                #expect(measured.height == layout.height)
+                #expect(measured.maxLineWidth == layout.maxLineWidth)
+                let limit = MetricsBlock.View.fitLimit(width)
+                if view.specialCount == 0, !view.hasTallerLines, view.singleLineWidth > limit,
+                   view.plainLines(limit: limit, maxCount: .max) != nil { plain.add(1) }
+            }
+            for maxLines in 1...3 {
+                let cut = try prepared.layout(width: width, maxLines: maxLines)
+                let m = try metrics.measure(width: width, maxLines: maxLines)
+                #expect(m == TextMeasure(lineCount: cut.lines.count, height: cut.height, maxLineWidth: cut.maxLineWidth),
+                        "\(text.debugDescription) at \(width), \(maxLines) lines")
+            }
+        }
+        // The shortcut was taken, not only the general loop.
+        #expect(plain.value > 100, "\(plain.value) of 300 texts took the plain loop")
+    }
+
     /// `prepared.metrics` is a copy of the same form.
     @Test func metricsOfAPreparedTextMeasureTheSame() throws {
         let p = try prepare("The quick brown fox jumps over the lazy dog. 漢字かな交じり文 👍🏽", style(lineHeight: .normal))

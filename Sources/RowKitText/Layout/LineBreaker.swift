@@ -12,7 +12,12 @@ extension MetricsBlock.View {
     /// §3a); a line fits when its width, rounded up to 1/64 px, is at most this.
     @inline(__always) static func fitLimit(_ maxWidth: Double) -> Int64 {
         guard maxWidth < 1_000_000_000 else { return Int64.max / 4 }
-        return (Int64((maxWidth * 64).rounded(.down)) + 1) * 1024
+        // ⌊maxWidth · 64⌋ by truncation (`rounded(.down)` is a call to libm's floor on
+        // baseline x86-64, and this runs for every text a list re-measures).
+        let scaled = maxWidth * 64
+        var units = Int64(scaled)
+        if Double(units) > scaled { units -= 1 }
+        return (units + 1) * 1024
     }
 
     /// A 16.16 width rounded up to 1/64 px.
@@ -327,12 +332,23 @@ extension MetricsBlock.View {
     /// Line count, height and widest line at `width`, without building lines.
     @inline(__always)
     func measure(width: Double) -> TextMeasure {
+        let limit = Self.fitLimit(width)
         // The whole text on one line (any width at least its width, `.infinity` included).
         let single = singleLineWidth
-        if single <= Self.fitLimit(width) {
+        if single <= limit {
             guard segmentCount > 0 else { return TextMeasure(lineCount: 0, height: 0, maxLineWidth: 0) }
             return TextMeasure(lineCount: 1, height: lineBoxHeight(0, unitCount), maxLineWidth: pixels(single))
         }
+        if !hasTallerLines, specialCount == 0, let plain = plainLines(limit: limit, maxCount: Int.max) {
+            return TextMeasure(lineCount: plain.count, height: Double(plain.count) * lineHeight, maxLineWidth: pixels(plain.widest))
+        }
+        return measureLines(width: width)
+    }
+
+    /// ``measure(width:)`` by the general loop, line by line (kept out of line: the common
+    /// cases above stay small where they are inlined).
+    @inline(never)
+    func measureLines(width: Double) -> TextMeasure {
         var count = 0
         var widest: Int64 = 0
         if hasTallerLines {
@@ -353,9 +369,54 @@ extension MetricsBlock.View {
         return TextMeasure(lineCount: count, height: Double(count) * lineHeight, maxLineWidth: pixels(widest))
     }
 
+    /// Line count and widest line (16.16 px) at fit limit `limit` of a block with no special
+    /// segments that does not fit one line, as ``forEachLine(maxWidth:_:)`` finds them — or nil
+    /// when a segment does not fit a line alone (the general loop breaks it inside) or the
+    /// text takes more than `maxCount` lines. The common case of re-measuring (plain prose at a
+    /// width every word fits), in a loop with nothing else to track: no line ends, no flags.
+    @inline(__always)
+    func plainLines(limit: Int64, maxCount: Int) -> (count: Int, widest: Int64)? {
+        let n = segmentCount
+        let widths = self.widths, codes = self.codes, trail = self.trail
+        let mask = MetricsBlock.Code.trailMask
+        var w = Int64(widths[0])
+        guard w <= limit else { return nil }
+        // Wrapping adds: widths are Int32 sums, far from overflowing Int64.
+        var content = w
+        var pen = w &+ Int64(trail[Int(codes[0] & mask)])
+        var count = 1
+        var widest: Int64 = 0
+        var i = 1
+        while i < n {
+            w = Int64(widths[i])
+            let next = pen &+ w
+            let hanging = Int64(trail[Int(codes[i] & mask)])
+            if next <= limit {
+                content = next
+                pen = next &+ hanging
+            } else {
+                // Segment i starts the next line, which it must fit alone.
+                guard w <= limit, count < maxCount else { return nil }
+                widest = max(widest, content)
+                count &+= 1
+                content = w
+                pen = w &+ hanging
+            }
+            i &+= 1
+        }
+        return (count, max(widest, content))
+    }
+
     /// The same as ``measure(width:)`` of the layout with at most `maxLines` lines, the last
     /// one ellipsized when text was cut — as `layout(width:maxLines:)` would measure it.
     func measure(width: Double, maxLines: Int) -> TextMeasure {
+        // One line, or plain text that needs no more lines than it may have: nothing is cut,
+        // so the measure is the one without a line limit.
+        let limit = Self.fitLimit(width)
+        if singleLineWidth <= limit { return measure(width: width) }
+        if !hasTallerLines, specialCount == 0, let plain = plainLines(limit: limit, maxCount: maxLines) {
+            return TextMeasure(lineCount: plain.count, height: Double(plain.count) * lineHeight, maxLineWidth: pixels(plain.widest))
+        }
         var count = 0
         var widest: Int64 = 0          // widest of the lines before the last kept one
         var last: (start: Int32, end: Int32, width: Int64) = (0, 0, 0)
