@@ -153,6 +153,9 @@ extension CompiledLayout {
     /// Size of step `i`'s subtree at an available `width`: widths are natural (what the content
     /// uses), heights exact. No allocation: this runs for every row on every width change.
     static func measure<Texts: TextSizing>(_ i: Int, width: Double, steps: UnsafePointer<Step>, texts: Texts) -> Size {
+        // A background does not change its child's size: skip it without a call.
+        var i = i
+        while steps[i].kind == .background { i += 1 }
         // Fields are read in place (copying a whole step costs more than the few it needs).
         let step = steps + i
         switch step.pointee.kind {
@@ -171,7 +174,7 @@ extension CompiledLayout {
                 var size = Size(width: 0, height: gaps)
                 c = i + 1
                 while c < end {
-                    let s = measure(c, width: width, steps: steps, texts: texts)
+                    let s = child(c, width: width, steps: steps, texts: texts)
                     size.width = max(size.width, s.width)
                     size.height += s.height
                     c = Int(steps[c].end)
@@ -187,7 +190,7 @@ extension CompiledLayout {
                 if k == flexible {
                     flexibleStep = c
                 } else {
-                    let s = measure(c, width: max(0, width - used), steps: steps, texts: texts)
+                    let s = child(c, width: max(0, width - used), steps: steps, texts: texts)
                     used += s.width
                     height = max(height, s.height)
                 }
@@ -195,16 +198,16 @@ extension CompiledLayout {
                 c = Int(steps[c].end)
             }
             let remaining = max(0, width - used)
-            let s = measure(flexibleStep, width: remaining, steps: steps, texts: texts)
+            let s = child(flexibleStep, width: remaining, steps: steps, texts: texts)
             return Size(width: used + (width.isFinite ? remaining : s.width), height: max(height, s.height))
         case .inset:
             let horizontal = step.pointee.v1 + step.pointee.v3, vertical = step.pointee.v0 + step.pointee.v2
-            let inner = measure(i + 1, width: max(0, width - horizontal), steps: steps, texts: texts)
+            let inner = child(i + 1, width: max(0, width - horizontal), steps: steps, texts: texts)
             return Size(width: inner.width + horizontal, height: inner.height + vertical)
         case .sized:
             let f = step.pointee.flags
             let fixed = fixedWidth(step.pointee.v0, available: width)
-            let inner = measure(i + 1, width: f & Step.hasWidth != 0 ? fixed : width, steps: steps, texts: texts)
+            let inner = child(i + 1, width: f & Step.hasWidth != 0 ? fixed : width, steps: steps, texts: texts)
             var size = Size(width: f & Step.hasWidth != 0 ? fixed : inner.width, height: f & Step.hasHeight != 0 ? step.pointee.v1 : inner.height)
             if f & Step.hasMinWidth != 0, f & Step.hasWidth == 0 { size.width = max(size.width, step.pointee.v2) }
             if f & Step.hasMinHeight != 0, f & Step.hasHeight == 0 { size.height = max(size.height, step.pointee.v3) }
@@ -214,8 +217,8 @@ extension CompiledLayout {
             if let single = sideBySideSizes(i, width: width, steps: steps, texts: texts) {
                 return Size(width: single.0.width + step.pointee.v0 + single.1.width, height: max(single.0.height, single.1.height))
             }
-            let a = measure(i + 1, width: width, steps: steps, texts: texts)
-            let b = measure(second, width: width, steps: steps, texts: texts)
+            let a = child(i + 1, width: width, steps: steps, texts: texts)
+            let b = child(second, width: width, steps: steps, texts: texts)
             return Size(width: max(a.width, b.width), height: a.height + step.pointee.v1 + b.height)
         case .frames:
             var size = Size.zero
@@ -224,22 +227,33 @@ extension CompiledLayout {
             while c < end {
                 let frame = steps[c]
                 let frameWidth = framedWidth(frame, available: width)
-                let height = frame.flags & Step.hasHeight != 0 ? frame.v3 : measure(c + 1, width: frameWidth, steps: steps, texts: texts).height
+                let height = frame.flags & Step.hasHeight != 0 ? frame.v3 : child(c + 1, width: frameWidth, steps: steps, texts: texts).height
                 size.width = max(size.width, frame.v0 + frameWidth)
                 size.height = max(size.height, frame.v1 + height)
                 c = Int(frame.end)
             }
             return size
         case .frame, .background:
-            return measure(i + 1, width: width, steps: steps, texts: texts)
+            return child(i + 1, width: width, steps: steps, texts: texts)
         }
+    }
+
+    /// Size of child step `c`: a text is sized here, without a call (most children are texts);
+    /// anything else by ``measure(_:width:steps:texts:)``.
+    @inline(__always)
+    static func child<Texts: TextSizing>(_ c: Int, width: Double, steps: UnsafePointer<Step>, texts: Texts) -> Size {
+        let step = steps + c
+        if step.pointee.kind == .text {
+            return texts.size(ofText: Int(step.pointee.payload), maxLines: Int(step.pointee.v0), width: width)
+        }
+        return measure(c, width: width, steps: steps, texts: texts)
     }
 
     /// Natural single-line sizes of both children of side-by-side step `i` when they fit side
     /// by side in `width`.
     static func sideBySideSizes<Texts: TextSizing>(_ i: Int, width: Double, steps: UnsafePointer<Step>, texts: Texts) -> (Size, Size)? {
-        let a = measure(i + 1, width: .infinity, steps: steps, texts: texts)
-        let b = measure(Int(steps[i + 1].end), width: .infinity, steps: steps, texts: texts)
+        let a = child(i + 1, width: .infinity, steps: steps, texts: texts)
+        let b = child(Int(steps[i + 1].end), width: .infinity, steps: steps, texts: texts)
         return a.width + steps[i].v0 + b.width <= width ? (a, b) : nil
     }
 }

@@ -331,24 +331,45 @@ extension MetricsBlock.View {
 
     /// Line count, height and widest line at `width`, without building lines.
     @inline(__always)
-    func measure(width: Double) -> TextMeasure {
-        let limit = Self.fitLimit(width)
+    func measure(width: Double) -> TextMeasure { Self.measure(base, width: width) }
+
+    /// ``measure(width:)`` of the block at `base`. The common cases — one line, or plain
+    /// text — read a few header fields and the segment arrays; the rest goes out of line, so
+    /// that what is inlined into every caller (a cell measures several texts per row) stays
+    /// small and keeps no view in memory.
+    @inline(__always)
+    static func measure(_ base: UnsafeRawPointer, width: Double) -> TextMeasure {
+        let limit = fitLimit(width)
+        // The whole text on one line (any width at least its width, `.infinity` included).
+        let single = base.load(fromByteOffset: 8, as: Int64.self)
+        let flags = base.load(fromByteOffset: 46, as: UInt16.self)
+        if single <= limit {
+            guard flags & MetricsBlock.HeaderFlag.tallerLines == 0 else { return measureLines(base, width: width) }
+            guard base.load(fromByteOffset: 16, as: Int32.self) > 0 else { return TextMeasure(lineCount: 0, height: 0, maxLineWidth: 0) }
+            return TextMeasure(lineCount: 1, height: base.load(as: Double.self), maxLineWidth: pixels(single))
+        }
+        let view = MetricsBlock.View(base)
+        if flags & MetricsBlock.HeaderFlag.tallerLines == 0, view.specialCount == 0,
+           let plain = view.plainLines(limit: limit, maxCount: Int.max) {
+            return TextMeasure(lineCount: plain.count, height: Double(plain.count) * view.lineHeight, maxLineWidth: pixels(plain.widest))
+        }
+        return measureLines(base, width: width)
+    }
+
+    /// ``measure(width:)`` of the block at `base` by the general loop, line by line.
+    @inline(never)
+    static func measureLines(_ base: UnsafeRawPointer, width: Double) -> TextMeasure {
+        MetricsBlock.View(base).measureLines(width: width)
+    }
+
+    /// ``measure(width:)`` by the general loop, line by line.
+    func measureLines(width: Double) -> TextMeasure {
         // The whole text on one line (any width at least its width, `.infinity` included).
         let single = singleLineWidth
-        if single <= limit {
+        if single <= Self.fitLimit(width) {
             guard segmentCount > 0 else { return TextMeasure(lineCount: 0, height: 0, maxLineWidth: 0) }
             return TextMeasure(lineCount: 1, height: lineBoxHeight(0, unitCount), maxLineWidth: pixels(single))
         }
-        if !hasTallerLines, specialCount == 0, let plain = plainLines(limit: limit, maxCount: Int.max) {
-            return TextMeasure(lineCount: plain.count, height: Double(plain.count) * lineHeight, maxLineWidth: pixels(plain.widest))
-        }
-        return measureLines(width: width)
-    }
-
-    /// ``measure(width:)`` by the general loop, line by line (kept out of line: the common
-    /// cases above stay small where they are inlined).
-    @inline(never)
-    func measureLines(width: Double) -> TextMeasure {
         var count = 0
         var widest: Int64 = 0
         if hasTallerLines {

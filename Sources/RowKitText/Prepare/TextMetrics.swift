@@ -91,8 +91,12 @@ extension TextMetrics {
     /// `maxLines > 0`, as ``measure(width:maxLines:)``. `width` must be checked by the caller.
     @inline(__always)
     package static func measureBlock(at base: UnsafeRawPointer, width: Double, maxLines: Int) -> TextMeasure {
-        let view = MetricsBlock.View(base)
-        return maxLines > 0 ? view.measure(width: width, maxLines: maxLines) : view.measure(width: width)
+        maxLines > 0 ? measureLimited(at: base, width: width, maxLines: maxLines) : MetricsBlock.View.measure(base, width: width)
+    }
+
+    @inline(never)
+    static func measureLimited(at base: UnsafeRawPointer, width: Double, maxLines: Int) -> TextMeasure {
+        MetricsBlock.View(base).measure(width: width, maxLines: maxLines)
     }
 
     /// Bytes of the block at `base`.
