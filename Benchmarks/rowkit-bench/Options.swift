@@ -21,7 +21,7 @@ struct Options {
     static let usage = """
         usage: rowkit-bench [--paragraphs N] [--quick] [--results DIR] [--corpora DIR | --no-corpora]
                rowkit-bench --list-only [ROWS]
-               rowkit-bench --profile-prepare [PASSES] | --profile-corpus english|multilingual [PASSES]
+               rowkit-bench --profile-prepare [PASSES] | --profile-corpus english|multilingual [PASSES] [metrics]
                rowkit-bench --profile-measure | --profile-cells [PASSES] [CELL]
 
           --paragraphs N     paragraphs in the generated corpus (default 20000; 1000 with --quick)
@@ -32,7 +32,7 @@ struct Options {
           --no-corpora       skip the real corpora
           --list-only ROWS   only the list-engine benchmark (default 1,000,000 rows)
           --profile-prepare  RowKit prepare + measure alone, for a profiler (5 s, or PASSES × 1000 paragraphs)
-          --profile-corpus   RowKit prepare + measure of a real corpus alone, PASSES passes (default 1)
+          --profile-corpus   RowKit prepare + measure of a real corpus alone, PASSES passes (default 1); `metrics`: the compact form only
           --profile-measure  re-measuring 25-word paragraphs alone (3 s)
           --profile-cells    re-measuring one classic cell's compact forms alone (3 s or PASSES passes; default caption-text)
           --help             this text

@@ -35,7 +35,7 @@ if arguments.first == "--profile-corpus" {
     // Profiling aid: RowKit prepare + measure of one real corpus (english | multilingual), cache
     // emptied per pass, PASSES passes (default 1), for callgrind or perf.
     guard arguments.count > 1, let real = RealCorpora.load() else {
-        progress("rowkit-bench: --profile-corpus english|multilingual|FILE [PASSES]; " + RealCorpora.absenceNote())
+        progress("rowkit-bench: --profile-corpus english|multilingual|FILE [PASSES] [metrics]; " + RealCorpora.absenceNote())
         exit(2)
     }
     let corpus: RealCorpus
@@ -52,14 +52,20 @@ if arguments.first == "--profile-corpus" {
                             paragraphs: text.split(separator: "\n").map(String.init).filter { !$0.allSatisfy(\.isWhitespace) })
     }
     let passes = arguments.count > 2 ? Int(arguments[2]) ?? 1 : 1
+    // `metrics`: the compact measuring form (what a list makes per row), else the drawing form.
+    let metricsOnly = arguments.count > 3 && arguments[3] == "metrics"
     let style = TextStyle(font: FontDescriptor(family: "Noto Sans"), size: 16, lineHeight: .normal)
+    func lines(_ text: String) -> Int {
+        metricsOnly ? (try? TextMetrics(text, style: style).measure(width: 320).lineCount) ?? 0
+            : (try? PreparedText(text, style: style).measure(width: 320).lineCount) ?? 0
+    }
     var sum = 0
     // Open the fonts first (untimed in the benchmark too).
-    for text in corpus.paragraphs { sum &+= (try? PreparedText(text, style: style).measure(width: 320).lineCount) ?? 0 }
+    for text in corpus.paragraphs { sum &+= lines(text) }
     let start = ContinuousClock.now
     for _ in 0..<passes {
         ShapeCache.shared.removeAll()
-        for text in corpus.paragraphs { sum &+= (try? PreparedText(text, style: style).measure(width: 320).lineCount) ?? 0 }
+        for text in corpus.paragraphs { sum &+= lines(text) }
     }
     let elapsed = ContinuousClock.now - start
     let micros = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12

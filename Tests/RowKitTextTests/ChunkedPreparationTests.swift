@@ -44,6 +44,21 @@ import Glibc
         }
     }
 
+    /// Words whose runs carry kerning growths (line-end kerning, ``RunExtras``) found again in
+    /// the cache give them from the entry (stored when first collected, relative to the word)
+    /// — the same bytes as collecting them again, at every position they are placed at.
+    @Test func storedRunExtrasEqualCollectedOnes() throws {
+        let style = style(family: "Noto Sans", lineHeight: .normal)
+        let cache = ShapeCache(capacity: 1_000)
+        let text = "AVATAR Tower WAVE “Yes,” AVATAR office. Tower AVATAR WAVE, Tower “Yes,” AVATAR"
+        try Self.expectSame(text, style, cache: cache)
+        try Self.expectSame(String(text.reversed()), style, cache: cache)
+        try Self.expectSame("x " + text, style, cache: cache)
+        let words = PrepareScratch.current.words
+        #expect(words.young.entries.contains { $0.flags & WordCache.Flag.storedExtras != 0 && $0.kernValues > 0 },
+                "no cached word kept its kerning growths")
+    }
+
     /// Every paragraph of the real corpora (when present), in the benchmark's style.
     @Test func corporaPrepareTheSameBothWays() throws {
         let directory = String(validatingCString: getenv("ROWKIT_CORPORA") ?? strdup("")) ?? ""

@@ -164,7 +164,11 @@ struct ChunkedBuilder {
                     words.rotateIfFull()
                     let index = words.young.insert(builder, chunk: chunk, hash: hash, context: context.id, in: state,
                                                   out: state, levels: key, extended: extended)
+                    let kernsBefore = kerns.count, aloneBefore = alone.count
                     append(words.young, index, at: p, keepRuns: keepRuns, size: context.style.size)
+                    if words.young.entries[index].flags & WordCache.Flag.hasRunExtras != 0 {
+                        words.young.storeExtras(index, kerns: kerns[kernsBefore...], alone: alone[aloneBefore...], offset: Int32(p))
+                    }
                 } else {
                     append(builder, at: p, keepRuns: keepRuns)
                 }
@@ -237,7 +241,33 @@ struct ChunkedBuilder {
             }
         }
         if keepRuns { shaped.append(contentsOf: g.shapedRuns[Int(e.runStart)..<Int(e.runStart + e.runCount)]) }
-        if e.flags & WordCache.Flag.hasRunExtras != 0 { appendRunExtras(g, e, at: p, size: size) }
+        if e.flags & WordCache.Flag.storedExtras != 0 {
+            appendStoredExtras(g, e, at: p)
+        } else if e.flags & WordCache.Flag.hasRunExtras != 0 {
+            appendRunExtras(g, e, at: p, size: size)
+        }
+    }
+
+    /// The run extras stored with cached entry `e` (``WordCache/Flag/storedExtras``), placed
+    /// at unit `p`: what ``appendRunExtras(_:_:at:size:)`` would collect again.
+    @inline(never)
+    mutating func appendStoredExtras(_ g: borrowing WordCache.Generation, _ e: WordCache.Entry, at p: Int) {
+        let offset = Int32(p)
+        g.extras.withUnsafeBufferPointer { x in
+            var k = Int(e.extrasStart)
+            let kernEnd = k + Int(e.kernValues), aloneEnd = kernEnd + Int(e.aloneValues)
+            while k < kernEnd {
+                kerns.append(x[k] &+ offset)
+                kerns.append(x[k + 1])
+                k += 2
+            }
+            while k < aloneEnd {
+                alone.append(x[k] &+ offset)
+                alone.append(x[k + 1] &+ offset)
+                alone.append(x[k + 2])
+                k += 3
+            }
+        }
     }
 
     /// The kerning growths and line-start widths of cached entry `e`'s runs, placed at unit `p`

@@ -45,6 +45,9 @@ struct WordCache {
         var hash: UInt64
         var context: Int32
         var inScript: Int32, outScript: Int32
+        /// Where the chunk's kerning growths and cluster rests start in the generation's
+        /// `extras` (with ``Flag/storedExtras``; fields ordered so the entry stays 88 bytes).
+        var extrasStart: Int32 = 0
         var inFont: Unmanaged<Font>?, outFont: Unmanaged<Font>?
         var levels: Levels
         /// Where the chunk's text (and per-unit advances and grapheme starts) start, and its length.
@@ -52,6 +55,8 @@ struct WordCache {
         var segmentStart: Int32, segmentCount: Int32
         var runStart: Int32, runCount: Int32
         var flags: UInt8
+        /// Int32 values of kerning growths (pairs) and cluster rests (triples) in `extras`.
+        var kernValues: UInt16 = 0, aloneValues: UInt16 = 0
     }
 
     /// Entry flags.
@@ -63,6 +68,11 @@ struct WordCache {
         static let hasRunExtras: UInt8 = 2
         /// Some unit of the chunk is inside a HarfBuzz cluster (its grapheme-start byte has bit 4).
         static let hasClusterInner: UInt8 = 4
+        /// The run extras, as the chunk's first use computed them (``RunExtras/collect``), are
+        /// kept in `extras` with units relative to the chunk, so a hit copies them instead of
+        /// collecting them again (they depend only on the entry's runs, style and grapheme
+        /// starts, all part of the entry).
+        static let storedExtras: UInt8 = 8
     }
 
     /// One generation: an open-addressing table over entries, and the entries' data.
@@ -76,6 +86,8 @@ struct WordCache {
         var segments: [Segment] = []
         var runs: [Run] = []
         var shapedRuns: [ShapedRun] = []
+        /// Stored run extras (``Flag/storedExtras``): kerning pairs, then cluster-rest triples.
+        var extras: [Int32] = []
 
         init(slots: Int = 2 * WordCache.capacity) {
             table = [Int32](repeating: -1, count: slots)
@@ -102,6 +114,29 @@ struct WordCache {
             }
         }
 
+        /// Keeps entry `index`'s run extras, as collected for the chunk placed at unit `offset`
+        /// (absolute units in `kerns` pairs and `alone` triples), relative to the chunk.
+        mutating func storeExtras(_ index: Int, kerns: ArraySlice<Int32>, alone: ArraySlice<Int32>, offset: Int32) {
+            guard kerns.count <= Int(UInt16.max), alone.count <= Int(UInt16.max) else { return }
+            entries[index].extrasStart = Int32(extras.count)
+            entries[index].kernValues = UInt16(kerns.count)
+            entries[index].aloneValues = UInt16(alone.count)
+            entries[index].flags |= Flag.storedExtras
+            var k = kerns.startIndex
+            while k < kerns.endIndex {
+                extras.append(kerns[k] &- offset)
+                extras.append(kerns[k + 1])
+                k += 2
+            }
+            k = alone.startIndex
+            while k < alone.endIndex {
+                extras.append(alone[k] &- offset)
+                extras.append(alone[k + 1] &- offset)
+                extras.append(alone[k + 2])
+                k += 3
+            }
+        }
+
         /// Links entry `index` (just appended) into the table.
         mutating func link(_ index: Int) {
             var slot = Int(truncatingIfNeeded: entries[index].hash) & mask
@@ -124,6 +159,11 @@ struct WordCache {
             e.runStart = Int32(runs.count)
             runs.append(contentsOf: other.runs[r..<(r + Int(e.runCount))])
             shapedRuns.append(contentsOf: other.shapedRuns[r..<(r + Int(e.runCount))])
+            if e.flags & Flag.storedExtras != 0 {
+                let x = Int(e.extrasStart)
+                e.extrasStart = Int32(extras.count)
+                extras.append(contentsOf: other.extras[x..<(x + Int(e.kernValues) + Int(e.aloneValues))])
+            }
             entries.append(e)
             link(entries.count - 1)
             return entries.count - 1
