@@ -204,42 +204,57 @@ package enum MetricsBlock {
                     specials.append(Special(segment: Int32(i), trailing: w, trimAmount: amount, flags: f & Flag.specialMask))
                 }
             }
-            // The unit palette.
+            // The unit palette. The arrays are moved out of `self` while the loop writes them
+            // through pointers (no uniqueness or capacity check per unit), 64 units at a time:
+            // a block of 64 units adds at most 64 keys to the map.
+            var map = self.map, codes = unitCodes, advancesOut = paletteAdvances, attributesOut = paletteAttributes
+            self.map = PaletteMap(); unitCodes = []; paletteAdvances = []; paletteAttributes = []
+            defer { self.map = map; unitCodes = codes; paletteAdvances = advancesOut; paletteAttributes = attributesOut }
             map.reset()
-            unitCodes.removeAll(keepingCapacity: true)
-            unitCodes.reserveCapacity(u)
-            paletteAdvances.removeAll(keepingCapacity: true)
-            paletteAttributes.removeAll(keepingCapacity: true)
+            codes.removeAll(keepingCapacity: true)
+            codes.append(contentsOf: repeatElement(0, count: u))
+            advancesOut.removeAll(keepingCapacity: true)
+            attributesOut.removeAll(keepingCapacity: true)
             let units = input.units, advances = input.unitAdvances, bits = input.graphemeStartBits
             var lastKey = UInt64.max, lastIndex: UInt32 = 0
             let inner = input.clusterInnerBits
-            for k in 0..<u {
-                let unit = units[k]
-                var a: UInt8 = bits[k >> 6] & (1 << UInt64(k & 63)) != 0 ? Attribute.graphemeStart : 0
-                if inner[k >> 6] & (1 << UInt64(k & 63)) == 0 { a |= Attribute.clusterStart }
-                if unit <= 0x20 {
-                    switch unit {
-                    case 0x20: a |= Attribute.space
-                    case 0x09: a |= Attribute.tab
-                    case 0x0A: a |= Attribute.newline
-                    default: break
+            codes.withUnsafeMutableBufferPointer { out in
+                var start = 0
+                while start < u {
+                    let stop = min(u, start + 64)
+                    map.withRoom(for: stop - start) { table in
+                        for k in start..<stop {
+                            let unit = units[k]
+                            var a: UInt8 = bits[k >> 6] & (1 << UInt64(k & 63)) != 0 ? Attribute.graphemeStart : 0
+                            if inner[k >> 6] & (1 << UInt64(k & 63)) == 0 { a |= Attribute.clusterStart }
+                            if unit <= 0x20 {
+                                switch unit {
+                                case 0x20: a |= Attribute.space
+                                case 0x09: a |= Attribute.tab
+                                case 0x0A: a |= Attribute.newline
+                                default: break
+                                }
+                            } else if unit == 0xAD {
+                                a |= Attribute.softHyphen
+                            } else if unit == 0x3000 {
+                                a |= Attribute.newline | Attribute.ideographicSpace
+                            }
+                            let key = UInt64(UInt32(bitPattern: advances[k])) | UInt64(a) << 32
+                            if key != lastKey {
+                                lastKey = key
+                                lastIndex = table.index(of: key, next: UInt32(advancesOut.count))
+                                if Int(lastIndex) == advancesOut.count {
+                                    advancesOut.append(advances[k])
+                                    attributesOut.append(a)
+                                }
+                            }
+                            out[k] = lastIndex
+                        }
                     }
-                } else if unit == 0xAD {
-                    a |= Attribute.softHyphen
-                } else if unit == 0x3000 {
-                    a |= Attribute.newline | Attribute.ideographicSpace
+                    start = stop
                 }
-                let key = UInt64(UInt32(bitPattern: advances[k])) | UInt64(a) << 32
-                if key != lastKey {
-                    lastKey = key
-                    lastIndex = map.index(of: key, next: UInt32(paletteAdvances.count))
-                    if Int(lastIndex) == paletteAdvances.count {
-                        paletteAdvances.append(advances[k])
-                        paletteAttributes.append(a)
-                    }
-                }
-                unitCodes.append(lastIndex)
             }
+            let paletteAdvances = advancesOut
             unitBits = paletteAdvances.count <= 1 ? 1 : Int.bitWidth - (paletteAdvances.count - 1).leadingZeroBitCount
             wideEnds = u > Int(UInt16.max)
             planDictionaryText(input)
@@ -648,25 +663,44 @@ struct PaletteMap {
         }
     }
 
-    /// The index of `key` (< 2^40), inserting it with `next` when absent. Indices ≥ 2^24 (a
-    /// text with that many distinct advances) are not remembered: each such key gets `next`.
+    /// Makes room for `n` more keys, then runs `body` with the table, which may add at most
+    /// `n` keys: a loop over many keys checks the table's storage once, not per key.
     @inline(__always)
-    mutating func index(of key: UInt64, next: UInt32) -> UInt32 {
-        if 2 * (count + 1) > slots.count { grow() }
-        let stored = key &+ 1
+    mutating func withRoom<R>(for n: Int, _ body: (inout Table) -> R) -> R {
+        while 2 * (count + n) > slots.count { grow() }
         let m = mask
-        return slots.withUnsafeMutableBufferPointer { table in
-            var slot = Int(truncatingIfNeeded: (stored &* 0x9E37_79B9_7F4A_7C15) >> 40) & m
+        var added = 0
+        let result = slots.withUnsafeMutableBufferPointer { buffer in
+            var table = Table(slots: buffer, mask: m)
+            defer { added = table.added }
+            return body(&table)
+        }
+        count += added
+        return result
+    }
+
+    /// The map's slots, borrowed by ``withRoom(for:_:)``.
+    struct Table {
+        let slots: UnsafeMutableBufferPointer<UInt64>
+        let mask: Int
+        var added = 0
+
+        /// The index of `key` (< 2^40), inserting it with `next` when absent. Indices ≥ 2^24 (a
+        /// text with that many distinct advances) are not remembered: each such key gets `next`.
+        @inline(__always)
+        mutating func index(of key: UInt64, next: UInt32) -> UInt32 {
+            let stored = key &+ 1
+            var slot = Int(truncatingIfNeeded: (stored &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
             while true {
-                let s = table[slot]
+                let s = slots[slot]
                 if s == 0 {
                     guard next < 1 << 24 else { return next }
-                    table[slot] = stored | UInt64(next) << 40
-                    count += 1
+                    slots[slot] = stored | UInt64(next) << 40
+                    added += 1
                     return next
                 }
                 if s & 0xFF_FFFF_FFFF == stored { return UInt32(truncatingIfNeeded: s >> 40) }
-                slot = (slot + 1) & m
+                slot = (slot + 1) & mask
             }
         }
     }
