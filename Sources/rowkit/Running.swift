@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RowKitIO
+import RowKitText
 
 /// The version `rowkit --version` prints.
 let rowkitVersion = "0.2.0"
@@ -20,6 +21,8 @@ func runCommand(_ root: RowKitCommand.Type) -> Never {
     if let known = RowKitCommand.configuration.subcommands.first(where: { $0 == type(of: command) }) {
         Diagnostics.programName = "rowkit \(known._commandName)"
     }
+    // "Font family not installed" warnings carry the command's name like every other message.
+    FontLibrary.shared.setWarningHandler { Diagnostics.warning($0) }
     var status: Int32 = 0
     do {
         try command.run()

@@ -181,6 +181,11 @@ public struct Stylesheet: Sendable, Hashable {
     var origins: [String: Origin]
 
     /// A sheet without styles.
+    /// What loading found that works but is probably not meant — each `font` naming a family
+    /// that is not installed (``FontLibrary/missingFamilyWarning(_:)``), with file, line and
+    /// column; the warnings of both sheets after ``merged(over:)``. Empty for sheets made in Swift.
+    public internal(set) var warnings: [StyleWarning] = []
+
     public static let empty = Stylesheet(file: "", names: [], definitions: [:], styles: [:], origins: [:])
 
     private init(file: String, names: [String], definitions: [String: StyleDefinition],
@@ -246,7 +251,9 @@ public struct Stylesheet: Sendable, Hashable {
             definitions[name] = self.definitions[name]
             origins[name] = self.origins[name]
         }
-        return try Stylesheet(file: file, names: names, definitions: definitions, origins: origins)
+        var sheet = try Stylesheet(file: file, names: names, definitions: definitions, origins: origins)
+        sheet.warnings = base.warnings + warnings.filter { !base.warnings.contains($0) }
+        return sheet
     }
 
     /// The resolved style of this name; an `.unknownStyle` error (with a suggestion) if there is none.
