@@ -180,12 +180,12 @@ public struct Stylesheet: Sendable, Hashable {
     /// Location of each style's `extends` value, when known.
     var origins: [String: Origin]
 
-    /// A sheet without styles.
     /// What loading found that works but is probably not meant — each `font` naming a family
     /// that is not installed (``FontLibrary/missingFamilyWarning(_:)``), with file, line and
     /// column; the warnings of both sheets after ``merged(over:)``. Empty for sheets made in Swift.
     public internal(set) var warnings: [StyleWarning] = []
 
+    /// A sheet without styles.
     public static let empty = Stylesheet(file: "", names: [], definitions: [:], styles: [:], origins: [:])
 
     private init(file: String, names: [String], definitions: [String: StyleDefinition],
