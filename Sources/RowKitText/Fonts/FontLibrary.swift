@@ -31,10 +31,21 @@ public final class FontLibrary: Sendable {
         var sorted: [String: Fontconfig.FontSet] = [:]
         var emoji: Font??
         var systemUIFamily: String??
+        /// Families already warned about (lower-cased); bounded by `warnedLimit`.
         var warned: Set<String> = []
+
+        /// Records a warning about `family`; false when it was given before, or when
+        /// `warnedLimit` families have been warned about (then nothing more is said, so a
+        /// stream of made-up names can neither grow this set nor flood standard error).
+        mutating func claimWarning(_ family: String) -> Bool {
+            guard warned.count < FontLibrary.warnedLimit else { return false }
+            return warned.insert(family).inserted
+        }
     }
 
     private let state = Mutex(State())
+    /// At most this many different families are warned about per library.
+    static let warnedLimit = 256
     /// Where "family not installed" warnings go; standard error by default.
     private let warningHandler: Mutex<@Sendable (String) -> Void>
 
@@ -61,7 +72,7 @@ public final class FontLibrary: Sendable {
     /// generic family. Asking counts as reporting: the library does not warn about this family
     /// again, so a loader can report it once, with the file and line it was written at.
     public func missingFamilyWarning(_ family: String) -> String? {
-        state.withLock { _ = $0.warned.insert(family.lowercased()) }
+        state.withLock { _ = $0.claimWarning(family.lowercased()) }
         return (try? chain(for: FontDescriptor(family: family), language: nil))?.missingFamilyMessage
     }
 
@@ -135,7 +146,7 @@ public final class FontLibrary: Sendable {
                     ? "font family '\(descriptor.family)' is not installed; using '\(fonts[0].family)'"
                     : "no family of '\(descriptor.family)' is installed; using '\(fonts[0].family)'"
                 let key = descriptor.family.lowercased()
-                if state.withLock({ $0.warned.insert(key).inserted }) { warning = missing }
+                if state.withLock({ $0.claimWarning(key) }) { warning = missing }
             }
             chain = FontChain(fonts: fonts, familyCount: familyCount, normalStyle: normalStyle, missingFamilyMessage: missing)
         }
