@@ -78,6 +78,15 @@ import Glibc
         #expect(warnings.all.isEmpty && other.all.count == 1)
     }
 
+    @Test func warningsStopAfterTheLimitOfFamilies() throws {
+        let warnings = Warnings()
+        let library = FontLibrary(warn: { warnings.append($0) })
+        for i in 0..<(FontLibrary.warnedLimit + 40) {
+            _ = try library.font(for: FontDescriptor(family: "Made Up \(i) RowKit"))
+        }
+        #expect(warnings.all.count == FontLibrary.warnedLimit)
+    }
+
     @Test func installedFamiliesDoNotWarn() throws {
         let warnings = Warnings()
         let library = FontLibrary(warn: { warnings.append($0) })
