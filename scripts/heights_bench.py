@@ -25,7 +25,18 @@ SPACELESS = ("ja-", "zh-", "th-", "km-", "my-")  # scripts written without space
 
 def corpora_folder():
     candidates = [os.environ.get("ROWKIT_CORPORA")] if os.environ.get("ROWKIT_CORPORA") else []
-    here = os.path.abspath(os.getcwd())
+    for start in (os.getcwd(), os.path.dirname(os.path.abspath(__file__))):
+        candidates.extend(folders_above(start))
+    for folder in candidates:
+        if folder and os.path.isfile(os.path.join(folder, "en-gatsby-opening.txt")):
+            return os.path.normpath(folder)
+    return None
+
+
+def folders_above(start):
+    """shared/corpora beside `start` or any folder above it."""
+    candidates = []
+    here = os.path.abspath(start)
     while True:
         candidates.append(os.path.join(here, "..", "shared", "corpora"))
         candidates.append(os.path.join(here, "shared", "corpora"))
@@ -33,10 +44,7 @@ def corpora_folder():
         if parent == here:
             break
         here = parent
-    for folder in candidates:
-        if folder and os.path.isfile(os.path.join(folder, "en-gatsby-opening.txt")):
-            return os.path.normpath(folder)
-    return None
+    return candidates
 
 
 STACKERS = {"\u17D2", "\u1039", "\u200D"}  # Khmer coeng, Myanmar virama, ZWJ: join the next letter
