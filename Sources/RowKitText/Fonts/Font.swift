@@ -38,6 +38,8 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     private let baseFont: HBFont
     /// Clusters shaped to decide coverage, bounded (see ``covers(cluster:)``).
     private let coverage = Mutex<[[UInt16]: Bool]>([:])
+    /// Punctuation spacing facts per shaping language id, bounded (see ``punctuationSpacing(_:)``).
+    private let spacing = Mutex<[UInt16: PunctuationSpacing]>([:])
 
     init?(id: Int32, path: String, faceIndex: Int32, family: String) {
         guard let face = HarfBuzz.loadFace(path: path, index: faceIndex) else { return nil }
@@ -131,6 +133,19 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
             table[key] = shaped
         }
         return shaped
+    }
+
+    /// How this font spaces CJK punctuation in `language` (read once per language, at most 256
+    /// languages kept): see ``PunctuationSpacing``.
+    func punctuationSpacing(_ language: ShapingLanguage) -> PunctuationSpacing {
+        guard hasHalfWidthPunctuation else { return .none }
+        if let known = spacing.withLock({ $0[language.id] }) { return known }
+        let facts = PunctuationSpacing(font: baseFont, hasHalt: true, language: language.language)
+        spacing.withLock { table in
+            if table.count >= 256 { table.removeAll(keepingCapacity: true) }
+            table[language.id] = facts
+        }
+        return facts
     }
 
     /// The glyph `scalar` maps to, or nil.

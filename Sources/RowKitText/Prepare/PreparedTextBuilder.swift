@@ -215,8 +215,9 @@ struct Builder {
             if contentEnd > start {
                 let last = contentEnd - 1
                 if units[last] == 0xAD { flag |= MetricsBlock.Flag.softHyphen }
-                if CJKPunctuation.kind(units[last]) == .close && !trimmed.contains(last), unitAdvances[last] > 0,
-                   let run = runs.last(where: { Int($0.start) <= last }), run.font.hasHalfWidthPunctuation {
+                if !trimmed.contains(last), unitAdvances[last] > 0, CJKPunctuation.isClosingMark(units[last]),
+                   let run = runs.last(where: { Int($0.start) <= last }), run.font.hasHalfWidthPunctuation,
+                   CJKPunctuation.trimsAtLineEnd(units[last], in: run.font.punctuationSpacing(language)) {
                     flag |= MetricsBlock.Flag.endTrim
                     endTrimSegments.append(Int32(k))
                     endTrimAmounts.append(unitAdvances[last] / 2)
@@ -299,7 +300,8 @@ struct Builder {
         let slice = UnsafeBufferPointer(rebasing: units[start..<end])
         var halfWidth: [UInt16] = []
         if font.hasHalfWidthPunctuation {
-            for u in start..<end where CJKPunctuation.isTrimmed(units, u, run: start..<end) {
+            let spacing = font.punctuationSpacing(language)
+            for u in start..<end where CJKPunctuation.isTrimmed(units, u, run: start..<end, spacing: spacing) {
                 halfWidth.append(UInt16(truncatingIfNeeded: u - start))
                 trimmed.insert(u)
             }
