@@ -196,8 +196,7 @@ struct Builder {
         var start = 0
         for (k, endOffset) in breaks.enumerated() {
             let end = Int(endOffset)
-            var contentEnd = end
-            while contentEnd > start && isHangingSpace(units[contentEnd - 1]) { contentEnd -= 1 }
+            let contentEnd = contentEnd(ofSegment: start, end, in: units)
             var flag: UInt8 = mandatory[k] != 0 ? MetricsBlock.Flag.mandatoryBreak : 0
             var content: Int64 = 0, trailing: Int64 = 0
             var graphemeCount = 0
