@@ -230,6 +230,16 @@ import Testing
         #expect(CJKPunctuation.kind(0x201C, in: simplified) == .open)
     }
 
+    /// Chromium shapes script runs apart, with spaces and punctuation in the run before them:
+    /// Liberation Serif Bold kerns ` T` (`— T` alone), but after Hebrew the space belongs to
+    /// the Hebrew run and is not kerned with the `T` (measured 89.53125 px, docs/CHROMIUM.md §1).
+    @Test func textIsNotShapedAcrossAScriptChange() throws {
+        var bold = style(family: "Liberation Serif", size: 24)
+        bold.font = FontDescriptor(family: "Liberation Serif", weight: .bold)
+        #expect(ceil64(try width("היום— T", bold)) == 89.53125)
+        #expect(ceil64(try width("— Typography is", bold)) == 176.5)
+    }
+
     // MARK: Widths
 
     @Test func infiniteWidthGivesOneLinePerParagraph() throws {

@@ -148,6 +148,7 @@ struct Builder {
         var nextBreak = 0
         var g0 = 0
         var graphemeIndex = 0
+        var script: Int32 = -1  // the script of the text so far (ScriptRuns), -1 before any
         while g0 < units.count {
             let g1: Int
             if let graphemes {
@@ -164,20 +165,30 @@ struct Builder {
             // Fast path: printable ASCII continuing a run of the primary font (no font choice,
             // no reference counting).
             if g1 == g0 + 1 && unit >= 0x20 && unit < 0x7F && primaryCoversASCII && runStart >= 0 && runFont === primary
-                && runLevel == (levels?[g0] ?? 0) && !(atBreakAfterSpace && !primary.kernsAcrossSpaces) {
+                && runLevel == (levels?[g0] ?? 0) && !(atBreakAfterSpace && !primary.kernsAcrossSpaces)
+                && (script == ScriptRuns.latin || (unit | 0x20) &- 0x61 >= 26) {
                 continue
             }
             if unit == 0x0A || unit == 0x09 {
                 if runStart >= 0 { closeRun(units, runStart, g0, runFont, runLevel, buffer) }
                 runStart = -1
+                script = -1
                 continue
             }
             let font = paragraph.map { fallback.font(for: $0, paragraphOffset + g0, paragraphOffset + g1) }
                 ?? fallback.font(for: units, g0, g1)
             let lvl = levels?[g0] ?? 0
-            // Runs split where the font or direction changes, and after a space for fonts that
-            // do not kern across spaces (so words are shaped alone and shared through the cache).
-            if runStart < 0 || font !== runFont || lvl != runLevel || (atBreakAfterSpace && !font.kernsAcrossSpaces) {
+            // Words of fonts that do not kern across spaces are shaped alone (and cached): the
+            // script so far restarts with each, as when a word is analysed by itself.
+            if atBreakAfterSpace && !font.kernsAcrossSpaces { script = -1 }
+            let first = UnicodeAnalysis.scalar(at: g0, in: units).0
+            if ScriptRuns.isOpening(first) { script = -1 }
+            let clusterScript = ScriptRuns.script(of: first)
+            let scriptChanges = clusterScript >= 0 && script >= 0 && clusterScript != script
+            if clusterScript >= 0 { script = clusterScript }
+            // Runs split where the font, direction or script changes, and after a space for fonts
+            // that do not kern across spaces (so words are shaped alone and shared through the cache).
+            if runStart < 0 || font !== runFont || lvl != runLevel || scriptChanges || (atBreakAfterSpace && !font.kernsAcrossSpaces) {
                 if runStart >= 0 { closeRun(units, runStart, g0, runFont, runLevel, buffer) }
                 runStart = g0
                 runFont = font
