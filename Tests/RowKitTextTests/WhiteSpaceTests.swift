@@ -82,6 +82,9 @@ import Testing
         #expect(try lineTexts("漢漢 \u{3000}漢漢", width: 33) == ["漢漢", "\u{3000}漢", "漢"])
         #expect(try lineTexts("漢漢\u{3000}漢漢", width: 33) == ["漢漢", "漢漢"])
         #expect(try prepare("ab\u{3000}\u{3000}\u{3000}").lineCount(width: 21) == 1)
+        // pre-wrap: it hangs behind the space (`Line 　 Keep` at 9 px, measured).
+        #expect(try prepare("ab \u{3000} cd", style(.preWrap)).lineCount(width: 9) == 4)
+        #expect(try prepare("ab \u{3000} cd").lineCount(width: 9) == 5)
     }
 }
 

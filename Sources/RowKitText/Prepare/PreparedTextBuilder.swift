@@ -207,7 +207,7 @@ struct Builder {
         var start = 0
         for (k, endOffset) in breaks.enumerated() {
             let end = Int(endOffset)
-            let contentEnd = contentEnd(ofSegment: start, end, in: units)
+            let contentEnd = contentEnd(ofSegment: start, end, in: units, whiteSpace: style.whiteSpace)
             var flag: UInt8 = mandatory[k] != 0 ? MetricsBlock.Flag.mandatoryBreak : 0
             var content: Int64 = 0, trailing: Int64 = 0
             var graphemeCount = 0

@@ -44,10 +44,12 @@ extension WhiteSpace {
 /// leaves out only spaces, tabs and newlines at a break and hangs U+3000 only behind the word
 /// it ends (measured: `漢漢 　漢漢` at 33 px is `漢漢 ` / `　漢` / `漢`, and `gentle 　 The` at
 /// 50 px gives the U+3000 a line of its own, while `ab　　　` stays on one line however narrow).
-@inline(__always) func contentEnd(ofSegment start: Int, _ end: Int, in units: UnsafeBufferPointer<UInt16>) -> Int {
+/// With `pre-wrap` the U+3000 hangs there too (`Line 　 Keep` at 9 px keeps it on the `e` line).
+@inline(__always) func contentEnd(ofSegment start: Int, _ end: Int, in units: UnsafeBufferPointer<UInt16>,
+                                  whiteSpace: WhiteSpace) -> Int {
     var contentEnd = end
     while contentEnd > start && isHangingSpace(units[contentEnd - 1]) { contentEnd -= 1 }
-    guard contentEnd == start else { return contentEnd }
+    guard contentEnd == start, whiteSpace == .normal else { return contentEnd }
     var p = end
     while p > start && units[p - 1] != 0x3000 { p -= 1 }
     return p
