@@ -240,6 +240,15 @@ import Testing
         #expect(ceil64(try width("— Typography is", bold)) == 176.5)
     }
 
+    /// Fonts are made at the size Chromium's font cache keeps, in hundredths truncated from a
+    /// float product: an em dash (one em in Liberation Serif) is 19.953125 px at 19.97 px (a 19.96 px
+    /// font), 20.28125 px at 20.3 px, but 19.984375 px at 19.99 px (measured, docs/CHROMIUM.md §1).
+    @Test func fractionalSizesUseTheFontCacheSize() throws {
+        for (size, em) in [(19.97, 19.953125), (20.3, 20.28125), (19.99, 19.984375), (10.3, 10.296875)] {
+            #expect(ceil64(try width("—", style(family: "Liberation Serif", size: size))) == em, "\(size) px")
+        }
+    }
+
     // MARK: Widths
 
     @Test func infiniteWidthGivesOneLinePerParagraph() throws {
