@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 DEBUG_BIN := .build/debug
 
-.PHONY: setup build release demo test docs gui-test tsan view fidelity bench view-bench fuzz clean
+.PHONY: setup build release demo test docs gui-test tsan view fidelity bench heights-bench view-bench fuzz clean
 
 setup:
 	@bash scripts/setup.sh
@@ -103,7 +103,13 @@ bench: setup
 	$(SWIFT) build -c release --product rowkit-bench
 	$(RELEASE_BIN)/rowkit-bench --results Benchmarks/results
 	$(RELEASE_BIN)/rowkit-bench --list-only 1000000
+	$(MAKE) heights-bench
 	$(MAKE) view-bench
+
+## heights-bench: `rowkit heights` on 1,000,000 caption-text rows of real multilingual text, as
+## JSON Lines and as a JSON array: wall, CPU, peak memory → Benchmarks/results/heights-*.json.
+heights-bench: release
+	python3 scripts/heights_bench.py --rowkit $(RELEASE_BIN)/rowkit --results Benchmarks/results
 
 ## view-bench: a scripted fling through `rowkit view --sample 1000000` under Xvfb (cairo renderer):
 ## paint times, long frames, first frame, idle CPU → Benchmarks/results/view-bench.json.

@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "RowKitDraw", dependencies: ["RowKitText", "RowKitCells", "RowKitIO", "CCairo", "CFreeType"]),
         // View model of a scrolling list on screen, without GTK: scroll position, wheel, kinetic
         // deceleration, keys, resize anchor, scroll bar, sticky headers, frame statistics, scripts.
-        .target(name: "RowKitView", dependencies: ["RowKitList", "RowKitListCells", "RowKitCells"]),
+        .target(name: "RowKitView", dependencies: ["RowKitList", "RowKitListCells", "RowKitCells", "RowKitIO"]),
         // The GTK4 window: a drawing area painted by RowKitDraw, a scroll bar, event controllers.
         .target(name: "RowKitWindow", dependencies: ["RowKitView", "RowKitList", "RowKitListCells", "RowKitCells", "RowKitDraw", "RowKitText", "CCairo", "CGtk", "CGtkShim"]),
 

@@ -1,4 +1,5 @@
 import Foundation
+import RowKitIO
 import RowKitList
 
 /// How a list on screen behaves where tastes differ.
@@ -454,26 +455,8 @@ public final class ListViewModel {
     }
 }
 
-/// A number as JSON: integers without a fraction, others in their shortest exact form.
-func jsonNumber(_ value: Double) -> String {
-    guard value.isFinite else { return "null" }
-    if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
-    return "\(value)"
-}
+/// A number as JSON (``JSONText/number(_:)``).
+func jsonNumber(_ value: Double) -> String { JSONText.number(value) }
 
-/// A string as a JSON string literal.
-func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\t": out += "\\t"
-        case "\r": out += "\\r"
-        default:
-            if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-        }
-    }
-    return out + "\""
-}
+/// A string as a JSON string literal (``JSONText/string(_:)``).
+func jsonString(_ text: String) -> String { JSONText.string(text) }

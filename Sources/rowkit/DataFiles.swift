@@ -7,7 +7,7 @@ import RowKitListCells
 /// The options that choose cells and read rows, shared by `render`, `heights` (and `view`).
 struct DataOptions: ParsableArguments {
     @Option(name: .customLong("cell"),
-            help: "Built-in cell name or template YAML file (repeatable: rows choose theirs with \"cell\"; the first is the default).")
+            help: "Built-in cell name or template YAML file (repeatable: rows choose theirs with \"cell\"; the first is the default; a file whose template has a built-in cell's name replaces that cell).")
     var cells: [String] = []
 
     @Option(help: "Stylesheet YAML for the template files.")

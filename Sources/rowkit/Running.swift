@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RowKitIO
+import RowKitText
 
 /// The version `rowkit --version` prints.
 let rowkitVersion = "0.2.0"
@@ -20,6 +21,8 @@ func runCommand(_ root: RowKitCommand.Type) -> Never {
     if let known = RowKitCommand.configuration.subcommands.first(where: { $0 == type(of: command) }) {
         Diagnostics.programName = "rowkit \(known._commandName)"
     }
+    // "Font family not installed" warnings carry the command's name like every other message.
+    FontLibrary.shared.setWarningHandler { Diagnostics.warning($0) }
     var status: Int32 = 0
     do {
         try command.run()
@@ -49,34 +52,11 @@ struct CommandError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A number as JSON: whole numbers with all their digits (up to 2⁶³), others in their
-/// shortest exact form.
-func jsonNumber(_ value: Double) -> String {
-    if value == value.rounded() && abs(value) < 9.2e18 { return String(Int64(value)) }
-    return value.isFinite ? String(value) : "null"
-}
+/// A number as JSON (``JSONText/number(_:)``).
+func jsonNumber(_ value: Double) -> String { JSONText.number(value) }
 
-/// A string as a JSON string literal.
-func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\t": out += "\\t"
-        case "\r": out += "\\r"
-        default:
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
-}
+/// A string as a JSON string literal (``JSONText/string(_:)``).
+func jsonString(_ text: String) -> String { JSONText.string(text) }
 
 /// Fixed slots that concurrent workers fill, one slot per worker index (no two write the same).
 final class ResultSlots<Value>: @unchecked Sendable {

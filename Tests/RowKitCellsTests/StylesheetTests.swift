@@ -314,4 +314,29 @@ struct StylesheetTests {
         #expect(didYouMean("x", among: ["color", "size"]) == nil)
         #expect(levenshtein("kitten", "sitting") == 3)
     }
+
+    /// A `font` naming a family that is not installed is a warning at the value's line and
+    /// column (it still draws, with the standard font); installed and generic families are not.
+    @Test func missingFontFamiliesAreWarningsWithTheirPosition() throws {
+        let yaml = """
+            styles:
+              title:
+                font: Missing Sheet Family RowKit
+              body:
+                font: DejaVu Sans
+              note:
+                extends: title
+                font: "Missing A RowKit, sans-serif"
+            """
+        let sheet = try Stylesheet(yaml: yaml, file: "s.yaml")
+        #expect(sheet.warnings.map(\.description) == [
+            "s.yaml:3:11: styles.title.font: font family 'Missing Sheet Family RowKit' is not installed; using '\(try FontLibrary.shared.font(for: FontDescriptor(family: "serif")).family)'",
+        ])
+        // Merging keeps both sheets' warnings, once each.
+        let other = try Stylesheet(yaml: "styles:\n  caption:\n    font: Other Missing RowKit\n", file: "o.yaml")
+        let merged = try other.merged(over: sheet)
+        #expect(merged.warnings.map(\.file) == ["s.yaml", "o.yaml"])
+        #expect(try sheet.merged(over: sheet).warnings.count == 1)
+        #expect(try Stylesheet(styles: [("a", StyleDefinition(font: "Swift Missing RowKit"))]).warnings.isEmpty)
+    }
 }

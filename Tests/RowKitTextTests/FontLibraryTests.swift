@@ -59,6 +59,34 @@ import Glibc
         #expect(warnings.all.first?.contains("No Such Family RowKit") == true)
     }
 
+    /// A loader that asks first reports the family itself (with its file and line); the
+    /// library then does not warn again, and the answer does not depend on who asked before.
+    @Test func askingForTheMissingFamilyWarningCountsAsReporting() throws {
+        let warnings = Warnings()
+        let library = FontLibrary(warn: { warnings.append($0) })
+        let family = "Asked Before RowKit"
+        #expect(library.missingFamilyWarning(family)?.contains("font family '\(family)' is not installed; using '") == true)
+        #expect(library.missingFamilyWarning(family) == library.missingFamilyWarning(family))
+        #expect(library.missingFamilyWarning("Nope One, Nope Two")?.hasPrefix("no family of 'Nope One, Nope Two' is installed") == true)
+        for installed in ["DejaVu Sans", "Nope, serif", "monospace"] { #expect(library.missingFamilyWarning(installed) == nil, "\(installed)") }
+        _ = try PreparedText("x", style: TextStyle(font: FontDescriptor(family: family), size: 16), fonts: library)
+        #expect(warnings.all.isEmpty)
+        // The handler can be replaced (a command prefixes its own name).
+        let other = Warnings()
+        library.setWarningHandler { other.append($0) }
+        _ = try PreparedText("x", style: TextStyle(font: FontDescriptor(family: "Later Missing RowKit"), size: 16), fonts: library)
+        #expect(warnings.all.isEmpty && other.all.count == 1)
+    }
+
+    @Test func warningsStopAfterTheLimitOfFamilies() throws {
+        let warnings = Warnings()
+        let library = FontLibrary(warn: { warnings.append($0) })
+        for i in 0..<(FontLibrary.warnedLimit + 40) {
+            _ = try library.font(for: FontDescriptor(family: "Made Up \(i) RowKit"))
+        }
+        #expect(warnings.all.count == FontLibrary.warnedLimit)
+    }
+
     @Test func installedFamiliesDoNotWarn() throws {
         let warnings = Warnings()
         let library = FontLibrary(warn: { warnings.append($0) })

@@ -55,6 +55,26 @@ import Testing
                   stderr: ["Missing.otf: cannot open font file: No such file or directory"])
     }
 
+    /// A template's style naming a family that is not installed: one warning, at the file and
+    /// line of the `font` value, with the command's name; the rows are still measured.
+    @Test func aMissingFontInAStylesheetIsWarnedAtItsLine() {
+        let scratch = Scratch()
+        scratch.write("sheet.yaml", "styles:\n  title:\n    font: Nope Sans RowKit\n")
+        scratch.write("cell.yaml", """
+            name: mine
+            stylesheet: sheet.yaml
+            layout:
+              text: {field: title, style: title}
+            """)
+        let run = scratch.rowkit("heights --cell cell.yaml --width 300 --data -", stdin: #"[{"title": "Hi"}, {"title": "There"}]"#)
+        expectRun(run, status: 0, stderr: ["rowkit heights: warning: sheet.yaml:3:11: styles.title.font: font family 'Nope Sans RowKit' is not installed; using '"])
+        #expect(run.stderr.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 1, "\(run)")
+        #expect(run.stdout.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 2, "\(run)")
+        // Without a file the warning still carries the command's name.
+        let measured = scratch.rowkit("measure --width 100 --font 'Nope Mono RowKit'", stdin: "\"x\"\n")
+        expectRun(measured, status: 0, stderr: ["rowkit measure: warning: font family 'Nope Mono RowKit' is not installed"])
+    }
+
     @Test func standardInputFeedsEveryCommand() {
         let scratch = Scratch()
         let measured = scratch.rowkit("measure --width 100 --input -", stdin: "\"hello\"\n")

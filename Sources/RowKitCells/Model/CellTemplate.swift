@@ -11,6 +11,10 @@ public struct CellTemplate: Sendable {
     public var layout: CellLayout
     /// Rows to render when no data is given.
     public var samples: [RowData]
+    /// What loading the template's YAML found that works but is probably not meant (a font
+    /// family that is not installed), from its own and the given stylesheet, with file and line.
+    /// Empty for templates declared in Swift.
+    public var warnings: [StyleWarning] = []
 
     /// A template named `name` (its reuse identifier) with `layout` and sample rows.
     public init(name: String, layout: CellLayout, samples: [RowData] = []) {

@@ -180,6 +180,11 @@ public struct Stylesheet: Sendable, Hashable {
     /// Location of each style's `extends` value, when known.
     var origins: [String: Origin]
 
+    /// What loading found that works but is probably not meant — each `font` naming a family
+    /// that is not installed (``FontLibrary/missingFamilyWarning(_:)``), with file, line and
+    /// column; the warnings of both sheets after ``merged(over:)``. Empty for sheets made in Swift.
+    public internal(set) var warnings: [StyleWarning] = []
+
     /// A sheet without styles.
     public static let empty = Stylesheet(file: "", names: [], definitions: [:], styles: [:], origins: [:])
 
@@ -246,7 +251,9 @@ public struct Stylesheet: Sendable, Hashable {
             definitions[name] = self.definitions[name]
             origins[name] = self.origins[name]
         }
-        return try Stylesheet(file: file, names: names, definitions: definitions, origins: origins)
+        var sheet = try Stylesheet(file: file, names: names, definitions: definitions, origins: origins)
+        sheet.warnings = base.warnings + warnings.filter { !base.warnings.contains($0) }
+        return sheet
     }
 
     /// The resolved style of this name; an `.unknownStyle` error (with a suggestion) if there is none.

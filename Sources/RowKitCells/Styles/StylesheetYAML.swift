@@ -41,6 +41,7 @@ extension Stylesheet {
         var names: [String] = []
         var definitions: [String: StyleDefinition] = [:]
         var origins: [String: Origin] = [:]
+        var warnings: [StyleWarning] = []
         for (name, _, value) in styles.entries {
             let path = styles.path(name)
             let (definition, extendsNode) = try Self.definition(value, path, reader: reader)
@@ -50,8 +51,22 @@ extension Stylesheet {
                 origins[name] = Origin(file: reader.file, line: extendsNode.mark?.line ?? 0,
                                        column: extendsNode.mark?.column ?? 0, keyPath: YAMLReader.join(path, "extends"))
             }
+            // A family that is not installed still draws (with the standard font), so it is a
+            // warning, reported here where the file and line are known.
+            if let family = definition.font, let message = FontLibrary.shared.missingFamilyWarning(family) {
+                let node = Self.mappingValue(value, key: "font")
+                warnings.append(StyleWarning(file: reader.file, line: node?.mark?.line ?? 0, column: node?.mark?.column ?? 0,
+                                             keyPath: YAMLReader.join(path, "font"), message: message))
+            }
         }
         try self.init(file: reader.file, names: names, definitions: definitions, origins: origins)
+        self.warnings = warnings
+    }
+
+    /// The value node of `key` in a mapping node (nil when absent or not a mapping).
+    static func mappingValue(_ node: Node, key: String) -> Node? {
+        guard case .mapping(let mapping) = node else { return nil }
+        return mapping.first { $0.key.string == key }?.value
     }
 
     /// One style mapping; also returns its `extends` value node for locating resolution errors.

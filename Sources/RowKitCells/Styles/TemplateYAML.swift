@@ -40,6 +40,7 @@ extension CellTemplate {
             }
         }
         self.init(name: name, layout: layout, samples: samples)
+        warnings = sheet?.warnings ?? []
     }
 
     /// Reads and parses the template at `path`; its `stylesheet:` is relative to the file's folder.

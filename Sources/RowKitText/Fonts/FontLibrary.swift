@@ -31,20 +31,54 @@ public final class FontLibrary: Sendable {
         var sorted: [String: Fontconfig.FontSet] = [:]
         var emoji: Font??
         var systemUIFamily: String??
+        /// Families already warned about (lower-cased); bounded by `warnedLimit`.
         var warned: Set<String> = []
+
+        /// Records a warning about `family`; false when it was given before, or when
+        /// `warnedLimit` families have been warned about (then nothing more is said, so a
+        /// stream of made-up names can neither grow this set nor flood standard error).
+        mutating func claimWarning(_ family: String) -> Bool {
+            guard warned.count < FontLibrary.warnedLimit else { return false }
+            return warned.insert(family).inserted
+        }
     }
 
     private let state = Mutex(State())
-    /// Where "family not installed" warnings go; stderr by default.
-    private let warn: @Sendable (String) -> Void
+    /// At most this many different families are warned about per library.
+    static let warnedLimit = 256
+    /// Where "family not installed" warnings go; standard error by default.
+    private let warningHandler: Mutex<@Sendable (String) -> Void>
 
     /// A library that reports each family list with no installed family once through `warn`
-    /// (stderr by default).
-    public init(warn: @escaping @Sendable (String) -> Void = { message in
-        var line = "rowkit: warning: \(message)\n"
+    /// (standard error, as `RowKitText: warning: …`, by default).
+    public init(warn: @escaping @Sendable (String) -> Void = FontLibrary.writeWarningToStandardError) {
+        warningHandler = Mutex(warn)
+    }
+
+    /// Writes `RowKitText: warning: message` to standard error in one write.
+    public static let writeWarningToStandardError: @Sendable (String) -> Void = { message in
+        var line = "RowKitText: warning: \(message)\n"
         line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-    }) {
-        self.warn = warn
+    }
+
+    /// Sends later "family not installed" warnings to `handler` instead (a command-line tool
+    /// prefixes them with its own name).
+    public func setWarningHandler(_ handler: @escaping @Sendable (String) -> Void) {
+        warningHandler.withLock { $0 = handler }
+    }
+
+    /// The warning for a family list (CSS syntax) none of whose families is installed — "font
+    /// family 'X' is not installed; using 'Y'" — or nil when one is, or when the list names a
+    /// generic family. Asking counts as reporting: the library does not warn about this family
+    /// again, so a loader can report it once, with the file and line it was written at.
+    public func missingFamilyWarning(_ family: String) -> String? {
+        state.withLock { _ = $0.claimWarning(family.lowercased()) }
+        return (try? chain(for: FontDescriptor(family: family), language: nil))?.missingFamilyMessage
+    }
+
+    private func warn(_ message: String) {
+        let handler = warningHandler.withLock { $0 }
+        handler(message)
     }
 
     /// The primary font for a descriptor: the file it names, or the first family of its list
@@ -105,16 +139,16 @@ public final class FontLibrary: Sendable {
             if weight >= 600 || slant != .normal {
                 normalStyle = resolveNamed(list[0].writtenName, weight: 400, slant: .normal)
             }
-            chain = FontChain(fonts: fonts, familyCount: familyCount, normalStyle: normalStyle)
             let hasGeneric = list.contains { if case .generic = $0 { return true }; return false }
+            var missing: String?
             if familyCount == 0 && !hasGeneric {
+                missing = list.count == 1
+                    ? "font family '\(descriptor.family)' is not installed; using '\(fonts[0].family)'"
+                    : "no family of '\(descriptor.family)' is installed; using '\(fonts[0].family)'"
                 let key = descriptor.family.lowercased()
-                if state.withLock({ $0.warned.insert(key).inserted }) {
-                    warning = list.count == 1
-                        ? "font family '\(descriptor.family)' is not installed; using '\(fonts[0].family)'"
-                        : "no family of '\(descriptor.family)' is installed; using '\(fonts[0].family)'"
-                }
+                if state.withLock({ $0.claimWarning(key) }) { warning = missing }
             }
+            chain = FontChain(fonts: fonts, familyCount: familyCount, normalStyle: normalStyle, missingFamilyMessage: missing)
         }
         state.withLock { state in
             if state.chains.count > 4096 { state.chains.removeAll(keepingCapacity: true) }
@@ -311,12 +345,16 @@ final class FontChain: Sendable {
     let familyCount: Int
     /// For bold or italic styles, the first family at normal weight and slant (if installed).
     let normalStyle: Font?
+    /// "font family 'X' is not installed; using 'Y'" when no family of the list is installed
+    /// and it names no generic family.
+    let missingFamilyMessage: String?
     var primary: Font { fonts[0] }
 
-    init(fonts: [Font], familyCount: Int, normalStyle: Font?) {
+    init(fonts: [Font], familyCount: Int, normalStyle: Font?, missingFamilyMessage: String? = nil) {
         self.fonts = fonts
         self.familyCount = familyCount
         self.normalStyle = normalStyle
+        self.missingFamilyMessage = missingFamilyMessage
     }
 }
 
