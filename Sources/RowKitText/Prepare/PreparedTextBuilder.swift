@@ -122,6 +122,8 @@ struct Builder {
         if !trimmed.isEmpty { trimmed.removeAll() }
         if !kerned.isEmpty { kerned.removeAll(keepingCapacity: true) }
         guard !units.isEmpty else { return }
+        if paragraph == nil { fallback.paragraphLevels = levels }
+        defer { if paragraph == nil { fallback.paragraphLevels = nil } }
         // Printable ASCII (with spaces, and tabs and newlines) is common and simple: its grapheme
         // clusters are single units and the browser decides its breaks without ICU.
         let ascii = given == nil && !forceUnicode && !units.contains { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }
