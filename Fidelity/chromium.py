@@ -331,6 +331,30 @@ def measure(cases, chromium=None, cache_dir=DEFAULT_CACHE_DIR, batch_size=1500, 
     return {c["key"]: cache.get(c["key"]) for c in cases}
 
 
+def measure_alone(cases, chromium=None, cache_dir=DEFAULT_CACHE_DIR, jobs=None, timeout=600, verbose=True):
+    """Each case in a page of its own (a fresh Chromium): {case key: result}. Chromium's
+    per-page font-fallback cache can make a text's layout depend on the texts before it on a
+    page (docs/CHROMIUM.md §2.6), so this is the reference for a text alone. Cached apart from
+    the shared-page results."""
+    if not cases:
+        return {}
+    chromium = find_chromium(chromium)
+    version = chromium_version(chromium)
+    cache = Cache(cache_dir, version + "-alone") if cache_dir else Cache(None, version)
+    todo, seen = [], set()
+    for c in cases:
+        if cache.get(c["key"]) is None and c["key"] not in seen:
+            seen.add(c["key"])
+            todo.append(c)
+    if verbose and todo:
+        print(f"[chromium {version}] {len(todo)} case(s) measured alone, each in its own page", file=sys.stderr)
+    jobs = jobs or max(1, min(len(todo), os.cpu_count() or 1))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
+        for res in ex.map(lambda c: _run_batch_retry(chromium, [c], timeout, None), todo):
+            cache.put_many(res)
+    return {c["key"]: cache.get(c["key"]) for c in cases}
+
+
 def _run_batch_retry(chromium, batch, timeout, keep_pages, attempts=2):
     last = None
     for _ in range(attempts):

@@ -262,6 +262,8 @@ def main():
     ap.add_argument("--max-list", type=int, default=30, help="list at most N mismatches on stdout (0 = all)")
     ap.add_argument("--chromium", default=None)
     ap.add_argument("--no-cache", action="store_true")
+    ap.add_argument("--no-page-check", action="store_true",
+                    help="do not measure disagreeing cases again alone (see 'page-dependent' in README)")
     ap.add_argument("--cache-dir", default=chromium_mod.DEFAULT_CACHE_DIR)
     ap.add_argument("--jobs", type=int, default=None, help="parallel chromium processes")
     ap.add_argument("--timeout", type=int, default=900, help="per-process timeout (s)")
@@ -318,6 +320,30 @@ def main():
     t2 = time.time()
 
     rows = compare(cases, chrome, rowk, args.width_tolerance)
+    # A case measured in a shared page that disagrees is measured again alone: when Chromium's
+    # own answer changes, the text's layout depended on the other texts of the page (its
+    # per-page font-fallback cache, docs/CHROMIUM.md §2.6), and the page of its own is the
+    # reference (RowKit answers for a text alone). The case is flagged `pageDependent`, counted
+    # and listed in the report; if RowKit differs from the alone answer too, it stays a mismatch.
+    if not args.no_page_check:
+        suspects = [r for r in rows if not r["agree"] and not r["error"]]
+        try:
+            alone = chromium_mod.measure_alone([r["case"] for r in suspects], chromium=args.chromium,
+                                               cache_dir=None if args.no_cache else args.cache_dir,
+                                               jobs=args.jobs, timeout=args.timeout)
+        except Exception as e:  # noqa: BLE001
+            print(f"error: chromium measurement (alone) failed: {e}", file=sys.stderr)
+            return 2
+        for r in suspects:
+            a = alone[r["case"]["key"]]
+            shared = r["chromium"]
+            if (a["lineCount"], a["height"], line_texts(a["lines"])) != \
+                    (shared["lineCount"], shared["height"], line_texts(shared["lines"])):
+                again = compare([r["case"]], {r["case"]["key"]: a}, rowk, args.width_tolerance)[0]
+                again["pageDependent"] = True
+                again["chromiumSharedPage"] = shared
+                r.clear()
+                r.update(again)
     parts = OrderedDict()
     if fixed:
         parts["fixed grid"] = [r for r in rows if r["case"]["set"] != "random"]
@@ -337,6 +363,7 @@ def main():
                             lineCounts=sum(r["lines_ok"] for r in part),
                             heights=sum(r["height_ok"] for r in part),
                             breaks=sum(r["breaks_ok"] for r in part),
+                            pageDependent=sum(1 for r in part if r.get("pageDependent")),
                             threshold=thresholds[name])
         entry["pass"] = entry["agreement"] + 1e-9 >= thresholds[name]
         failed |= not entry["pass"]
@@ -361,8 +388,8 @@ def main():
     print()
     for name, e in summary.items():
         print(f"{name}: {e['agree']}/{e['cases']} agree ({e['agreement']:.2f}%; line counts {e['lineCounts']}, "
-              f"heights {e['heights']}, line texts {e['breaks']}) threshold {e['threshold']:g}% "
-              f"{'PASS' if e['pass'] else 'FAIL'}")
+              f"heights {e['heights']}, line texts {e['breaks']}; page-dependent {e['pageDependent']}) "
+              f"threshold {e['threshold']:g}% {'PASS' if e['pass'] else 'FAIL'}")
     errors = [r for r in rows if r["error"]]
     if errors:
         print(f"{len(errors)} case(s) had rowkit errors")
@@ -376,21 +403,25 @@ def main():
     if args.dump:
         with open(args.dump, "w", encoding="utf-8") as f:
             for r in rows:
-                f.write(json.dumps({"case": {k: v for k, v in r["case"].items() if k != "key"},
-                                    "chromium": r["chromium"], "rowkit": r["rowkit"], "agree": r["agree"]},
-                                   ensure_ascii=False) + "\n")
+                entry = {"case": {k: v for k, v in r["case"].items() if k != "key"},
+                         "chromium": r["chromium"], "rowkit": r["rowkit"], "agree": r["agree"]}
+                if r.get("pageDependent"):
+                    entry["chromiumSharedPage"] = r["chromiumSharedPage"]
+                f.write(json.dumps(entry, ensure_ascii=False) + "\n")
     if args.json:
         doc = OrderedDict(meta=meta, summary=summary,
                           sets={k: v for k, v in sets.items()},
                           dimensions={d: {str(k): v for k, v in agg.items()} for d, agg in dims.items() if d != "font"},
                           fonts={str(k): v for k, v in dims["font"].items()},
-                          mismatches=[r["case"]["id"] for r in mismatches])
+                          mismatches=[r["case"]["id"] for r in mismatches],
+                          pageDependent=[r["case"]["id"] for r in rows if r.get("pageDependent")])
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(doc, f, ensure_ascii=False, indent=1)
             f.write("\n")
         print(f"JSON summary written to {args.json}")
     if args.report:
-        write_report(args.report, meta, summary, sets, dims, mismatches)
+        write_report(args.report, meta, summary, sets, dims, mismatches,
+                     [r for r in rows if r.get("pageDependent")])
         print(f"report written to {args.report}")
     return 1 if failed else 0
 
@@ -399,7 +430,7 @@ def md_escape(s):
     return s.replace("|", "\\|").replace("`", "\\`").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def write_report(path, meta, summary, sets, dims, mismatches):
+def write_report(path, meta, summary, sets, dims, mismatches, page_dependent=()):
     L = ["# RowKit browser-fidelity report\n"]
     L.append("Generated by `make fidelity` (`Fidelity/compare.py`); every figure below is from that run.\n")
     for k, v in meta.items():
@@ -407,11 +438,16 @@ def write_report(path, meta, summary, sets, dims, mismatches):
     L.append("\nA case agrees when the line count, the height and the text of every line (break positions) "
              "are identical to headless Chromium's.\n")
     L.append("## Summary\n")
-    L.append("| part | cases | agree | % | line counts | heights | line texts | threshold |")
-    L.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+    L.append("| part | cases | agree | % | line counts | heights | line texts | page-dependent | threshold |")
+    L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, e in summary.items():
         L.append(f"| {name} | {e['cases']} | {e['agree']} | {e['agreement']:.2f} | {e['lineCounts']} | "
-                 f"{e['heights']} | {e['breaks']} | {e['threshold']:g}% {'PASS' if e['pass'] else 'FAIL'} |")
+                 f"{e['heights']} | {e['breaks']} | {e['pageDependent']} | "
+                 f"{e['threshold']:g}% {'PASS' if e['pass'] else 'FAIL'} |")
+    L.append("\n*Page-dependent*: cases whose Chromium layout in the shared measuring page differed from "
+             "RowKit and changed when the text was measured again in a page of its own (Chromium's per-page "
+             "font-fallback cache, docs/CHROMIUM.md §2.6); they are compared with the page of their own and "
+             "listed below.\n")
     L.append("\n## By set\n")
     L.append("| set | cases | agree | % |")
     L.append("|---|---:|---:|---:|")
@@ -424,6 +460,16 @@ def write_report(path, meta, summary, sets, dims, mismatches):
         for k, a in agg.items():
             L.append(f"| {md_escape(str(k))} | {a['n']} | {a['agree']} | {pct(a['agree'], a['n']):.2f} | "
                      f"{a['lines']} | {a['height']} | {a['breaks']} |")
+    L.append(f"\n## Page-dependent cases ({len(page_dependent)})\n")
+    if page_dependent:
+        L.append("| case | shared page: lines / height | own page: lines / height | rowkit: lines / height | agrees alone |")
+        L.append("|---|---:|---:|---:|---|")
+        for r in page_dependent:
+            sh, ch, rk = r["chromiumSharedPage"], r["chromium"], r["rowkit"]
+            L.append(f"| `{r['case']['id']}` | {sh['lineCount']} / {sh['height']:g} | {ch['lineCount']} / {ch['height']:g} | "
+                     f"{rk.get('lineCount')} / {float(rk.get('height', 0)):g} | {'yes' if r['agree'] else 'no'} |")
+    else:
+        L.append("None.")
     L.append(f"\n## Mismatches ({len(mismatches)})\n")
     if mismatches:
         L.append("| case | style | chromium lines | rowkit lines | first differing line (chromium / rowkit) | text |")

@@ -93,8 +93,10 @@ class Pipe:
         self.proc.wait(timeout=10)
 
 
-def used_fonts(items, chromium=None):
-    """items: list of (font, text). Returns list of [{familyName, glyphCount, ...}]."""
+def used_fonts(items, chromium=None, lang=None, raw=False):
+    """items: list of (font, text). Returns list of [{familyName, glyphCount, ...}].
+    `lang` sets the divs' content language; `raw` takes `font` as a CSS font-family value
+    (generics, lists) instead of one quoted family name."""
     chromium = chromium_mod.find_chromium(chromium)
     tmp = tempfile.mkdtemp(prefix="rowkit-fonts-page-")
     page = os.path.join(tmp, "p.html")
@@ -102,7 +104,9 @@ def used_fonts(items, chromium=None):
         f.write('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>')
         for i, (font, text) in enumerate(items):
             esc = text.replace("&", "&amp;").replace("<", "&lt;")
-            f.write(f'<div id="c{i}" style="font-family:&quot;{font}&quot;;font-size:16px">{esc}</div>')
+            family = font.replace('"', "&quot;") if raw else f"&quot;{font}&quot;"
+            lang_attr = f' lang="{lang}"' if lang else ""
+            f.write(f'<div id="c{i}"{lang_attr} style="font-family:{family};font-size:16px">{esc}</div>')
         f.write("</body></html>")
     p = Pipe(chromium)
     try:
@@ -131,6 +135,8 @@ def used_fonts(items, chromium=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--font", default="DejaVu Sans")
+    ap.add_argument("--lang", default=None, help="content language of the texts (lang attribute)")
+    ap.add_argument("--raw", action="store_true", help="--font is a CSS font-family value (generics, lists)")
     ap.add_argument("--samples", action="store_true", help="every sample script under every harness font")
     ap.add_argument("--chromium", default=None)
     ap.add_argument("texts", nargs="*")
@@ -142,7 +148,7 @@ def main():
     else:
         items = [(args.font, t) for t in args.texts]
         labels = [f"{args.font:17} {t[:20]!r:24}" for t in args.texts]
-    for label, fonts in zip(labels, used_fonts(items, args.chromium)):
+    for label, fonts in zip(labels, used_fonts(items, args.chromium, args.lang, args.raw)):
         desc = ", ".join(f"{x['familyName']} ({x['glyphCount']})" for x in fonts)
         print(f"{label} -> {desc}")
 

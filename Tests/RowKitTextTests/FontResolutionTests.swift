@@ -106,4 +106,18 @@ import Testing
         // Color emoji are never faked.
         #expect(try synthesis("👍🏽", family: "Noto Sans", weight: 700, slant: .italic) == [.none])
     }
+
+    /// Fallback fonts are planned per bidi run (Chromium's shaping items end at direction
+    /// changes): in LTR the NEL and the VT of `\u{85}the\u{B}receipt in case` are holes of one
+    /// run whose hint, U+0085, gets Noto Sans Symbols2, which draws the VT with no width; in RTL
+    /// the NEL is a run of its own and the VT shows the primary's .notdef (docs/CHROMIUM.md §2.6).
+    @Test func fallbackIsPlannedPerBidiRun() throws {
+        let text = "\u{85}the\u{B}receipt in case"
+        for (direction, firstLineEnd) in [(TextDirection.ltr, "in"), (.rtl, "receipt")] {
+            var s = style(family: "Liberation Serif", size: 25, direction: direction)
+            s.font = FontDescriptor(family: "Liberation Serif", weight: .bold)
+            let lines = try lineTexts(text, width: 136, s)
+            #expect(lines.count == 2 && lines[0].hasSuffix(firstLineEnd), "\(direction): \(lines)")
+        }
+    }
 }

@@ -174,7 +174,7 @@ func drawnWidth(_ layout: TextLayout, line i: Int, sourceLocation: SourceLocatio
             let differing = indices.enumerated().first { k, g in
                 // A closing bracket trimmed at the line end, or a full stop or a kerned cluster
                 // grown back to full width.
-                let trimmedEnd = k == indices.count - 1 && (CJKPunctuation.kind(p.units[contentEnd - 1]) == .close
+                let trimmedEnd = k == indices.count - 1 && (CJKPunctuation.isClosingMark(p.units[contentEnd - 1])
                     || CJKPunctuation.growsAtLineEnd(p.units[contentEnd - 1]) || p.kerningGrowth(at: contentEnd) > 0)
                 return abs(piece.advances[k] - px(run.font, s.advances[g])) > 1e-9 && !trimmedEnd
             }

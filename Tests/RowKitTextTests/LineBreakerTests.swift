@@ -192,6 +192,63 @@ import Testing
         #expect(abs(try width("「」") - 2 * em) < 0.01)
     }
 
+    /// Curly quotes are proportional in Noto Sans CJK's Japanese and Korean glyphs, so they
+    /// trim nothing: Chromium's `告。“你` is 81.671875 px in Noto Sans CJK KR 23.5 px (3 em + a
+    /// 0.47 em quote), not 3 em (`。` trimmed before `“`). With `lang=zh-Hans` the quotes are
+    /// fullwidth and `。“` is 1.5 em (docs/CHROMIUM.md §3(e)).
+    @Test func curlyQuotesTrimOnlyWhereTheFontDrawsThemFullwidth() throws {
+        var korean = style(family: "Noto Sans CJK KR", size: 23.5)
+        korean.lang = "ko"
+        #expect(ceil64(try width("告。“你", korean)) == 81.671875)
+        #expect(ceil64(try width("好！”", korean)) == 58.171875)
+        var chinese = style(family: "Noto Sans CJK SC")
+        chinese.lang = "zh-Hans"
+        let em = try width("漢", chinese)
+        #expect(abs(try width("。“", chinese) - 1.5 * em) < 0.05)
+        #expect(abs(try width("”“", chinese) - 1.5 * em) < 0.05)
+    }
+
+    /// The classes of CJK punctuation (Chromium's `GetHanKerningCharType` and the font's glyphs).
+    @Test func punctuationClassesFollowTheFontInTheContentLanguage() throws {
+        let library = FontLibrary.shared
+        let font = try library.font(for: FontDescriptor(family: "Noto Sans CJK JP"))
+        let japanese = font.punctuationSpacing(ShapingLanguage("ja"))
+        #expect(japanese.enabled && japanese.dot == .close && !japanese.quotesFullwidth)
+        let simplified = font.punctuationSpacing(ShapingLanguage("zh-Hans"))
+        #expect(simplified.dot == .close && simplified.quotesFullwidth)
+        let traditional = font.punctuationSpacing(ShapingLanguage("zh-Hant"))
+        #expect(traditional.dot != .close && traditional.quotesFullwidth)
+        let latin = try library.font(for: FontDescriptor(family: "DejaVu Sans"))
+        #expect(latin.punctuationSpacing(.none) == .none)
+        #expect(CJKPunctuation.kind(0x300C, in: japanese) == .open)
+        #expect(CJKPunctuation.kind(0x0028, in: japanese) == .openNarrow)
+        #expect(CJKPunctuation.kind(0xFF09, in: japanese) == .close)
+        #expect(CJKPunctuation.kind(0xFF62, in: japanese) == .openNarrow)
+        #expect(CJKPunctuation.kind(0x3000, in: japanese) == .middle)
+        #expect(CJKPunctuation.kind(0xFF01, in: japanese) == .other)
+        #expect(CJKPunctuation.kind(0x201C, in: japanese) == .openNarrow)
+        #expect(CJKPunctuation.kind(0x201C, in: simplified) == .open)
+    }
+
+    /// Chromium shapes script runs apart, with spaces and punctuation in the run before them:
+    /// Liberation Serif Bold kerns ` T` (`— T` alone), but after Hebrew the space belongs to
+    /// the Hebrew run and is not kerned with the `T` (measured 89.53125 px, docs/CHROMIUM.md §1).
+    @Test func textIsNotShapedAcrossAScriptChange() throws {
+        var bold = style(family: "Liberation Serif", size: 24)
+        bold.font = FontDescriptor(family: "Liberation Serif", weight: .bold)
+        #expect(ceil64(try width("היום— T", bold)) == 89.53125)
+        #expect(ceil64(try width("— Typography is", bold)) == 176.5)
+    }
+
+    /// Fonts are made at the size Chromium's font cache keeps, in hundredths truncated from a
+    /// float product: an em dash (one em in Liberation Serif) is 19.953125 px at 19.97 px (a 19.96 px
+    /// font), 20.28125 px at 20.3 px, but 19.984375 px at 19.99 px (measured, docs/CHROMIUM.md §1).
+    @Test func fractionalSizesUseTheFontCacheSize() throws {
+        for (size, em) in [(19.97, 19.953125), (20.3, 20.28125), (19.99, 19.984375), (10.3, 10.296875)] {
+            #expect(ceil64(try width("—", style(family: "Liberation Serif", size: size))) == em, "\(size) px")
+        }
+    }
+
     // MARK: Widths
 
     @Test func infiniteWidthGivesOneLinePerParagraph() throws {

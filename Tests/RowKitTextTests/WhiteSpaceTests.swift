@@ -75,5 +75,16 @@ import Testing
     @Test func nbspOnlyTextIsOneLineEvenWhenRepeated() throws {
         #expect(try prepare("\u{A0}\u{A0}\u{A0}").lineCount(width: 100) == 1)
     }
+
+    /// U+3000 hangs behind the word it ends, but after a break after a space it is content
+    /// (docs/CHROMIUM.md §3(e)): `漢漢 　漢漢` at 33 px is `漢漢 ` / `　漢` / `漢` in Chromium.
+    @Test func ideographicSpaceAfterASpaceIsContent() throws {
+        #expect(try lineTexts("漢漢 \u{3000}漢漢", width: 33) == ["漢漢", "\u{3000}漢", "漢"])
+        #expect(try lineTexts("漢漢\u{3000}漢漢", width: 33) == ["漢漢", "漢漢"])
+        #expect(try prepare("ab\u{3000}\u{3000}\u{3000}").lineCount(width: 21) == 1)
+        // pre-wrap: it hangs behind the space (`Line 　 Keep` at 9 px, measured).
+        #expect(try prepare("ab \u{3000} cd", style(.preWrap)).lineCount(width: 9) == 4)
+        #expect(try prepare("ab \u{3000} cd").lineCount(width: 9) == 5)
+    }
 }
 

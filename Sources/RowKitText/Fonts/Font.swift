@@ -38,6 +38,8 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     private let baseFont: HBFont
     /// Clusters shaped to decide coverage, bounded (see ``covers(cluster:)``).
     private let coverage = Mutex<[[UInt16]: Bool]>([:])
+    /// Punctuation spacing facts per shaping language id, bounded (see ``punctuationSpacing(_:)``).
+    private let spacing = Mutex<[UInt16: PunctuationSpacing]>([:])
 
     init?(id: Int32, path: String, faceIndex: Int32, family: String) {
         guard let face = HarfBuzz.loadFace(path: path, index: faceIndex) else { return nil }
@@ -77,10 +79,20 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     }
 
     /// FreeType's 16.16 scale for a size: `FT_DivFix(floor(size × 64), unitsPerEm)` — Skia hands
-    /// FreeType the size in 26.6 truncated (measured at fractional sizes, docs/CHROMIUM.md §1).
+    /// FreeType the size in 26.6 truncated (measured at fractional sizes, docs/CHROMIUM.md §1) —
+    /// of the size Chromium's font cache keeps, ``platformSize(_:)``.
     @inline(__always) func fixedScale(size: Double) -> Int64 {
-        let size26_6 = Int64((Float(size) * 64).rounded(.down))
+        let size26_6 = Int64((Self.platformSize(size) * 64).rounded(.down))
         return ((size26_6 << 16) + Int64(unitsPerEm) / 2) / Int64(unitsPerEm)
+    }
+
+    /// The size a font is made at: Chromium's font cache keys sizes in hundredths of a pixel,
+    /// truncated from a 32-bit float product (`size × 100`), and makes the font at that key's
+    /// size — so 19.97 px is a 19.96 px font (19.97f × 100 = 1996.9999) and 20.3 px a 20.29 px one,
+    /// while 19.99 px stays (19.99f × 100 rounds to 1999.0). Measured on 23 sizes, docs/CHROMIUM.md §1.
+    @inline(__always) static func platformSize(_ size: Double) -> Float {
+        let hundredths = (Float(size) * 100).rounded(.towardZero)
+        return hundredths / 100
     }
 
     /// An advance in design units as pixels in 16.16 fixed point, rounded as FreeType and
@@ -88,7 +100,7 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     @inline(__always) func fixedAdvance(_ units: Int32, scale: Int64, size: Double) -> Int64 {
         if let ppem = bitmapStrikePPEM {
             let strikePixels = (Int64(units) * Int64(ppem) * 2 + Int64(unitsPerEm)) / (2 * Int64(unitsPerEm))
-            return Int64((Double(strikePixels) * size / Double(ppem) * 65536).rounded())
+            return Int64((Double(strikePixels) * Double(Self.platformSize(size)) / Double(ppem) * 65536).rounded())
         }
         let product = Int64(units) * scale
         return product >= 0 ? (product + 32) >> 6 : -((-product + 32) >> 6)
@@ -131,6 +143,19 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
             table[key] = shaped
         }
         return shaped
+    }
+
+    /// How this font spaces CJK punctuation in `language` (read once per language, at most 256
+    /// languages kept): see ``PunctuationSpacing``.
+    func punctuationSpacing(_ language: ShapingLanguage) -> PunctuationSpacing {
+        guard hasHalfWidthPunctuation else { return .none }
+        if let known = spacing.withLock({ $0[language.id] }) { return known }
+        let facts = PunctuationSpacing(font: baseFont, hasHalt: true, language: language.language)
+        spacing.withLock { table in
+            if table.count >= 256 { table.removeAll(keepingCapacity: true) }
+            table[language.id] = facts
+        }
+        return facts
     }
 
     /// The glyph `scalar` maps to, or nil.

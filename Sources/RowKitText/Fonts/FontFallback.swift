@@ -33,6 +33,10 @@ struct FontFallback {
     /// The paragraph's grapheme ends, when the caller found them already: plans take their
     /// clusters from here instead of asking ICU again.
     var paragraphGraphemes: [Int32]?
+    /// The paragraph's bidi levels (nil: all 0), set by the builder for one analysis and valid
+    /// only during it: a plan ends where the level changes, because Chromium looks for fallback
+    /// fonts per shaping item and items end at direction changes (docs/CHROMIUM.md §2.6).
+    nonisolated(unsafe) var paragraphLevels: UnsafeBufferPointer<UInt8>?
     /// The fonts the current plan tried, in order: a hole cluster takes the first that renders
     /// it, else the primary font (so they, with the cluster, decide its font).
     private var planFonts: [Font] = []
@@ -138,8 +142,8 @@ struct FontFallback {
     }
 
     /// Plans the system fallback for the holes of the script segment starting at `g0` (whose
-    /// first cluster is a hole): the segment runs while the script stays the same (Common and
-    /// Inherited characters join it) and ends at an emoji cluster; clusters the chain renders
+    /// first cluster is a hole): the segment runs while the script and the bidi level stay the
+    /// same (Common and Inherited characters join it) and ends at an emoji cluster; clusters the chain renders
     /// are skipped, the others are filled as Chromium fills its reshape queue.
     private mutating func plan(_ units: UnsafeBufferPointer<UInt16>, from g0: Int) {
         // The segment runs from g0 while the script stays the same, at most 2048 units. Its
@@ -174,6 +178,7 @@ struct FontFallback {
                 let end = g0 + Int(end32)
                 defer { start = end }
                 if truncated && end == limit { reachedEnd = false; break }
+                if start > g0, let levels = paragraphLevels, start < levels.count, levels[start] != levels[g0] { break }
                 let info = clusterInfo(units, start, end)
                 let s = info.script
                 if s > 1 && s != 103 {

@@ -120,7 +120,7 @@ extension TextLayout {
             ? p.penPosition(of: contentEnd, lineStart: line.start) - p.width(of: line.start..<contentEnd) : 0
         let excess = pen + skippedTabs - line.width
         if !line.hyphenated && !line.ellipsized && abs(excess) > 1e-6, contentEnd > line.start,
-           excess > 0 ? CJKPunctuation.kind(p.units[contentEnd - 1]) == .close
+           excess > 0 ? CJKPunctuation.isClosingMark(p.units[contentEnd - 1])
                : CJKPunctuation.growsAtLineEnd(p.units[contentEnd - 1]) || p.kerningGrowth(at: contentEnd) > 0,
            let last = placed.indices.last, !placed[last].advances.isEmpty {
             var advances = placed[last].advances

@@ -70,40 +70,113 @@ enum QuotationRules {
 }
 
 /// CJK punctuation classes for `text-spacing-trim: normal` (Chromium's default): fullwidth
-/// punctuation next to other punctuation loses half its em box.
+/// punctuation next to other punctuation loses half its em box (Chromium's `HanKerning`, CSS Text 4
+/// "fullwidth punctuation collapsing"; measured, docs/CHROMIUM.md §3(e)).
+///
+/// A character's class comes from its code point, except for full stops and commas, colons,
+/// semicolons and curly quotes, whose class is read from the font's glyphs in the content
+/// language (``PunctuationSpacing``): Noto Sans CJK's `。` sits in the left half of its box for
+/// Japanese and Simplified Chinese (closing) but in the middle for Traditional Chinese; its
+/// curly quotes are proportional for Japanese and Korean, so they trim nothing there.
 enum CJKPunctuation {
-    enum Kind { case open, close, dot, comma, middle }
+    /// The text-spacing class of a character in a font.
+    enum Kind: UInt8, Sendable { case other, open, close, middle, openNarrow, closeNarrow }
 
-    static func kind(_ unit: UInt16) -> Kind? {
+    /// The class of a character before the font is known: the font decides `dot`, `colon`,
+    /// `semicolon` and the quotes.
+    enum CodePointClass: Sendable, Equatable {
+        case kind(Kind)
+        case dot, colon, semicolon, openQuote, closeQuote
+    }
+
+    /// The class of `unit` from its code point alone (Chromium's `GetHanKerningCharType`):
+    /// opening and closing brackets (general category Ps/Pe) are wide in the CJK Symbols and
+    /// Punctuation block and among the fullwidth forms, narrow elsewhere.
+    static func codePointClass(_ unit: UInt16) -> CodePointClass {
         switch unit {
-        case 0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x3016, 0x3018, 0x301A, 0xFF08, 0xFF3B, 0xFF5B, 0x2018, 0x201C:
-            return .open
-        case 0x3009, 0x300B, 0x300D, 0x300F, 0x3011, 0x3015, 0x3017, 0x3019, 0x301B, 0xFF09, 0xFF3D, 0xFF5D, 0x2019, 0x201D:
-            return .close
-        case 0x3002, 0xFF0E: return .dot
-        case 0x3001, 0xFF0C: return .comma
-        case 0x30FB: return .middle
-        default: return nil
+        case 0x2018, 0x201C: return .openQuote
+        case 0x2019, 0x201D: return .closeQuote
+        case 0x3000, 0x00B7, 0x2027, 0x30FB: return .kind(.middle)
+        case 0x3001, 0x3002, 0xFF0C, 0xFF0E: return .dot
+        case 0xFF1A: return .colon
+        case 0xFF1B: return .semicolon
+        default: break
+        }
+        guard unit >= 0x28, unit < 0xD800 || unit >= 0xE000, let scalar = Unicode.Scalar(unit) else { return .kind(.other) }
+        let wide = (unit >= 0x3000 && unit <= 0x303F) || (unit >= 0xFF01 && unit <= 0xFF60) || (unit >= 0xFFE0 && unit <= 0xFFE6)
+        switch scalar.properties.generalCategory {
+        case .openPunctuation: return .kind(wide ? .open : .openNarrow)
+        case .closePunctuation: return .kind(wide ? .close : .closeNarrow)
+        default: return .kind(.other)
         }
     }
 
-    /// A full stop or comma: trimmed before other punctuation, but never at a line end.
-    static func growsAtLineEnd(_ unit: UInt16) -> Bool {
-        let k = kind(unit)
-        return k == .dot || k == .comma
+    /// The class of `unit` in a font with the given spacing facts.
+    static func kind(_ unit: UInt16, in spacing: PunctuationSpacing) -> Kind {
+        switch codePointClass(unit) {
+        case .kind(let kind): return kind
+        case .dot: return spacing.dot
+        case .colon: return spacing.colon
+        case .semicolon: return spacing.semicolon
+        case .openQuote: return spacing.quotesFullwidth ? .open : .openNarrow
+        case .closeQuote: return spacing.quotesFullwidth ? .close : .closeNarrow
+        }
     }
 
-    /// Whether the unit at `i` is trimmed by its neighbours: a closing mark (bracket, `。`, `、`)
-    /// followed by any punctuation loses its end half; an opening bracket preceded by any
-    /// punctuation loses its start half, unless the mark before it was already trimmed.
-    /// Only neighbours inside `run` (the same font) count, as in Chromium.
-    static func isTrimmed(_ units: UnsafeBufferPointer<UInt16>, _ i: Int, run: Range<Int>) -> Bool {
-        guard let this = kind(units[i]) else { return false }
-        let next = i + 1 < run.upperBound ? kind(units[i + 1]) : nil
-        if this != .open && this != .middle && next != nil { return true }
-        if this == .open, i > run.lowerBound, let previous = kind(units[i - 1]) {
-            // A closing mark before us is trimmed already (it is followed by punctuation).
-            return previous == .open || previous == .middle
+    /// Whether an opening mark of class `this` after one of class `previous` loses its start half.
+    @inline(__always) static func trimsOpening(_ this: Kind, after previous: Kind) -> Bool {
+        this == .open && (previous == .open || previous == .middle || previous == .close || previous == .openNarrow)
+    }
+
+    /// Whether a closing mark of class `this` before one of class `next` loses its end half.
+    @inline(__always) static func trimsClosing(_ this: Kind, before next: Kind) -> Bool {
+        this == .close && (next == .close || next == .middle || next == .closeNarrow)
+    }
+
+    /// A closing mark that may lose its end half at a line end to fit (brackets; quotes where
+    /// the font's are fullwidth): full stops, commas and colons never are.
+    static func trimsAtLineEnd(_ unit: UInt16, in spacing: PunctuationSpacing) -> Bool {
+        switch codePointClass(unit) {
+        case .kind(.close): return true
+        case .closeQuote: return spacing.quotesFullwidth
+        default: return false
+        }
+    }
+
+    /// A closing bracket or quote (drawing: how a line end that was trimmed to fit is painted).
+    static func isClosingMark(_ unit: UInt16) -> Bool {
+        let c = codePointClass(unit)
+        return c == .kind(.close) || c == .closeQuote
+    }
+
+    /// A full stop, comma, colon or semicolon: trimmed before other punctuation, but full width
+    /// again at a line end.
+    static func growsAtLineEnd(_ unit: UInt16) -> Bool {
+        switch codePointClass(unit) {
+        case .dot, .colon, .semicolon: return true
+        default: return false
+        }
+    }
+
+    /// Whether the unit at `i` is trimmed by its neighbours in `run` (the same font): a closing
+    /// mark before a closing, middle or narrow closing one loses its end half; otherwise an
+    /// opening mark after an opening, middle, closing or narrow opening one loses its start half.
+    /// Only neighbours inside `run` count.
+    ///
+    /// For a closing mark before an opening one (`。「`, `」「`) Chromium trims the opening mark;
+    /// here the closing one takes the half instead (the same width on one line): a line may
+    /// break between them, and Chromium trims neither at a line edge, which the closing mark's
+    /// line-end rules (``growsAtLineEnd(_:)``, ``trimsAtLineEnd(_:in:)``) reproduce while an
+    /// opening mark's trim would stay at the next line's start.
+    static func isTrimmed(_ units: UnsafeBufferPointer<UInt16>, _ i: Int, run: Range<Int>, spacing: PunctuationSpacing) -> Bool {
+        let this = kind(units[i], in: spacing)
+        if this == .close, i + 1 < run.upperBound {
+            let next = kind(units[i + 1], in: spacing)
+            return trimsClosing(this, before: next) || next == .open
+        }
+        if this == .open, i > run.lowerBound {
+            let previous = kind(units[i - 1], in: spacing)
+            return previous != .close && trimsOpening(this, after: previous)
         }
         return false
     }

@@ -65,7 +65,8 @@ struct ChunkedBuilder {
         // segment's holes) look ahead in the paragraph, whichever chunk they start in.
         builder.resetFallback(context.fallback)
         builder.paragraph = units
-        defer { builder.paragraph = nil; builder.paragraphOffset = 0 }
+        builder.fallback.paragraphLevels = levels
+        defer { builder.paragraph = nil; builder.paragraphOffset = 0; builder.fallback.paragraphLevels = nil }
         // The paragraph's break opportunities and grapheme ends, found (once) when a chunk that
         // is not printable ASCII is missing from the cache: the chunk's analysis takes its share.
         var paragraph: (breaks: [Int32], mandatory: [UInt8], graphemes: [Int32])?

@@ -122,6 +122,8 @@ struct Builder {
         if !trimmed.isEmpty { trimmed.removeAll() }
         if !kerned.isEmpty { kerned.removeAll(keepingCapacity: true) }
         guard !units.isEmpty else { return }
+        if paragraph == nil { fallback.paragraphLevels = levels }
+        defer { if paragraph == nil { fallback.paragraphLevels = nil } }
         // Printable ASCII (with spaces, and tabs and newlines) is common and simple: its grapheme
         // clusters are single units and the browser decides its breaks without ICU.
         let ascii = given == nil && !forceUnicode && !units.contains { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }
@@ -148,6 +150,7 @@ struct Builder {
         var nextBreak = 0
         var g0 = 0
         var graphemeIndex = 0
+        var script: Int32 = -1  // the script of the text so far (ScriptRuns), -1 before any
         while g0 < units.count {
             let g1: Int
             if let graphemes {
@@ -164,20 +167,30 @@ struct Builder {
             // Fast path: printable ASCII continuing a run of the primary font (no font choice,
             // no reference counting).
             if g1 == g0 + 1 && unit >= 0x20 && unit < 0x7F && primaryCoversASCII && runStart >= 0 && runFont === primary
-                && runLevel == (levels?[g0] ?? 0) && !(atBreakAfterSpace && !primary.kernsAcrossSpaces) {
+                && runLevel == (levels?[g0] ?? 0) && !(atBreakAfterSpace && !primary.kernsAcrossSpaces)
+                && (script == ScriptRuns.latin || (unit | 0x20) &- 0x61 >= 26) {
                 continue
             }
             if unit == 0x0A || unit == 0x09 {
                 if runStart >= 0 { closeRun(units, runStart, g0, runFont, runLevel, buffer) }
                 runStart = -1
+                script = -1
                 continue
             }
             let font = paragraph.map { fallback.font(for: $0, paragraphOffset + g0, paragraphOffset + g1) }
                 ?? fallback.font(for: units, g0, g1)
             let lvl = levels?[g0] ?? 0
-            // Runs split where the font or direction changes, and after a space for fonts that
-            // do not kern across spaces (so words are shaped alone and shared through the cache).
-            if runStart < 0 || font !== runFont || lvl != runLevel || (atBreakAfterSpace && !font.kernsAcrossSpaces) {
+            // Words of fonts that do not kern across spaces are shaped alone (and cached): the
+            // script so far restarts with each, as when a word is analysed by itself.
+            if atBreakAfterSpace && !font.kernsAcrossSpaces { script = -1 }
+            let first = UnicodeAnalysis.scalar(at: g0, in: units).0
+            if ScriptRuns.isOpening(first) { script = -1 }
+            let clusterScript = ScriptRuns.script(of: first)
+            let scriptChanges = clusterScript >= 0 && script >= 0 && clusterScript != script
+            if clusterScript >= 0 { script = clusterScript }
+            // Runs split where the font, direction or script changes, and after a space for fonts
+            // that do not kern across spaces (so words are shaped alone and shared through the cache).
+            if runStart < 0 || font !== runFont || lvl != runLevel || scriptChanges || (atBreakAfterSpace && !font.kernsAcrossSpaces) {
                 if runStart >= 0 { closeRun(units, runStart, g0, runFont, runLevel, buffer) }
                 runStart = g0
                 runFont = font
@@ -196,8 +209,7 @@ struct Builder {
         var start = 0
         for (k, endOffset) in breaks.enumerated() {
             let end = Int(endOffset)
-            var contentEnd = end
-            while contentEnd > start && isHangingSpace(units[contentEnd - 1]) { contentEnd -= 1 }
+            let contentEnd = contentEnd(ofSegment: start, end, in: units, whiteSpace: style.whiteSpace)
             var flag: UInt8 = mandatory[k] != 0 ? MetricsBlock.Flag.mandatoryBreak : 0
             var content: Int64 = 0, trailing: Int64 = 0
             var graphemeCount = 0
@@ -215,8 +227,9 @@ struct Builder {
             if contentEnd > start {
                 let last = contentEnd - 1
                 if units[last] == 0xAD { flag |= MetricsBlock.Flag.softHyphen }
-                if CJKPunctuation.kind(units[last]) == .close && !trimmed.contains(last), unitAdvances[last] > 0,
-                   let run = runs.last(where: { Int($0.start) <= last }), run.font.hasHalfWidthPunctuation {
+                if !trimmed.contains(last), unitAdvances[last] > 0, CJKPunctuation.isClosingMark(units[last]),
+                   let run = runs.last(where: { Int($0.start) <= last }), run.font.hasHalfWidthPunctuation,
+                   CJKPunctuation.trimsAtLineEnd(units[last], in: run.font.punctuationSpacing(language)) {
                     flag |= MetricsBlock.Flag.endTrim
                     endTrimSegments.append(Int32(k))
                     endTrimAmounts.append(unitAdvances[last] / 2)
@@ -299,7 +312,8 @@ struct Builder {
         let slice = UnsafeBufferPointer(rebasing: units[start..<end])
         var halfWidth: [UInt16] = []
         if font.hasHalfWidthPunctuation {
-            for u in start..<end where CJKPunctuation.isTrimmed(units, u, run: start..<end) {
+            let spacing = font.punctuationSpacing(language)
+            for u in start..<end where CJKPunctuation.isTrimmed(units, u, run: start..<end, spacing: spacing) {
                 halfWidth.append(UInt16(truncatingIfNeeded: u - start))
                 trimmed.insert(u)
             }

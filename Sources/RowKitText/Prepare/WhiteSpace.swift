@@ -38,6 +38,23 @@ extension WhiteSpace {
     unit == 0x20 || unit == 0x09 || unit == 0x0A || unit == 0x3000
 }
 
+/// Where the content of the break segment `start..<end` ends: its trailing white space hangs
+/// (``isHangingSpace(_:)``), except that in a segment of white space alone — one that follows a
+/// break after a space — an ideographic space U+3000 is content: Chromium's line breaker
+/// leaves out only spaces, tabs and newlines at a break and hangs U+3000 only behind the word
+/// it ends (measured: `漢漢 　漢漢` at 33 px is `漢漢 ` / `　漢` / `漢`, and `gentle 　 The` at
+/// 50 px gives the U+3000 a line of its own, while `ab　　　` stays on one line however narrow).
+/// With `pre-wrap` the U+3000 hangs there too (`Line 　 Keep` at 9 px keeps it on the `e` line).
+@inline(__always) func contentEnd(ofSegment start: Int, _ end: Int, in units: UnsafeBufferPointer<UInt16>,
+                                  whiteSpace: WhiteSpace) -> Int {
+    var contentEnd = end
+    while contentEnd > start && isHangingSpace(units[contentEnd - 1]) { contentEnd -= 1 }
+    guard contentEnd == start, whiteSpace == .normal else { return contentEnd }
+    var p = end
+    while p > start && units[p - 1] != 0x3000 { p -= 1 }
+    return p
+}
+
 /// Tab stops of preserved tabs (CSS `tab-size: 8`): every 8 space widths of the primary font
 /// from the line start; a tab that would reach the next stop in less than half a space goes on
 /// to the one after (Chromium's `Font::TabWidth`, measured: docs/CHROMIUM.md §3(m)).

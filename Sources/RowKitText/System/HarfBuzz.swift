@@ -119,6 +119,32 @@ enum HarfBuzz {
         hb_font_get_glyph_h_advance(font, glyph)
     }
 
+    /// Shapes `scalars` (one glyph each expected) in `language` as Han text and returns each
+    /// glyph (0 for .notdef), its advance and its ink extent (left, right) in design units,
+    /// offsets included; nil when a scalar does not shape to exactly one glyph of its own.
+    static func glyphBounds(_ font: HBFont, _ scalars: [UInt32], language: HBLanguage?) -> [(glyph: UInt32, advance: Int32, left: Int32, right: Int32)]? {
+        let buffer = hb_buffer_create()!
+        defer { hb_buffer_destroy(buffer) }
+        var text = scalars
+        hb_buffer_add_utf32(buffer, &text, Int32(text.count), 0, Int32(text.count))
+        hb_buffer_set_direction(buffer, HB_DIRECTION_LTR)
+        hb_buffer_set_script(buffer, HB_SCRIPT_HAN)
+        if let language { hb_buffer_set_language(buffer, language) }
+        hb_shape(font, buffer, nil, 0)
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count), Int(count) == scalars.count,
+              let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return nil }
+        var out: [(glyph: UInt32, advance: Int32, left: Int32, right: Int32)] = []
+        for i in 0..<Int(count) {
+            guard infos[i].cluster == UInt32(i) else { return nil }
+            var extents = hb_glyph_extents_t()
+            _ = hb_font_get_glyph_extents(font, infos[i].codepoint, &extents)
+            let left = extents.x_bearing + positions[i].x_offset
+            out.append((infos[i].codepoint, positions[i].x_advance, left, left + extents.width))
+        }
+        return out
+    }
+
     /// HarfBuzz's language for a BCP 47 tag.
     static func language(_ tag: String) -> HBLanguage? { hb_language_from_string(tag, -1) }
 
