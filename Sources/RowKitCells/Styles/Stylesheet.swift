@@ -181,7 +181,7 @@ public struct Stylesheet: Sendable, Hashable {
     var origins: [String: Origin]
 
     /// What loading found that works but is probably not meant — each `font` naming a family
-    /// that is not installed (``FontLibrary/missingFamilyWarning(_:)``), with file, line and
+    /// that is not installed (`FontLibrary.missingFamilyWarning(_:)` of RowKitText), with file, line and
     /// column; the warnings of both sheets after ``merged(over:)``. Empty for sheets made in Swift.
     public internal(set) var warnings: [StyleWarning] = []
 
