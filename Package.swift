@@ -62,7 +62,7 @@ let package = Package(
             "RowKitText", "RowKitCells", "RowKitList", "RowKitListCells", "RowKitDraw", "RowKitIO", "RowKitView", "RowKitWindow",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "rowkit-bench", dependencies: ["RowKitText", "RowKitCells", "RowKitList", "RowKitListCells", "CPango"], path: "Benchmarks/rowkit-bench"),
+        .executableTarget(name: "rowkit-bench", dependencies: ["RowKitText", "RowKitCells", "RowKitList", "RowKitListCells", "RowKitIO", "CPango"], path: "Benchmarks/rowkit-bench"),
 
         .testTarget(name: "RowKitTextTests", dependencies: [
             "RowKitText",

@@ -1,5 +1,7 @@
 // Number formatting and the machine-readable summary (no Foundation needed).
 
+import RowKitIO
+
 /// `x` with `digits` decimals ("n/a" when not finite).
 func fixed(_ x: Double, _ digits: Int) -> String {
     guard x.isFinite else { return "n/a" }
@@ -61,22 +63,8 @@ struct JSONObject {
         if let value { add(key, value) } else { fields.append("\"\(key)\":null") }
     }
     mutating func add(_ key: String, _ value: Bool) { fields.append("\"\(key)\":\(value)") }
-    mutating func add(_ key: String, _ value: String) { fields.append("\"\(key)\":\"\(escaped(value))\"") }
+    mutating func add(_ key: String, _ value: String) { fields.append("\"\(key)\":\(JSONText.string(value))") }
     mutating func add(_ key: String, _ value: JSONObject) { fields.append("\"\(key)\":\(value.text)") }
 
     var text: String { "{" + fields.joined(separator: ",") + "}" }
-
-    private func escaped(_ s: String) -> String {
-        var out = ""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case _ where scalar.value < 0x20: out += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
 }

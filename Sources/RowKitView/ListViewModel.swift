@@ -440,23 +440,18 @@ public final class ListViewModel {
         if let item = frame.first {
             let kind = item.kind == .row ? "row" : item.kind == .header ? "header" : "footer"
             first = "{\"section\": \(item.indexPath.section), \"row\": \(item.kind == .row ? item.indexPath.row : -1), \"kind\": \"\(kind)\"}"
-            firstID = jsonString(list.item(at: item.index).id)
-            firstY = jsonNumber(frame.screenY(of: item))
+            firstID = JSONText.string(list.item(at: item.index).id)
+            firstY = JSONText.number(frame.screenY(of: item))
         }
         let selectedText = selected.map { "{\"section\": \($0.section), \"row\": \($0.row)}" } ?? "null"
-        return "{\"frame\": \(number), \"t\": \(jsonNumber((time * 1e6).rounded() / 1e6)), \"offset\": \(jsonNumber(frame.offset)), "
+        return "{\"frame\": \(number), \"t\": \(JSONText.number((time * 1e6).rounded() / 1e6)), \"offset\": \(JSONText.number(frame.offset)), "
             + "\"first\": \(first), \"firstId\": \(firstID), \"firstY\": \(firstY), "
-            + "\"paintMs\": \(jsonNumber((paintMilliseconds * 1000).rounded() / 1000)), "
-            + (modelMilliseconds.map { "\"modelMs\": \(jsonNumber(($0 * 1000).rounded() / 1000)), " } ?? "")
-            + "\"width\": \(jsonNumber(frame.width)), \"height\": \(jsonNumber(frame.height)), "
-            + "\"contentHeight\": \(jsonNumber(frame.contentHeight)), \"unmeasured\": \(list.unmeasuredCount), "
-            + "\"sticky\": \(frame.sticky.map { "{\"section\": \($0.section), \"y\": \(jsonNumber($0.screenY)), \"height\": \(jsonNumber($0.height))}" } ?? "null"), "
+            + "\"paintMs\": \(JSONText.number((paintMilliseconds * 1000).rounded() / 1000)), "
+            + (modelMilliseconds.map { "\"modelMs\": \(JSONText.number(($0 * 1000).rounded() / 1000)), " } ?? "")
+            + "\"width\": \(JSONText.number(frame.width)), \"height\": \(JSONText.number(frame.height)), "
+            + "\"contentHeight\": \(JSONText.number(frame.contentHeight)), \"unmeasured\": \(list.unmeasuredCount), "
+            + "\"sticky\": \(frame.sticky.map { "{\"section\": \($0.section), \"y\": \(JSONText.number($0.screenY)), \"height\": \(JSONText.number($0.height))}" } ?? "null"), "
             + "\"selected\": \(selectedText)}"
     }
 }
 
-/// A number as JSON (``JSONText/number(_:)``).
-func jsonNumber(_ value: Double) -> String { JSONText.number(value) }
-
-/// A string as a JSON string literal (``JSONText/string(_:)``).
-func jsonString(_ text: String) -> String { JSONText.string(text) }

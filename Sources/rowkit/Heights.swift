@@ -183,7 +183,7 @@ struct Heights: ParsableCommand {
             // A list row holds at most HeightIndex.maximumHeight; cutting a taller row would
             // give every later y silently wrong.
             guard height <= HeightIndex.maximumHeight else {
-                return .failure(CommandError("the row is \(jsonNumber(height)) px tall, more than a list row can be (\(jsonNumber(HeightIndex.maximumHeight)) px)"))
+                return .failure(CommandError("the row is \(JSONText.number(height)) px tall, more than a list row can be (\(JSONText.number(HeightIndex.maximumHeight)) px)"))
             }
             return .success(height)
         } catch {
@@ -217,7 +217,7 @@ struct Heights: ParsableCommand {
             return Int64(Int32(clamping: Int64((min(height, HeightIndex.maximumHeight) * HeightIndex.unitsPerPixel).rounded())))
         }
 
-        static func pixels(_ units: Int64) -> String { jsonNumber(Double(units) / HeightIndex.unitsPerPixel) }
+        static func pixels(_ units: Int64) -> String { JSONText.number(Double(units) / HeightIndex.unitsPerPixel) }
 
         func error(_ message: String) throws(OutputError) {
             failed = true

@@ -84,9 +84,9 @@ struct Measure: ParsableCommand {
         var index: Int, width: Double, measure: TextMeasure
         var lines: [(text: String, width: Double, fonts: [String])]?
         var json: String {
-            var json = "{\"index\": \(index), \"width\": \(jsonNumber(width)), \"lineCount\": \(measure.lineCount), \"height\": \(jsonNumber(measure.height)), \"maxLineWidth\": \(jsonNumber(layoutUnits(measure.maxLineWidth)))"
+            var json = "{\"index\": \(index), \"width\": \(JSONText.number(width)), \"lineCount\": \(measure.lineCount), \"height\": \(JSONText.number(measure.height)), \"maxLineWidth\": \(JSONText.number(layoutUnits(measure.maxLineWidth)))"
             if let lines {
-                json += ", \"lines\": [" + lines.map { "{\"text\": \(jsonString($0.text)), \"width\": \(jsonNumber(layoutUnits($0.width))), \"fonts\": [\($0.fonts.map(jsonString).joined(separator: ", "))]}" }.joined(separator: ", ") + "]"
+                json += ", \"lines\": [" + lines.map { "{\"text\": \(JSONText.string($0.text)), \"width\": \(JSONText.number(layoutUnits($0.width))), \"fonts\": [\($0.fonts.map(JSONText.string).joined(separator: ", "))]}" }.joined(separator: ", ") + "]"
             }
             return json + "}"
         }

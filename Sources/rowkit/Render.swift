@@ -116,7 +116,7 @@ struct Render: ParsableCommand {
                 }
                 let what = item.kind == .row ? "\"row\": \(item.indexPath.row), \"section\": \(item.indexPath.section)"
                     : item.kind == .header ? "\"header\": \(item.indexPath.section)" : "\"footer\": \(item.indexPath.section)"
-                try out.writeLine("{\(what), \"cell\": \(jsonString(row?.template ?? "")), \"y\": \(jsonNumber(item.y)), \"height\": \(jsonNumber(item.height))}")
+                try out.writeLine("{\(what), \"cell\": \(JSONText.string(row?.template ?? "")), \"y\": \(JSONText.number(item.y)), \"height\": \(JSONText.number(item.height))}")
             }
             CellPainter.draw(arrangement, in: canvas, x: 0, y: item.y - top, state: CellState(item.state), images: store, debugFrames: debugFrames)
             if item.kind == .row {
@@ -129,7 +129,7 @@ struct Render: ParsableCommand {
         do { try canvas.finish() } catch { throw CommandError(error.description) }
         if !quiet {
             Diagnostics.note("wrote \(output): \(describeSize(canvas)), \(visible.count) of \(engine.itemCount) items, "
-                             + "viewport \(jsonNumber(top))..\(jsonNumber(top + canvasHeight)) of \(jsonNumber(engine.contentHeight)) px")
+                             + "viewport \(JSONText.number(top))..\(JSONText.number(top + canvasHeight)) of \(JSONText.number(engine.contentHeight)) px")
         }
     }
 
@@ -146,11 +146,11 @@ struct Render: ParsableCommand {
 
 /// "320×480 px" (and the device size of a scaled PNG).
 func describeSize(_ canvas: Canvas) -> String {
-    var text = "\(jsonNumber(canvas.width))×\(jsonNumber(canvas.height)) px"
+    var text = "\(JSONText.number(canvas.width))×\(JSONText.number(canvas.height)) px"
     if canvas.format == .png {
         let device = canvas.deviceSize
         if Double(device.width) != canvas.width || Double(device.height) != canvas.height {
-            text += " (\(device.width)×\(device.height) device pixels at scale \(jsonNumber(canvas.scale)))"
+            text += " (\(device.width)×\(device.height) device pixels at scale \(JSONText.number(canvas.scale)))"
         }
     }
     return text

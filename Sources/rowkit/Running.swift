@@ -52,12 +52,6 @@ struct CommandError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A number as JSON (``JSONText/number(_:)``).
-func jsonNumber(_ value: Double) -> String { JSONText.number(value) }
-
-/// A string as a JSON string literal (``JSONText/string(_:)``).
-func jsonString(_ text: String) -> String { JSONText.string(text) }
-
 /// Fixed slots that concurrent workers fill, one slot per worker index (no two write the same).
 final class ResultSlots<Value>: @unchecked Sendable {
     private let slots: UnsafeMutableBufferPointer<Value?>

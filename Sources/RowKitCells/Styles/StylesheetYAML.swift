@@ -44,7 +44,7 @@ extension Stylesheet {
         var warnings: [StyleWarning] = []
         for (name, _, value) in styles.entries {
             let path = styles.path(name)
-            let (definition, extendsNode) = try Self.definition(value, path, reader: reader)
+            let (definition, extendsNode, fontNode) = try Self.definition(value, path, reader: reader)
             names.append(name)
             definitions[name] = definition
             if let extendsNode {
@@ -54,8 +54,7 @@ extension Stylesheet {
             // A family that is not installed still draws (with the standard font), so it is a
             // warning, reported here where the file and line are known.
             if let family = definition.font, let message = FontLibrary.shared.missingFamilyWarning(family) {
-                let node = Self.mappingValue(value, key: "font")
-                warnings.append(StyleWarning(file: reader.file, line: node?.mark?.line ?? 0, column: node?.mark?.column ?? 0,
+                warnings.append(StyleWarning(file: reader.file, line: fontNode?.mark?.line ?? 0, column: fontNode?.mark?.column ?? 0,
                                              keyPath: YAMLReader.join(path, "font"), message: message))
             }
         }
@@ -63,16 +62,11 @@ extension Stylesheet {
         self.warnings = warnings
     }
 
-    /// The value node of `key` in a mapping node (nil when absent or not a mapping).
-    static func mappingValue(_ node: Node, key: String) -> Node? {
-        guard case .mapping(let mapping) = node else { return nil }
-        return mapping.first { $0.key.string == key }?.value
-    }
-
-    /// One style mapping; also returns its `extends` value node for locating resolution errors.
-    static func definition(_ node: Node, _ path: String, reader: YAMLReader) throws(StyleError) -> (StyleDefinition, Node?) {
+    /// One style mapping; also returns its `extends` and `font` value nodes, to locate
+    /// resolution errors and font warnings.
+    static func definition(_ node: Node, _ path: String, reader: YAMLReader) throws(StyleError) -> (StyleDefinition, extends: Node?, font: Node?) {
         var style = StyleDefinition()
-        if YAMLReader.isNull(node) { return (style, nil) }
+        if YAMLReader.isNull(node) { return (style, nil, nil) }
         let fields = try reader.mapping(node, path, allowed: styleKeys, expected: "a style mapping")
         for (key, _, value) in fields.entries {
             let path = fields.path(key)
@@ -110,7 +104,7 @@ extension Stylesheet {
             default: break
             }
         }
-        return (style, fields["extends"])
+        return (style, fields["extends"], fields["font"])
     }
 
     static func weight(_ node: Node, _ path: String, reader: YAMLReader) throws(StyleError) -> FontWeight {

@@ -148,12 +148,26 @@ extension ListEngine {
     /// y (while nothing moved since `version`), or the viewport at the end (`atEnd`), and the
     /// offset within the content.
     func measureVisible(holding anchor: ListState<Measurer>.Anchor?, version: Int, atEnd: Bool = false) throws(ListError) -> [VisibleItem<ID>] {
+        try measureVisibleRounds(before: { s in
+            if anchor != nil && s.changes.version == version { s.restore(anchor) }
+            if atEnd { s.adjustOffset(to: max(0, s.heights.totalHeight - s.viewportHeight)) }
+            let clamped = s.clampOffset(s.contentOffset)
+            if clamped != s.contentOffset { s.adjustOffset(to: clamped) }
+        }, apply: { s, chunk, results in
+            s.apply(chunk, results, anchor: anchor, anchorVersion: version, pinnedToBottom: false)
+        })
+    }
+
+    /// Rounds of measuring the visible items until none is left unmeasured (measuring changes
+    /// heights, which can bring more items into view): `before` runs in each round's lock hold
+    /// before the visible range is taken, `apply` applies a round's results. Each round measures
+    /// at least one item unless another thread changes the width meanwhile, so the bound only
+    /// guards against that.
+    private func measureVisibleRounds(before: (inout ListState<Measurer>) -> Void,
+                                      apply: (inout ListState<Measurer>, MeasureChunk<Measurer>, MeasureResults) -> Void) throws(ListError) -> [VisibleItem<ID>] {
         for _ in 0..<10_000 {
             let step = state.withLock { s -> ForegroundStep<[VisibleItem<ID>], Measurer> in
-                if anchor != nil && s.changes.version == version { s.restore(anchor) }
-                if atEnd { s.adjustOffset(to: max(0, s.heights.totalHeight - s.viewportHeight)) }
-                let clamped = s.clampOffset(s.contentOffset)
-                if clamped != s.contentOffset { s.adjustOffset(to: clamped) }
+                before(&s)
                 let range = s.visibleRange()
                 if let chunk = s.takeChunk(covering: range) { return .measure(chunk) }
                 return .done(s.visibleItems(in: range))
@@ -163,7 +177,7 @@ extension ListEngine {
                 return visible
             case .measure(let chunk):
                 let results = context.measure(chunk)
-                state.withLock { s in s.apply(chunk, results, anchor: anchor, anchorVersion: version, pinnedToBottom: false) }
+                state.withLock { s in apply(&s, chunk, results) }
                 if let failure = results.failure { throw failure }
             }
         }
@@ -177,28 +191,13 @@ extension ListEngine {
     /// - Throws: ``ListError/rowFailed(id:reason:)`` (and the other data errors) when a visible
     ///   item cannot be measured; the others are measured all the same.
     public func visibleItems() throws(ListError) -> [VisibleItem<ID>] {
-        // Measure until the visible range is stable (measuring changes heights, which can bring
-        // more items into view); each round measures at least one item unless another thread
-        // changes the width meanwhile, so the bound only guards against that.
         // Whether the viewport shows the end is decided once, as the call begins (with
         // `.stickToBottom`, rounds of measuring must not make it stick halfway).
         var pinned: Bool?
-        for _ in 0..<10_000 {
-            let step = state.withLock { s -> ForegroundStep<[VisibleItem<ID>], Measurer> in
-                if pinned == nil { pinned = s.isAtBottom }
-                let range = s.visibleRange()
-                if let chunk = s.takeChunk(covering: range) { return .measure(chunk) }
-                return .done(s.visibleItems(in: range))
-            }
-            switch step {
-            case .done(let visible):
-                return visible
-            case .measure(let chunk):
-                let results = context.measure(chunk)
-                state.withLock { s in s.apply(chunk, results, pinnedToBottom: pinned) }
-                if let failure = results.failure { throw failure }
-            }
-        }
-        return state.withLock { s in s.visibleItems(in: s.visibleRange()) }
+        return try measureVisibleRounds(before: { s in
+            if pinned == nil { pinned = s.isAtBottom }
+        }, apply: { s, chunk, results in
+            s.apply(chunk, results, pinnedToBottom: pinned)
+        })
     }
 }
