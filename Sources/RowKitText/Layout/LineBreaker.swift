@@ -341,12 +341,13 @@ extension MetricsBlock.View {
     static func measure(_ base: UnsafeRawPointer, width: Double) -> TextMeasure {
         let limit = fitLimit(width)
         // The whole text on one line (any width at least its width, `.infinity` included).
-        let single = base.load(fromByteOffset: 8, as: Int64.self)
-        let flags = base.load(fromByteOffset: 46, as: UInt16.self)
+        typealias H = MetricsBlock.HeaderOffset
+        let single = base.load(fromByteOffset: H.singleLineWidth, as: Int64.self)
+        let flags = base.load(fromByteOffset: H.flags, as: UInt16.self)
         if single <= limit {
             guard flags & MetricsBlock.HeaderFlag.tallerLines == 0 else { return measureLines(base, width: width) }
-            guard base.load(fromByteOffset: 16, as: Int32.self) > 0 else { return TextMeasure(lineCount: 0, height: 0, maxLineWidth: 0) }
-            return TextMeasure(lineCount: 1, height: base.load(as: Double.self), maxLineWidth: pixels(single))
+            guard base.load(fromByteOffset: H.segmentCount, as: Int32.self) > 0 else { return TextMeasure(lineCount: 0, height: 0, maxLineWidth: 0) }
+            return TextMeasure(lineCount: 1, height: base.load(fromByteOffset: H.lineHeight, as: Double.self), maxLineWidth: pixels(single))
         }
         let view = MetricsBlock.View(base)
         if flags & MetricsBlock.HeaderFlag.tallerLines == 0, view.specialCount == 0,

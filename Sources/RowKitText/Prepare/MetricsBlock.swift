@@ -2,14 +2,25 @@
 /// does not (no glyphs, fonts or text). ``TextMetrics`` owns one; a ``PreparedText`` keeps one
 /// in its storage; a cell's measuring form (RowKitCells) packs several into one allocation.
 ///
-/// Layout (offsets from the block start, which is 8-byte aligned):
+/// Two parts, each 8-byte aligned: the HOT part, all that measuring reads in the common case (a
+/// width at which every word fits), then the COLD part, wherever the header's `cold` offset
+/// says — right after the hot part in a text's own block; a cell's measuring form (RowKitCells)
+/// packs its texts' hot parts together at its front and their cold parts after them, so a list
+/// re-measuring a million rows sweeps a few contiguous cache lines per row.
 ///
-///     header (48 B)      line height, single-line width, counts, hyphen/ellipsis/space widths
+/// Hot part (offsets from the block start):
+///
+///     header (32 B)      line height, single-line width, segment count, cold offset, special
+///                        count, trail count, unit bits, flags (``HeaderOffset``)
 ///     widths  [n] Int32  content width of each segment (16.16 px)
 ///     codes   [n] UInt8  bit 7: special (flags in the special list), bit 6: breakable (two or
 ///                        more grapheme clusters), bits 0–5: index of the hanging-space width in
 ///                        the trailing table (63: only in the special list)
 ///     trail   [t] Int32  the distinct hanging-space widths (entry 0 is 0)
+///
+/// Cold part (offsets from the header's `cold`, 8-byte aligned):
+///
+///     cold header (20 B) unit count, hyphen, ellipsis and space widths, palette count
 ///     ends    [n] UInt16 or Int32 (wide texts)  end unit of each segment
 ///     specials[s] 16 B   segment, hanging width, trimmable amount, flags: the rare segments
 ///                        (forced break, soft hyphen, tab, white-space only, trimmable bracket)
@@ -36,7 +47,17 @@
 /// A text's distinct (advance, attribute) pairs are few (a few dozen for a paragraph), so a unit
 /// costs five or six bits instead of the five bytes a plain advance and bit would.
 package enum MetricsBlock {
-    static let headerSize = 48
+    static let headerSize = 32
+    static let coldHeaderSize = 20
+
+    /// Where the header's fields lie (bytes from the block start). The hot header holds what
+    /// the common case reads; the cold header (at `cold`) the rest.
+    enum HeaderOffset {
+        static let lineHeight = 0, singleLineWidth = 8, segmentCount = 16, cold = 20, specialCount = 24
+        static let trailCount = 28, unitBits = 29, flags = 30
+        /// From the cold part's start.
+        static let unitCount = 0, hyphenWidth = 4, ellipsisWidth = 8, spaceWidth = 12, paletteCount = 16
+    }
 
     /// Per-segment flags as line breaking sees them (codes and the special list combined).
     enum Flag {
@@ -88,16 +109,22 @@ package enum MetricsBlock {
         var isEmpty: Bool { self == ExtrasCounts() }
     }
 
-    /// Where each part of a block starts, computed from the header's counts.
+    /// Where each part of a block starts, computed from the header's counts: from the block
+    /// start, the cold part's at `cold` (by default right after the hot part).
     struct Offsets {
-        var codes = 0, trail = 0, ends = 0, specials = 0, boxes = 0, classes = 0, palette = 0, attributes = 0, units = 0, end = 0
+        var codes = 0, trail = 0, hotEnd = 0, cold = 0
+        var ends = 0, specials = 0, boxes = 0, classes = 0, palette = 0, attributes = 0, units = 0, end = 0
         var extras = 0, kerns = 0, alone = 0, ranges = 0, text = 0, language = 0
 
         init(segments n: Int, trail t: Int, wideEnds: Bool, specials s: Int, boxes b: Int, classRuns r: Int, palette p: Int,
-             unitCount u: Int, unitBits w: Int, extras x: ExtrasCounts = ExtrasCounts()) {
+             unitCount u: Int, unitBits w: Int, extras x: ExtrasCounts = ExtrasCounts(), cold: Int? = nil) {
             codes = headerSize + 4 * n
             trail = Self.align(codes + n, 4)
-            ends = trail + 4 * t
+            hotEnd = Self.align(trail + 4 * t, 8)
+            // The cold part is 8-byte aligned wherever it lies, so aligning offsets inside it
+            // from the block start aligns them in memory too.
+            self.cold = cold ?? hotEnd
+            ends = self.cold + coldHeaderSize
             specials = Self.align(ends + (wideEnds ? 4 : 2) * n, 8)
             let tallerLines = specials + 16 * s
             boxes = b > 0 ? tallerLines + 8 : tallerLines
@@ -118,6 +145,10 @@ package enum MetricsBlock {
         }
 
         @inline(__always) static func align(_ x: Int, _ a: Int) -> Int { (x + a - 1) & ~(a - 1) }
+
+        /// Bytes of the hot part (8-byte aligned) and of the cold part.
+        var hotByteCount: Int { hotEnd }
+        var coldByteCount: Int { end - cold }
     }
 
     /// One special segment.
@@ -176,7 +207,7 @@ package enum MetricsBlock {
         var dictionaryText: [UInt16] = []
         var languageBytes: [UInt8] = []
         var map = PaletteMap()
-        var byteCount: Int { offsets.end }
+        var byteCount: Int { offsets.hotByteCount + offsets.coldByteCount }
 
         /// Plans the block for `input`; ``byteCount`` is then its size.
         mutating func plan(_ input: Input) {
@@ -304,17 +335,19 @@ package enum MetricsBlock {
             let plan = self
         let n = input.widths.count, u = input.units.count
         let o = plan.offsets
-        base.storeBytes(of: input.lineHeight, toByteOffset: 0, as: Double.self)
-        base.storeBytes(of: input.singleLineWidth, toByteOffset: 8, as: Int64.self)
-        base.storeBytes(of: Int32(n), toByteOffset: 16, as: Int32.self)
-        base.storeBytes(of: Int32(u), toByteOffset: 20, as: Int32.self)
-        base.storeBytes(of: input.hyphenWidth, toByteOffset: 24, as: Int32.self)
-        base.storeBytes(of: input.ellipsisWidth, toByteOffset: 28, as: Int32.self)
-        base.storeBytes(of: input.spaceWidth, toByteOffset: 32, as: Int32.self)
-        base.storeBytes(of: Int32(plan.specials.count), toByteOffset: 36, as: Int32.self)
-        base.storeBytes(of: Int32(plan.paletteAdvances.count), toByteOffset: 40, as: Int32.self)
-        base.storeBytes(of: UInt8(plan.trailTable.count), toByteOffset: 44, as: UInt8.self)
-        base.storeBytes(of: UInt8(plan.unitBits), toByteOffset: 45, as: UInt8.self)
+        typealias H = HeaderOffset
+        base.storeBytes(of: input.lineHeight, toByteOffset: H.lineHeight, as: Double.self)
+        base.storeBytes(of: input.singleLineWidth, toByteOffset: H.singleLineWidth, as: Int64.self)
+        base.storeBytes(of: Int32(n), toByteOffset: H.segmentCount, as: Int32.self)
+        base.storeBytes(of: Int32(o.cold), toByteOffset: H.cold, as: Int32.self)
+        base.storeBytes(of: Int32(plan.specials.count), toByteOffset: H.specialCount, as: Int32.self)
+        base.storeBytes(of: UInt8(plan.trailTable.count), toByteOffset: H.trailCount, as: UInt8.self)
+        base.storeBytes(of: UInt8(plan.unitBits), toByteOffset: H.unitBits, as: UInt8.self)
+        base.storeBytes(of: Int32(u), toByteOffset: o.cold + H.unitCount, as: Int32.self)
+        base.storeBytes(of: input.hyphenWidth, toByteOffset: o.cold + H.hyphenWidth, as: Int32.self)
+        base.storeBytes(of: input.ellipsisWidth, toByteOffset: o.cold + H.ellipsisWidth, as: Int32.self)
+        base.storeBytes(of: input.spaceWidth, toByteOffset: o.cold + H.spaceWidth, as: Int32.self)
+        base.storeBytes(of: Int32(plan.paletteAdvances.count), toByteOffset: o.cold + H.paletteCount, as: Int32.self)
         if !input.classMetrics.isEmpty {
             base.storeBytes(of: Int32(input.classRuns.count), toByteOffset: o.boxes - 8, as: Int32.self)
             base.storeBytes(of: Int32(input.classMetrics.count), toByteOffset: o.boxes - 4, as: Int32.self)
@@ -323,7 +356,7 @@ package enum MetricsBlock {
         if !input.classMetrics.isEmpty { flags |= HeaderFlag.tallerLines }
         if plan.wideEnds { flags |= HeaderFlag.wideEnds }
         if !plan.extras.isEmpty { flags |= HeaderFlag.extras }
-        base.storeBytes(of: flags, toByteOffset: 46, as: UInt16.self)
+        base.storeBytes(of: flags, toByteOffset: H.flags, as: UInt16.self)
 
         let widths = (base + headerSize).assumingMemoryBound(to: Int32.self)
         let codes = (base + o.codes).assumingMemoryBound(to: UInt8.self)
@@ -405,26 +438,27 @@ package enum MetricsBlock {
     struct View {
         let base: UnsafeRawPointer
         let segmentCount: Int
-        let unitCount: Int
         let headerFlags: UInt16
         /// Where `codes` and `trail` start (what the common case reads; the other parts'
-        /// offsets are computed when needed).
-        let codesOffset: Int, trailOffset: Int
+        /// offsets are computed when needed), and the cold part (from the block start).
+        let codesOffset: Int, trailOffset: Int, coldOffset: Int
 
+        /// Reads the hot header only (the common case never touches the cold part).
         @inline(__always) init(_ base: UnsafeRawPointer) {
             self.base = base
-            let n = Int(base.load(fromByteOffset: 16, as: Int32.self))
+            let n = Int(base.load(fromByteOffset: HeaderOffset.segmentCount, as: Int32.self))
             segmentCount = n
-            unitCount = Int(base.load(fromByteOffset: 20, as: Int32.self))
-            headerFlags = base.load(fromByteOffset: 46, as: UInt16.self)
+            headerFlags = base.load(fromByteOffset: HeaderOffset.flags, as: UInt16.self)
+            coldOffset = Int(base.load(fromByteOffset: HeaderOffset.cold, as: Int32.self))
             codesOffset = headerSize &+ 4 &* n
             trailOffset = (codesOffset &+ n &+ 3) & ~3
         }
 
-        var trailCount: Int { Int(base.load(fromByteOffset: 44, as: UInt8.self)) }
-        var unitBits: Int { Int(base.load(fromByteOffset: 45, as: UInt8.self)) }
-        var paletteCount: Int { Int(base.load(fromByteOffset: 40, as: Int32.self)) }
-        var endsOffset: Int { trailOffset + 4 * trailCount }
+        var unitCount: Int { Int(base.load(fromByteOffset: coldOffset + HeaderOffset.unitCount, as: Int32.self)) }
+        var trailCount: Int { Int(base.load(fromByteOffset: HeaderOffset.trailCount, as: UInt8.self)) }
+        var unitBits: Int { Int(base.load(fromByteOffset: HeaderOffset.unitBits, as: UInt8.self)) }
+        var paletteCount: Int { Int(base.load(fromByteOffset: coldOffset + HeaderOffset.paletteCount, as: Int32.self)) }
+        var endsOffset: Int { coldOffset + coldHeaderSize }
         var wideEnds: Bool { headerFlags & HeaderFlag.wideEnds != 0 }
 
         /// Every part's offset.
@@ -438,13 +472,14 @@ package enum MetricsBlock {
                 b = Int(base.load(fromByteOffset: section + 4, as: Int32.self))
             }
             var o = Offsets(segments: n, trail: trailCount, wideEnds: wideEnds, specials: s, boxes: b,
-                            classRuns: r, palette: paletteCount, unitCount: unitCount, unitBits: unitBits)
+                            classRuns: r, palette: paletteCount, unitCount: unitCount, unitBits: unitBits, cold: coldOffset)
             if headerFlags & HeaderFlag.extras != 0 {
                 let e = o.extras
                 func count(_ k: Int) -> Int { Int(base.load(fromByteOffset: e + 4 * k, as: Int32.self)) }
                 o = Offsets(segments: n, trail: trailCount, wideEnds: wideEnds, specials: s, boxes: b,
                             classRuns: r, palette: paletteCount, unitCount: unitCount, unitBits: unitBits,
-                            extras: ExtrasCounts(kerns: count(0), alone: count(1), ranges: count(2), text: count(3), language: count(4)))
+                            extras: ExtrasCounts(kerns: count(0), alone: count(1), ranges: count(2), text: count(3), language: count(4)),
+                            cold: coldOffset)
             }
             return o
         }
@@ -455,15 +490,33 @@ package enum MetricsBlock {
             return ExtrasReader(base: base, offsets: offsets)
         }
 
-        /// Bytes of the block.
-        var byteCount: Int { offsets.end }
+        /// Bytes of the block: its hot and cold parts (contiguous or not).
+        var byteCount: Int {
+            let o = offsets
+            return o.hotByteCount + o.coldByteCount
+        }
 
-        var lineHeight: Double { base.load(as: Double.self) }
-        var singleLineWidth: Int64 { base.load(fromByteOffset: 8, as: Int64.self) }
-        var hyphenWidth: Int32 { base.load(fromByteOffset: 24, as: Int32.self) }
-        var ellipsisWidth: Int32 { base.load(fromByteOffset: 28, as: Int32.self) }
-        var spaceWidth: Int32 { base.load(fromByteOffset: 32, as: Int32.self) }
-        var specialCount: Int { Int(base.load(fromByteOffset: 36, as: Int32.self)) }
+        /// Copies the block: its hot part to `hot` and its cold part to `cold` (both 8-byte
+        /// aligned; `cold` may directly follow the hot part or lie anywhere else), and sets the
+        /// copy's cold offset. Returns the bytes written to each.
+        @discardableResult
+        func copy(hotTo hot: UnsafeMutableRawPointer, coldTo cold: UnsafeMutableRawPointer) -> (hot: Int, cold: Int) {
+            let o = offsets
+            hot.copyMemory(from: base, byteCount: o.hotByteCount)
+            cold.copyMemory(from: base + o.cold, byteCount: o.coldByteCount)
+            let distance = cold - hot
+            precondition(distance & 7 == 0 && distance >= Int(Int32.min) && distance <= Int(Int32.max),
+                         "a measuring form's cold part must lie within 2 GB, 8-byte aligned")
+            hot.storeBytes(of: Int32(distance), toByteOffset: HeaderOffset.cold, as: Int32.self)
+            return (o.hotByteCount, o.coldByteCount)
+        }
+
+        var lineHeight: Double { base.load(fromByteOffset: HeaderOffset.lineHeight, as: Double.self) }
+        var singleLineWidth: Int64 { base.load(fromByteOffset: HeaderOffset.singleLineWidth, as: Int64.self) }
+        var hyphenWidth: Int32 { base.load(fromByteOffset: coldOffset + HeaderOffset.hyphenWidth, as: Int32.self) }
+        var ellipsisWidth: Int32 { base.load(fromByteOffset: coldOffset + HeaderOffset.ellipsisWidth, as: Int32.self) }
+        var spaceWidth: Int32 { base.load(fromByteOffset: coldOffset + HeaderOffset.spaceWidth, as: Int32.self) }
+        var specialCount: Int { Int(base.load(fromByteOffset: HeaderOffset.specialCount, as: Int32.self)) }
         var hasTallerLines: Bool { headerFlags & HeaderFlag.tallerLines != 0 }
 
         var widths: UnsafePointer<Int32> { (base + headerSize).assumingMemoryBound(to: Int32.self) }
@@ -715,5 +768,29 @@ struct PaletteMap {
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = s
         }
+    }
+}
+
+extension TextMetrics {
+    /// Bytes of the measuring form's hot part (what measuring reads in the common case) and of
+    /// its cold part (the rest), for packing several texts' parts apart (``copyBlock(hotTo:coldTo:)``).
+    package var blockParts: (hot: Int, cold: Int) {
+        withView { view in
+            let o = view.offsets
+            return (o.hotByteCount, o.coldByteCount)
+        }
+    }
+
+    /// ``blockParts`` of the block at `base` (a copy, possibly split).
+    package static func blockParts(at base: UnsafeRawPointer) -> (hot: Int, cold: Int) {
+        let o = MetricsBlock.View(base).offsets
+        return (o.hotByteCount, o.coldByteCount)
+    }
+
+    /// Copies the measuring form's hot part to `hot` and its cold part to `cold` (both 8-byte
+    /// aligned, within 2 GB of each other; sizes from ``blockParts``): the copy at `hot`
+    /// measures as this text does.
+    package func copyBlock(hotTo hot: UnsafeMutableRawPointer, coldTo cold: UnsafeMutableRawPointer) {
+        withView { $0.copy(hotTo: hot, coldTo: cold) }
     }
 }
