@@ -27,6 +27,8 @@ let package = Package(
     ],
     targets: [
         // C shims over the system libraries.
+        // A prefetch hint for the list's width-change loop (Swift has no prefetch builtin).
+        .target(name: "CPrefetch"),
         .target(name: "CICU", linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
@@ -47,7 +49,7 @@ let package = Package(
         .target(name: "RowKitCells", dependencies: ["RowKitText", "RowKitIO", .product(name: "Yams", package: "Yams")]),
         // List engine: exact heights and offsets for any number of rows, reuse, updates —
         // generic over what it measures (knows nothing of cells or text).
-        .target(name: "RowKitList"),
+        .target(name: "RowKitList", dependencies: ["CPrefetch"]),
         // The list engine's adapter to cells: rows of cell templates and their data.
         .target(name: "RowKitListCells", dependencies: ["RowKitList", "RowKitCells"]),
         // Drawing: cairo renders the glyph runs of a measured layout, and whole cells.

@@ -178,6 +178,46 @@ enum RandomLayouts {
         }
     }
 
+    /// A row's measuring form keeps its texts' hot parts (what a width change reads) together at
+    /// the front of its one allocation, in slot order, and their cold parts after all of them;
+    /// each packed text measures exactly as the same text prepared on its own, with and without
+    /// a line limit.
+    @Test func hotPartsArePackedAtTheFront() throws {
+        var rng = RandomRows.Seeded(state: 0xCE11_0003)
+        for template in ClassicCells.all + [ClassicCells.sectionHeader] {
+            let compiled = template.compile()
+            for _ in 0..<20 {
+                let row = RandomRows.row(for: template, &rng)
+                let metrics = try compiled.metrics(for: row)
+                let hot = metrics.hotByteCount
+                metrics.storage.withUnsafeMutablePointerToElements { base in
+                    let raw = UnsafeRawPointer(base)
+                    var expectedStart = (4 * compiled.textCount + 7) & ~7
+                    var coldBytes = 0
+                    for slot in 0..<compiled.textCount {
+                        let offset = Int(raw.load(fromByteOffset: 4 * slot, as: Int32.self))
+                        let string = CompiledLayout.string(compiled.texts[slot], row)
+                        #expect((offset < 0) == string.isEmpty)
+                        guard offset >= 0 else { continue }
+                        #expect(offset == expectedStart, "\(template.name) slot \(slot)")
+                        let parts = TextMetrics.blockParts(at: raw + offset)
+                        expectedStart += parts.hot
+                        coldBytes += parts.cold
+                        let alone = try? TextMetrics(string, style: compiled.texts[slot].appearance.style)
+                        #expect(alone?.blockParts.hot == parts.hot && alone?.blockParts.cold == parts.cold)
+                        for _ in 0..<3 {
+                            let width = Double(Int.random(in: 0...1000, using: &rng)) / 2
+                            #expect(TextMetrics.measureBlock(at: raw + offset, width: width, maxLines: 0) == (try? alone?.measure(width: width)))
+                            #expect(TextMetrics.measureBlock(at: raw + offset, width: width, maxLines: 2) == (try? alone?.measure(width: width, maxLines: 2)))
+                        }
+                    }
+                    #expect(hot == expectedStart, "\(template.name): hot parts end at \(hot)")
+                    #expect(metrics.storage.capacity * 8 >= hot + coldBytes)
+                }
+            }
+        }
+    }
+
     /// A caption-text row of two short texts is a few hundred bytes in its compact form, far
     /// less than its drawing form.
     @Test func compactFormIsSmall() throws {

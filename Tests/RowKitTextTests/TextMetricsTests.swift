@@ -119,6 +119,67 @@ import PropertyBased
         #expect(plain.value > 100, "\(plain.value) of 300 texts took the plain loop")
     }
 
+    /// A measuring form split in two (its hot part — header, widths, codes, trail — in one
+    /// place, its cold part elsewhere, as a cell's measuring form packs its texts) measures, breaks
+    /// lines and cuts them exactly as the text's own contiguous form, wherever the cold part
+    /// lies: right after the hot part, far after it, or before it (a negative offset). The texts
+    /// cover special segments (tabs, soft hyphens, forced breaks), taller fallback lines,
+    /// dictionary scripts and kerning extras, in random styles.
+    @Test func splitFormMeasuresAsTheWholeForm() async {
+        let placements = Gen.int(in: 0...2)
+        await propertyCheck(count: 200, input: Self.texts, Self.styles, Self.widths, placements) { indices, code, w, placement in
+            let text = Self.text(indices)
+            let metrics = try TextMetrics(text, style: Self.randomStyle(code), cache: ShapeCache(capacity: 64))
+            let parts = metrics.blockParts
+            #expect(parts.hot % 8 == 0 && parts.cold % 8 == 0)
+            #expect(parts.hot + parts.cold == metrics.blockByteCount)
+            let gap = 4096
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: parts.hot + parts.cold + gap, alignment: 8)
+            defer { buffer.deallocate() }
+            buffer.initializeMemory(as: UInt8.self, repeating: 0xA5, count: parts.hot + parts.cold + gap)
+            let hot, cold: UnsafeMutableRawPointer
+            switch placement {
+            case 0: (hot, cold) = (buffer, buffer + parts.hot)
+            case 1: (hot, cold) = (buffer, buffer + parts.hot + gap)
+            default: (hot, cold) = (buffer + parts.cold + gap, buffer)
+            }
+            metrics.copyBlock(hotTo: hot, coldTo: cold)
+            #expect(TextMetrics.blockParts(at: hot) == parts)
+            let width = Double(w)
+            let split = MetricsBlock.View(hot)
+            metrics.withView { whole in
+                #expect(split.measure(width: width) == whole.measure(width: width), "\(text.debugDescription) at \(w)")
+                #expect(TextMetrics.measureBlock(at: hot, width: width, maxLines: 0) == whole.measure(width: width))
+                #expect(split.lines(width: width, maxLines: nil).lines == whole.lines(width: width, maxLines: nil).lines)
+                for maxLines in 1...3 {
+                    #expect(split.measure(width: width, maxLines: maxLines) == whole.measure(width: width, maxLines: maxLines))
+                    #expect(split.lines(width: width, maxLines: maxLines).lines == whole.lines(width: width, maxLines: maxLines).lines)
+                }
+                #expect(split.unitCount == whole.unitCount && split.hyphenWidth == whole.hyphenWidth
+                        && split.ellipsisWidth == whole.ellipsisWidth && split.spaceWidth == whole.spaceWidth)
+            }
+        }
+    }
+
+    /// A text of more than 65,535 UTF-16 units (segment ends stored as Int32, not UInt16)
+    /// splits and measures the same.
+    @Test func wideSplitFormMeasuresAsTheWholeForm() throws {
+        let text = String(repeating: "word\tnext\u{AD}piece ", count: 5_000)
+        let metrics = try TextMetrics(text, style: TextStyle(whiteSpace: .preWrap))
+        let parts = metrics.blockParts
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: parts.hot + parts.cold + 64, alignment: 8)
+        defer { buffer.deallocate() }
+        metrics.copyBlock(hotTo: buffer + parts.cold + 64, coldTo: buffer)
+        let split = MetricsBlock.View(buffer + parts.cold + 64)
+        metrics.withView { whole in
+            #expect(whole.wideEnds && split.wideEnds, "\(whole.unitCount) units, \(whole.segmentCount) segments")
+            for width in [0.0, 37, 200, 333.3, 1_000, .infinity] {
+                #expect(split.measure(width: width) == whole.measure(width: width))
+                #expect(split.measure(width: width, maxLines: 2) == whole.measure(width: width, maxLines: 2))
+            }
+        }
+    }
+
     /// `prepared.metrics` is a copy of the same form.
     @Test func metricsOfAPreparedTextMeasureTheSame() throws {
         let p = try prepare("The quick brown fox jumps over the lazy dog. 漢字かな交じり文 👍🏽", style(lineHeight: .normal))

@@ -283,6 +283,9 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
                     while i < block.count && k < last {
                         defer { i += 1; k += 1 }
                         if let token, token.isCancelled { return true }
+                        // The form a few rows on (its first cache lines), so that its misses
+                        // overlap this row's measuring.
+                        if i &+ FormPrefetch.distance < block.count { FormPrefetch.form(block, i &+ FormPrefetch.distance) }
                         if block[i].generation == chunk.generation { continue }
                         if let form = Self.unretainedForm(block, i) {
                             // Read in place: no reference counting per row (the block keeps it).

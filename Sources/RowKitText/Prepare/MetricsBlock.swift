@@ -30,7 +30,7 @@
 ///     classes [r] 2×Int32  (first unit, class) where the font class changes
 ///     palette [p] Int32 advances, then [p] UInt8 attributes (grapheme start, kind)
 ///     units   [u] palette index of each UTF-16 unit, packed in as few bits as the palette
-///                        needs (5 for a paragraph of English), then 8 bytes of padding
+///                        needs (5 for a paragraph of English), then 7 bytes of padding
 ///     (only when a browser line-breaking rule needs more than advances, ``Extras``:)
 ///     counts  5×Int32 + pad  kerning pairs, line-start widths, dictionary ranges and units,
 ///                        language bytes
@@ -125,14 +125,14 @@ package enum MetricsBlock {
             // from the block start aligns them in memory too.
             self.cold = cold ?? hotEnd
             ends = self.cold + coldHeaderSize
-            specials = Self.align(ends + (wideEnds ? 4 : 2) * n, 8)
+            specials = Self.align(ends + (wideEnds ? 4 : 2) * n, 4)
             let tallerLines = specials + 16 * s
-            boxes = b > 0 ? tallerLines + 8 : tallerLines
+            boxes = b > 0 ? Self.tallerLineBoxes(after: tallerLines) : tallerLines
             classes = boxes + 16 * b
             palette = classes + 8 * r
             attributes = palette + 4 * p
             units = attributes + p
-            end = Self.align(units + (u * w + 7) / 8 + 8, 8)
+            end = Self.align(units + (u * w + 7) / 8 + 7, 8)
             extras = end
             if !x.isEmpty {
                 kerns = extras + 24
@@ -145,6 +145,11 @@ package enum MetricsBlock {
         }
 
         @inline(__always) static func align(_ x: Int, _ a: Int) -> Int { (x + a - 1) & ~(a - 1) }
+
+        /// Where a taller-line part starting at `start` (just after the specials) has its boxes:
+        /// after its two Int32 counts, 8-byte aligned (they are `Float64`s); the counts lie just
+        /// before the boxes.
+        @inline(__always) static func tallerLineBoxes(after start: Int) -> Int { align(start + 8, 8) }
 
         /// Bytes of the hot part (8-byte aligned) and of the cold part.
         var hotByteCount: Int { hotEnd }
@@ -467,7 +472,8 @@ package enum MetricsBlock {
             var r = 0, b = 0
             if headerFlags & HeaderFlag.tallerLines != 0 {
                 // The taller-line part follows the specials: its two counts first.
-                let section = Offsets.align(endsOffset + (wideEnds ? 4 : 2) * n, 8) + 16 * s
+                let specials = Offsets.align(endsOffset + (wideEnds ? 4 : 2) * n, 4)
+                let section = Offsets.tallerLineBoxes(after: specials + 16 * s) - 8
                 r = Int(base.load(fromByteOffset: section, as: Int32.self))
                 b = Int(base.load(fromByteOffset: section + 4, as: Int32.self))
             }
@@ -595,7 +601,7 @@ package enum MetricsBlock {
         /// Palette index of unit `u`.
         @inline(__always) func code(_ u: Int) -> Int {
             // A 64-bit load at the code's first byte holds all of it (codes are ≤ 32 bits, the
-            // shift ≤ 7; the block has 8 bytes of padding after the codes).
+            // shift ≤ 7; the block has 7 bytes of padding after the codes).
             let bit = u &* bits
             let word = base.loadUnaligned(fromByteOffset: codes &+ (bit >> 3), as: UInt64.self)
             return Int(truncatingIfNeeded: (word >> UInt64(bit & 7)) & mask)
