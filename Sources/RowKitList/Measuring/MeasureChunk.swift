@@ -268,7 +268,10 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
     private func measuring(_ chunk: MeasureChunk<Measurer>, blocks: [[ItemRecord]], token: CancellationToken?) -> MeasureResults {
         let count = chunk.count
         let parallel = count >= 256 ? Self.cores : 1
-        let workers = min(parallel, max(1, count))
+        // Several pieces per core, handed out as cores free up: on shared cores one thread can
+        // be descheduled for milliseconds, and with one piece per core the chunk then waits
+        // for it while the other core idles.
+        let workers = parallel == 1 ? 1 : min(parallel * 8, max(parallel, count / 256))
         let slots = MeasureSlots(count: count, forms: chunk.formsOnly ? 0 : count, workers: workers)
         let per = (count + workers - 1) / workers
         let work = { @Sendable (w: Int) in
