@@ -26,18 +26,19 @@ package final class PrepareScratch {
 
     private(set) var contexts: [Context] = []
     private var nextContextID: Int32 = 0
-    var words = WordCache()
+    /// Nil only while a preparation on this thread has it (moved out, not copied).
+    var words: WordCache? = WordCache()
     /// A builder for chunks the word cache lacks, its arrays reused (its style is replaced).
     var builder: Builder?
     let buffer: HBBuffer = HarfBuzz.createBuffer()
-    /// The chunked builder's arrays, reused.
-    var chunked = ChunkedBuilder()
-    /// The measuring-form writer's arrays, reused.
-    var planner = MetricsBlock.Planner()
+    /// The chunked builder's arrays, reused (nil while in use).
+    var chunked: ChunkedBuilder? = ChunkedBuilder()
+    /// The measuring-form writer's arrays, reused (nil while in use).
+    var planner: MetricsBlock.Planner? = MetricsBlock.Planner()
 
     deinit {
         HarfBuzz.destroy(buffer: buffer)
-        chunked.deallocate()
+        chunked?.deallocate()
     }
 
     /// The context for `style` through `fonts` and `cache`, resolving it the first time (which
@@ -51,7 +52,7 @@ package final class PrepareScratch {
         let resolved = try ResolvedStyle(style, fonts: fonts)
         if contexts.count >= Self.contextCapacity {
             contexts.removeAll()
-            words.removeAll()
+            words?.removeAll()
         }
         if contexts.contains(where: { $0.cache === cache && $0.generation != generation }) { forget(cache, generation: generation) }
         let context = Context(id: nextContextID, fonts: fonts, cache: cache, style: style, resolved: resolved,
@@ -65,14 +66,15 @@ package final class PrepareScratch {
     /// The shape cache was emptied: forget every word prepared through anything (simplest, and
     /// what a benchmark that empties the cache expects: the next texts start cold).
     private func forget(_ cache: ShapeCache, generation: UInt64) {
-        words.removeAll()
+        words?.removeAll()
         for k in contexts.indices where contexts[k].cache === cache { contexts[k].generation = generation }
     }
 
-    /// This thread's word cache: entries held, and lookups that found their chunk or not.
-    package static var wordCacheStatistics: (entries: Int, hits: Int, misses: Int) {
-        let words = current.words
-        return (words.count, words.hits, words.misses)
+    /// This thread's word cache: entries held, lookups that found their chunk or not, and
+    /// generation rotations.
+    package static var wordCacheStatistics: (entries: Int, hits: Int, misses: Int, rotations: Int) {
+        guard let words = current.words else { return (0, 0, 0, 0) }
+        return (words.count, words.hits, words.misses, words.rotations)
     }
 
     /// This thread's scratch space.

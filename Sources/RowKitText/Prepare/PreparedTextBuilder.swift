@@ -58,18 +58,18 @@ struct Builder {
         self.language = ShapingLanguage(resolved.style.lang)
     }
 
-    /// This builder for `context`'s style, its arrays kept (emptied) for reuse.
-    func reset(_ context: PrepareScratch.Context) -> Builder {
-        var b = self
-        b.resolved = context.resolved
-        b.style = context.style
-        b.primary = context.resolved.primary
-        b.fonts = context.fonts
-        b.cache = context.cache
-        b.language = context.language
-        b.contextID = context.id
-        b.resetFallback(context.fallback)
-        return b
+    /// Makes this builder one for `context`'s style, its arrays kept (emptied) for reuse.
+    mutating func reset(_ context: PrepareScratch.Context) {
+        if contextID != context.id || cache !== context.cache {
+            resolved = context.resolved
+            style = context.style
+            primary = context.resolved.primary
+            fonts = context.fonts
+            cache = context.cache
+            language = context.language
+            contextID = context.id
+        }
+        resetFallback(context.fallback)
     }
 
     /// Starts font choice over from `initial` (a context's chooser in its first state), with

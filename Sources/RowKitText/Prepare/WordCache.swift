@@ -174,6 +174,8 @@ struct WordCache {
     private(set) var old: Generation?
     /// Lookups that found their chunk, and chunks analysed (since the thread started).
     var hits = 0, misses = 0
+    /// Times the young generation filled and replaced the old one (since the thread started).
+    var rotations = 0
 
     /// A tiny cache, holding the place of the thread's real one while that one is in use.
     static var empty: WordCache { WordCache(young: Generation(slots: 16), old: nil) }
@@ -200,6 +202,7 @@ struct WordCache {
     /// Makes room in the young generation: when full, it becomes the old one.
     mutating func rotateIfFull() {
         if young.isFull {
+            rotations += 1
             old = young
             young = Generation()
         }
