@@ -6,8 +6,10 @@ import Glibc
 /// line metrics, a fallback chooser ready to copy), the word cache, a HarfBuzz buffer and
 /// arrays reused from one paragraph to the next. Per thread, so none of it takes a lock.
 package final class PrepareScratch {
-    /// A style as met through one font library and shape cache.
-    struct Context {
+    /// A style as met through one font library and shape cache. A class: every text prepared
+    /// takes one, and a struct of a dozen references would be retained and released field by
+    /// field each time.
+    final class Context {
         let id: Int32
         let fonts: FontLibrary
         let cache: ShapeCache
@@ -19,6 +21,18 @@ package final class PrepareScratch {
         let language: ShapingLanguage
         /// The shape cache's generation the word cache's entries for this context date from.
         var generation: UInt64
+
+        init(id: Int32, fonts: FontLibrary, cache: ShapeCache, style: TextStyle, resolved: ResolvedStyle, fallback: FontFallback,
+             language: ShapingLanguage, generation: UInt64) {
+            self.id = id
+            self.fonts = fonts
+            self.cache = cache
+            self.style = style
+            self.resolved = resolved
+            self.fallback = fallback
+            self.language = language
+            self.generation = generation
+        }
     }
 
     /// Styles remembered per thread; meeting more empties the word cache and starts over.
@@ -70,11 +84,11 @@ package final class PrepareScratch {
         for k in contexts.indices where contexts[k].cache === cache { contexts[k].generation = generation }
     }
 
-    /// This thread's word cache: entries held, lookups that found their chunk or not, and
-    /// generation rotations.
-    package static var wordCacheStatistics: (entries: Int, hits: Int, misses: Int, rotations: Int) {
-        guard let words = current.words else { return (0, 0, 0, 0) }
-        return (words.count, words.hits, words.misses, words.rotations)
+    /// This thread's word cache: entries held, lookups that found their chunk or not,
+    /// generation rotations and heap bytes.
+    package static var wordCacheStatistics: (entries: Int, hits: Int, misses: Int, rotations: Int, bytes: Int) {
+        guard let words = current.words else { return (0, 0, 0, 0, 0) }
+        return (words.count, words.hits, words.misses, words.rotations, words.byteCount)
     }
 
     /// This thread's scratch space.

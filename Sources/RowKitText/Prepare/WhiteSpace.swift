@@ -9,7 +9,8 @@ extension WhiteSpace {
     /// `.preWrap`: CR and FF are dropped (so CR LF is one newline); everything else is kept.
     /// NUL always stays (Chromium shapes it with its last-resort font, whose .null glyph is empty).
     func normalize(_ text: String) -> [UInt16] {
-        if let ascii = text.utf8.withContiguousStorageIfAvailable({ normalize(ascii: $0) }), let ascii { return ascii }
+        var text = text  // `withUTF8` reads small strings too, in place (no copy for native ones)
+        if let ascii = text.withUTF8({ normalize(ascii: $0) }) { return ascii }
         var units: [UInt16] = []
         units.reserveCapacity(text.utf16.count)
         switch self {
