@@ -211,7 +211,11 @@ struct ChunkedBuilder {
         g.advances.withUnsafeBufferPointer { a in unitAdvances.append(from: a.baseAddress! + u, count: n) }
         g.graphemeStarts.withUnsafeBufferPointer { starts in
             let bits = graphemeStartBits.base!
-            for k in 0..<n where starts[u + k] & 1 != 0 { bits[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
+            if e.flags & WordCache.Flag.everyUnitStartsGrapheme != 0 {
+                ChunkedBuilder.setBits(bits, from: p, count: n)
+            } else {
+                for k in 0..<n where starts[u + k] & 1 != 0 { bits[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
+            }
             guard e.flags & WordCache.Flag.hasClusterInner != 0 else { return }
             let inner = clusterInnerBits.base!
             for k in 0..<n where starts[u + k] & 4 != 0 { inner[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
@@ -246,6 +250,20 @@ struct ChunkedBuilder {
             appendStoredExtras(g, e, at: p)
         } else if e.flags & WordCache.Flag.hasRunExtras != 0 {
             appendRunExtras(g, e, at: p, size: size)
+        }
+    }
+
+    /// Sets bits `from..<from + count` of the bit array at `bits`, a 64-bit word at a time.
+    @inline(__always)
+    static func setBits(_ bits: UnsafeMutablePointer<UInt64>, from: Int, count: Int) {
+        var k = from
+        let end = from + count
+        while k < end {
+            let shift = k & 63
+            let take = min(64 - shift, end - k)
+            let mask: UInt64 = take == 64 ? ~0 : ((1 << UInt64(take)) - 1) << UInt64(shift)
+            bits[k >> 6] |= mask
+            k += take
         }
     }
 
@@ -352,6 +370,7 @@ extension WordCache.Generation {
         }
         if !b.kerns.isEmpty || !b.alone.isEmpty { flags |= WordCache.Flag.hasRunExtras }
         if b.clusterInnerBits.contains(where: { $0 != 0 }) { flags |= WordCache.Flag.hasClusterInner }
+        if graphemeStarts[Int(unitStart)...].allSatisfy({ $0 & 1 != 0 }) { flags |= WordCache.Flag.everyUnitStartsGrapheme }
         entries.append(WordCache.Entry(hash: hash, context: context, inScript: state.script, outScript: out.script,
                                        inFont: state.fallback.map { .passUnretained($0) }, outFont: out.fallback.map { .passUnretained($0) },
                                        levels: levels, unitStart: unitStart, length: Int32(chunk.count),

@@ -76,6 +76,9 @@ struct WordCache {
         /// collecting them again (they depend only on the entry's runs, style and grapheme
         /// starts, all part of the entry).
         static let storedExtras: UInt8 = 8
+        /// Every unit of the chunk starts a grapheme cluster (nearly every word of alphabetic
+        /// text): a hit sets the chunk's grapheme bits a 64-bit word at a time.
+        static let everyUnitStartsGrapheme: UInt8 = 16
     }
 
     /// One generation: an open-addressing table over entries, and the entries' data.
