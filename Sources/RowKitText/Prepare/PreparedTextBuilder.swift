@@ -58,7 +58,9 @@ struct Builder {
         self.language = ShapingLanguage(resolved.style.lang)
     }
 
-    /// Makes this builder one for `context`'s style, its arrays kept (emptied) for reuse.
+    /// Makes this builder one for `context`'s style, its arrays kept (emptied) for reuse. Its
+    /// font chooser is not reset here: both ways of analysing a paragraph start with
+    /// ``resetFallback(_:)`` (a chooser is a large value; one copy per text is enough).
     mutating func reset(_ context: PrepareScratch.Context) {
         if contextID != context.id || cache !== context.cache {
             resolved = context.resolved
@@ -69,7 +71,6 @@ struct Builder {
             language = context.language
             contextID = context.id
         }
-        resetFallback(context.fallback)
     }
 
     /// Starts font choice over from `initial` (a context's chooser in its first state), with
