@@ -228,7 +228,7 @@ struct Builder {
             if contentEnd > start {
                 let last = contentEnd - 1
                 if units[last] == 0xAD { flag |= MetricsBlock.Flag.softHyphen }
-                if !trimmed.contains(last), unitAdvances[last] > 0, CJKPunctuation.isClosingMark(units[last]),
+                if units[last] >= 0x2019, !trimmed.contains(last), unitAdvances[last] > 0, CJKPunctuation.isClosingMark(units[last]),
                    let run = runs.last(where: { Int($0.start) <= last }), run.font.hasHalfWidthPunctuation,
                    CJKPunctuation.trimsAtLineEnd(units[last], in: run.font.punctuationSpacing(language)) {
                     flag |= MetricsBlock.Flag.endTrim
