@@ -109,4 +109,10 @@ extension ChunkedPreparationTests {
         _ = try TextMetrics("lazy", style: style(), cache: cache)
         #expect(entries() == 1)
     }
+
+    /// The entry layout docs/DESIGN.md's cache table counts on (72 bytes of the ~200 a cached
+    /// word takes with its text, advances, segment and run).
+    @Test func cacheEntriesStaySmall() {
+        #expect(MemoryLayout<WordCache.Entry>.stride <= 72)
+    }
 }

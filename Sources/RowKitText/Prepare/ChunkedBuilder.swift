@@ -164,7 +164,7 @@ struct ChunkedBuilder {
                 if cacheable {
                     words.rotateIfFull()
                     let index = words.young.insert(builder, chunk: chunk, hash: hash, context: context.id, in: state,
-                                                  out: state, levels: key, extended: extended)
+                                                  levels: key, extended: extended)
                     let kernsBefore = kerns.count, aloneBefore = alone.count
                     append(words.young, index, at: p, keepRuns: keepRuns, size: context.style.size)
                     if words.young.entries[index].flags & WordCache.Flag.hasRunExtras != 0 {
@@ -340,7 +340,7 @@ struct ChunkedBuilder {
 extension WordCache.Generation {
     /// Adds the analysis of `chunk` made by `b`, and returns its entry index.
     mutating func insert(_ b: borrowing Builder, chunk: UnsafeBufferPointer<UInt16>, hash: UInt64, context: Int32,
-                in state: FontFallback.CarriedState, out: FontFallback.CarriedState, levels: WordCache.Levels, extended: Bool) -> Int {
+                in state: FontFallback.CarriedState, levels: WordCache.Levels, extended: Bool) -> Int {
         let unitStart = Int32(units.count), segmentStart = Int32(segments.count), runStart = Int32(runs.count)
         units.append(contentsOf: chunk)
         advances.append(contentsOf: b.unitAdvances)
@@ -371,9 +371,8 @@ extension WordCache.Generation {
         if !b.kerns.isEmpty || !b.alone.isEmpty { flags |= WordCache.Flag.hasRunExtras }
         if b.clusterInnerBits.contains(where: { $0 != 0 }) { flags |= WordCache.Flag.hasClusterInner }
         if graphemeStarts[Int(unitStart)...].allSatisfy({ $0 & 1 != 0 }) { flags |= WordCache.Flag.everyUnitStartsGrapheme }
-        entries.append(WordCache.Entry(hash: hash, context: context, inScript: state.script, outScript: out.script,
-                                       inFont: state.fallback.map { .passUnretained($0) }, outFont: out.fallback.map { .passUnretained($0) },
-                                       levels: levels, unitStart: unitStart, length: Int32(chunk.count),
+        entries.append(WordCache.Entry(hash: hash, inFont: state.fallback.map { .passUnretained($0) }, levels: levels,
+                                       context: context, inScript: state.script, unitStart: unitStart, length: Int32(chunk.count),
                                        segmentStart: segmentStart, segmentCount: Int32(segments.count) - segmentStart,
                                        runStart: runStart, runCount: Int32(runs.count) - runStart, flags: flags))
         link(entries.count - 1)

@@ -24,8 +24,8 @@ struct WordCache {
 
     /// A chunk's bidi levels: all `low`, except the units in `mask` (bit u), which are `high`.
     struct Levels: Equatable {
-        var low: UInt8 = 0, high: UInt8 = 0
         var mask: UInt64 = 0
+        var low: UInt8 = 0, high: UInt8 = 0
     }
 
     /// One segment of a chunk (offsets relative to the chunk).
@@ -44,15 +44,17 @@ struct WordCache {
         var font: Unmanaged<Font>
     }
 
+    /// A chunk's key and where its analysis lies in the generation's arrays (fields ordered so
+    /// the entry packs into 72 bytes).
     struct Entry {
         var hash: UInt64
-        var context: Int32
-        var inScript: Int32, outScript: Int32
-        /// Where the chunk's kerning growths and cluster rests start in the generation's
-        /// `extras` (with ``Flag/storedExtras``; fields ordered so the entry stays 88 bytes).
-        var extrasStart: Int32 = 0
-        var inFont: Unmanaged<Font>?, outFont: Unmanaged<Font>?
+        var inFont: Unmanaged<Font>?
         var levels: Levels
+        var context: Int32
+        var inScript: Int32
+        /// Where the chunk's kerning growths and cluster rests start in the generation's
+        /// `extras` (with ``Flag/storedExtras``).
+        var extrasStart: Int32 = 0
         /// Where the chunk's text (and per-unit advances and grapheme starts) start, and its length.
         var unitStart: Int32, length: Int32
         var segmentStart: Int32, segmentCount: Int32
