@@ -71,6 +71,8 @@ struct ChunkedBuilder {
         // is not printable ASCII is missing from the cache: the chunk's analysis takes its share.
         var paragraph: (breaks: [Int32], mandatory: [UInt8], graphemes: [Int32])?
         var breakIndex = 0, graphemeIndex = 0
+        // A missed chunk's share of them, rebased (arrays reused from chunk to chunk).
+        var breaks: [Int32] = [], mandatory: [UInt8] = [], graphemes: [Int32] = []
         // Mostly-ASCII paragraphs (Latin text with a few curly quotes) analyse their few
         // non-ASCII misses alone; others run ICU once over the paragraph.
         var complex = 0
@@ -138,7 +140,9 @@ struct ChunkedBuilder {
                     while graphemeIndex < whole.graphemes.count && Int(whole.graphemes[graphemeIndex]) <= p { graphemeIndex += 1 }
                     // A chunk starting inside a grapheme cluster (a mark after a space) cannot be analysed alone.
                     if p > 0 && (graphemeIndex == 0 || Int(whole.graphemes[graphemeIndex - 1]) != p) { return false }
-                    var breaks: [Int32] = [], mandatory: [UInt8] = [], graphemes: [Int32] = []
+                    breaks.removeAll(keepingCapacity: true)
+                    mandatory.removeAll(keepingCapacity: true)
+                    graphemes.removeAll(keepingCapacity: true)
                     var k = breakIndex
                     while k < whole.breaks.count && Int(whole.breaks[k]) <= q {
                         breaks.append(whole.breaks[k] - Int32(p))
