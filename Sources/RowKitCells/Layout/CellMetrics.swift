@@ -9,10 +9,18 @@ import RowKitText
 /// (``CompiledLayout/bind(_:fonts:cache:)``). A value; safe to use on any thread.
 public struct CellMetrics: Sendable {
     struct Header {
-        /// Keeps the compiled layout, and so `steps`, alive.
+        /// Keeps the compiled layout, and so its steps, alive. (Its steps are found through it,
+        /// read without reference counting, ``steps(_:)``: a pointer of their own would cost
+        /// 8 bytes per row, a million rows' worth of them 8 MB.)
         let compiled: CompiledLayout
-        /// The compiled steps, read without reference counting.
-        let steps: UnsafePointer<CompiledLayout.Step>
+
+        /// The compiled steps of the header at `header`, without retaining the layout.
+        @inline(__always)
+        static func steps(_ header: UnsafeMutablePointer<Header>) -> UnsafePointer<CompiledLayout.Step> {
+            UnsafeRawPointer(header).load(as: Unmanaged<CompiledLayout>.self)._withUnsafeGuaranteedRef {
+                UnsafePointer($0.stepBuffer.baseAddress!)
+            }
+        }
     }
 
     /// The header, then one Int32 offset per text slot (−1 for an empty text), then the texts'
@@ -37,7 +45,7 @@ public struct CellMetrics: Sendable {
         let size = hot + cold
         let words = max(1, size / 8)
         storage = Storage.create(minimumCapacity: words) { _ in
-            Header(compiled: compiled, steps: UnsafePointer(compiled.stepBuffer.baseAddress!))
+            Header(compiled: compiled)
         } as! Storage
         storage.withUnsafeMutablePointerToElements { base in
             base.initialize(repeating: 0, count: words)
@@ -81,7 +89,7 @@ public struct CellMetrics: Sendable {
     public func height(width: Double) throws(CellError) -> Double {
         try BoundCell.check(width)
         return storage.withUnsafeMutablePointers { header, base in
-            CompiledLayout.measure(0, width: width, steps: header.pointee.steps, texts: BlockSizes(base: UnsafeRawPointer(base))).height
+            CompiledLayout.measure(0, width: width, steps: Header.steps(header), texts: BlockSizes(base: UnsafeRawPointer(base))).height
         }
     }
 
@@ -148,7 +156,7 @@ extension CellMetrics {
     public static func height(ofObject object: AnyObject, width: Double) throws(CellError) -> Double {
         try BoundCell.check(width)
         return unsafeDowncast(object, to: Storage.self).withUnsafeMutablePointers { header, base in
-            CompiledLayout.measure(0, width: width, steps: header.pointee.steps, texts: BlockSizes(base: UnsafeRawPointer(base))).height
+            CompiledLayout.measure(0, width: width, steps: Header.steps(header), texts: BlockSizes(base: UnsafeRawPointer(base))).height
         }
     }
 
