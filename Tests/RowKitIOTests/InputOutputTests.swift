@@ -76,10 +76,12 @@ func temporaryPath(_ name: String) -> String {
     }
 
     @Test func replacesOnlyOnCommit() throws {
-        let path = temporaryPath("out.txt")
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        // A folder of its own: other processes add and remove files in the shared temporary one.
+        let folder = temporaryPath("folder")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/out.txt"
         try write("old", to: path)
-        let folder = (path as NSString).deletingLastPathComponent
         let before = try FileManager.default.contentsOfDirectory(atPath: folder).count
         do {
             let file = try AtomicFile(path: path)

@@ -166,6 +166,21 @@ import Testing
         }
     }
 
+
+    @Test func restOfAWordBrokenAfterASoftHyphenIsBrokenAgainWhenItDoesNotFit() throws {
+        // Chromium 156, DejaVu Sans 16 px, 25 px, overflow-wrap: break-word: "42­jumps" is
+        // "42­j | u | m | ps" — the hyphen after "42" does not fit, so the word breaks between
+        // graphemes, and what is left of it ("umps", 44 px) breaks again (found by the property
+        // linesFitUnlessTheyHoldOneCluster; before, "umps" stayed one overflowing line).
+        let p = try prepare("42\u{AD}jumps")
+        #expect(try lineTexts(p, width: 25) == ["42j", "u", "m", "ps"])
+        let layout = try p.layout(width: 25)
+        for (i, line) in layout.lines.enumerated() where layout.text(ofLine: i).count > 1 {
+            #expect(fits(line.width, in: 25), "line \(i) '\(layout.text(ofLine: i))' is \(line.width) px")
+        }
+        let metrics = try TextMetrics("42\u{AD}jumps", style: style())
+        #expect(try metrics.measure(width: 25).lineCount == 4)
+    }
     // MARK: CJK punctuation at the line end
 
     @Test func closingBracketIsTrimmedAtTheLineEndButFullStopIsNot() throws {

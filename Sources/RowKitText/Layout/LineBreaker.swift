@@ -45,11 +45,14 @@ extension MetricsBlock.View {
         var placed = 0              // segments on the current line
         var lastFlags: UInt8 = 0
         var i = 0
+        // A line starts inside segment i at this unit (after an overflow break whose rest is
+        // still wider than the line, which is broken again between graphemes); -1: none.
+        var resume = -1
         // `breakable` only matters for a segment wider than the line, which the fast loop
         // leaves to the general path anyway.
         let specialFlags = ~Flag.breakable
         while i < n {
-            if lastFlags & specialFlags == 0 {
+            if lastFlags & specialFlags == 0 && resume < 0 {
                 // Tight loop over plain segments (no soft hyphen, tab, forced break,
                 // white-space-only segment or trimmable bracket) that fit a line alone: the
                 // common case, kept small so its state stays in registers. Only whether a
@@ -83,9 +86,10 @@ extension MetricsBlock.View {
                 x = px; content = pc; placed = pn; lineStart = ps; lineFirst = pf
                 if i >= n { break }
             }
-            let w = Int64(widths[i])
             let f = flags(i)
-            let segmentStart = start(i)
+            let segmentStart = resume >= 0 ? Int32(resume) : start(i)
+            let w = resume >= 0 ? lineStartWidth(resume, contentEnd(i)) : Int64(widths[i])
+            resume = -1
             var trim: Int64 = 0
             if placed > 0 && f & Flag.whitespaceOnly == 0 && x + w > limit {
                 if f & Flag.endTrim != 0 { trim = lineEndTrim(segment: i) }
@@ -120,6 +124,16 @@ extension MetricsBlock.View {
                                 x = 0
                                 content = 0
                                 i = j
+                            } else if j < n && flags(j) & Flag.breakable != 0
+                                        && lineStartWidth(split.end, contentEnd(j)) > limit {
+                                // The rest of the word is still wider than the line: broken
+                                // again between graphemes, from where the line starts.
+                                placed = 0
+                                lastFlags = 0
+                                x = 0
+                                content = 0
+                                i = j
+                                resume = split.end
                             } else if j < n {
                                 lineFirst = j
                                 content = lineStartWidth(split.end, contentEnd(j))

@@ -12,13 +12,13 @@
 /// ``unitCapacity`` UTF-16 units) each; when the young one fills, it becomes the old one and
 /// the old one is dropped. Entries found in the old generation are copied to the young one.
 struct WordCache {
-    /// Entries per generation. 65,536 (~16 MB per generation, ~32 MB per thread with both
-    /// full) keeps a million generated list rows' long tail of words: at 32,768 the young
-    /// generation filled every ~4,000 rows and 28% of words missed, at 65,536 22% (the ideal,
-    /// with no bound, is ~18%). docs/DESIGN.md, "Caches and their bounds".
-    static let capacity = 65_536
+    /// Entries per generation. 32,768 (~8–9 MB per generation, ~17 MB per thread with both
+    /// full). 65,536 was tried: a million generated list rows' long tail of words then missed
+    /// 22% instead of 28%, but ~32 MB per preparing thread put the list's memory over its
+    /// 1,000 B-per-row budget at a million rows (docs/DESIGN.md, "Caches and their bounds").
+    static let capacity = 32_768
     /// UTF-16 units of chunk text per generation (room for 32 units per entry on average).
-    static let unitCapacity = 1 << 21
+    static let unitCapacity = 1 << 20
     /// Chunks longer than this are analysed but not remembered.
     static let maximumLength = 64
 
