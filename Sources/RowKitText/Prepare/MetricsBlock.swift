@@ -797,6 +797,6 @@ extension TextMetrics {
     /// aligned, within 2 GB of each other; sizes from ``blockParts``): the copy at `hot`
     /// measures as this text does.
     package func copyBlock(hotTo hot: UnsafeMutableRawPointer, coldTo cold: UnsafeMutableRawPointer) {
-        withView { $0.copy(hotTo: hot, coldTo: cold) }
+        _ = withView { $0.copy(hotTo: hot, coldTo: cold) }
     }
 }
