@@ -184,6 +184,37 @@ import Testing
         #expect(try stop.lineCount(width: stopFull) == 1)
     }
 
+    @Test func closingBracketIsNotTrimmedAtALineEndBeforeWhiteSpace() throws {
+        // docs/CHROMIUM.md §3(e): at 56.1 px `漢漢漢）漢` is `漢漢漢）` / `漢` (the bracket gives up
+        // its end half), but `漢漢漢） 漢` is `漢漢` / `漢） 漢` and pre-wrap `漢漢漢）\n漢` is three
+        // lines: the bracket is trimmed only when the break follows it directly.
+        #expect(try lineTexts("漢漢漢）漢", width: 56.1) == ["漢漢漢）", "漢"])
+        #expect(try lineTexts("漢漢漢） 漢", width: 56.1) == ["漢漢", "漢） 漢"])
+        #expect(try lineTexts("漢漢漢」 a", width: 56.1) == ["漢漢", "漢」 a"])
+        #expect(try lineTexts("漢漢漢）\n漢", width: 56.1, style(.preWrap)).count == 3)
+        // The end of the text still trims it.
+        #expect(try lineTexts("漢漢漢）", width: 56.1) == ["漢漢漢）"])
+    }
+
+    @Test func kernedPunctuationStartingALineIsShapedAloneWithItsOwnFallbackFont() throws {
+        // docs/CHROMIUM.md §3(e): `《` after `。` (kerned by text-spacing-trim) starts a line shaped
+        // alone, with font fallback from `《` itself: Noto Sans Lisu's 0.46 em `《`, so `《漢` fits
+        // 37 px at 24.5 px; after `漢` (not kerned) it stays Noto Sans CJK's full em.
+        let s = style(size: 24.5)
+        #expect(try lineTexts("漢漢漢。《漢漢", width: 37, s) == ["漢", "漢", "漢", "。", "《漢", "漢"])
+        #expect(try lineTexts("漢漢漢漢《漢漢", width: 37, s) == ["漢", "漢", "漢", "漢", "《", "漢", "漢"])
+        #expect(try lineTexts("漢漢漢」《漢漢", width: 37, s) == ["漢", "漢", "漢」", "《漢", "漢"])
+        // `「` after `・` is trimmed on a line but full width again at a line start (here the
+        // start of an overflow-wrap line), so `「漢` no longer fits.
+        #expect(try lineTexts("漢漢漢・「漢漢", width: 37, s) == ["漢", "漢", "漢", "・", "「", "漢", "漢"])
+        // `》` after `。` (the full stop trimmed): a break-word line starting at `》` reshapes it.
+        #expect(try lineTexts("漢漢漢。》漢漢", width: 37, s) == ["漢", "漢", "漢。", "》漢", "漢"])
+        // In Japanese, fontconfig's first font for `《` is Noto Sans CJK: nothing changes.
+        var ja = s
+        ja.lang = "ja"
+        #expect(try lineTexts("漢漢漢。《漢漢", width: 37, ja) == ["漢", "漢", "漢", "。", "《", "漢", "漢"])
+    }
+
     @Test func cjkPunctuationPairsAreTrimmed() throws {
         // docs/CHROMIUM.md §3(e): 。「」、 = 3 em (+ FreeType rounding), 」「 = 1.5 em, 「」 = 2 em.
         let em = try width("漢")

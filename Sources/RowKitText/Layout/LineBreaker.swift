@@ -88,7 +88,9 @@ extension MetricsBlock.View {
             let segmentStart = start(i)
             var trim: Int64 = 0
             if placed > 0 && f & Flag.whitespaceOnly == 0 && x + w > limit {
-                if f & Flag.endTrim != 0 { trim = lineEndTrim(segment: i) }
+                // A closing mark ending the line gives up its end half only when the break
+                // follows it directly, not after white space (docs/CHROMIUM.md §3(e)).
+                if f & Flag.endTrim != 0 && f & Flag.mandatoryBreak == 0 && trailing(i) == 0 { trim = lineEndTrim(segment: i) }
                 if trim == 0 || x + w - trim > limit {
                     // The line ends before segment i: after the last placed segment, unless
                     // that one ends in a soft hyphen whose hyphen does not fit, or in a full
@@ -161,6 +163,8 @@ extension MetricsBlock.View {
                 if f & Flag.whitespaceOnly == 0 { content = x + w - trim }
             } else {
                 lineFirst = i
+                // CJK punctuation starting the line is shaped again alone (docs/CHROMIUM.md §3(e)).
+                let w = f & Flag.lineStartAlone != 0 ? lineStartWidth(Int(segmentStart), contentEnd(i)) : w
                 if w > limit && f & Flag.breakable != 0 {
                     // overflow-wrap: break-word — whole graphemes per line, at least one; a
                     // closing bracket that ends the word may shrink to fit.
@@ -238,8 +242,12 @@ extension MetricsBlock.View {
             let f = flags(j)
             var w: Int64 = 0
             if j == lineFirst {
-                let units = self.units
-                for u in Int(lineStart)..<contentEnd(j) { w += units.advance(u) }
+                if f & Flag.lineStartAlone != 0 && lineStart == start(j) {
+                    w = lineStartWidth(Int(lineStart), contentEnd(j))
+                } else {
+                    let units = self.units
+                    for u in Int(lineStart)..<contentEnd(j) { w += units.advance(u) }
+                }
             } else {
                 w = Int64(widths[j])
             }

@@ -489,7 +489,9 @@ extension MetricsBlock.View {
         while c < contentEnd {
             var c1 = c + 1
             while !boundary(c1) { c1 += 1 }
-            let alone = c == u && startsInside
+            // A line start inside a cluster, or at CJK punctuation reshaped there (``LineStartReshape``).
+            let alone = c == u && (startsInside || (u > 0 && headerFlags & MetricsBlock.HeaderFlag.extras != 0
+                                                        && extras.aloneWidth(u, c1) != nil))
             var total: Int64 = 0
             if alone { total = shapedAlone(u..<c1) } else { for k in c..<c1 { total += units.advance(k) } }
             var prefix: Int64 = 0
@@ -519,12 +521,19 @@ extension MetricsBlock.View {
 
     /// Width of `a..<b` at the start of a line: when `a` is inside a cluster (a break inside it
     /// ended the previous line), the rest of the cluster counts shaped alone (``shapedAlone(_:)``).
+    /// CJK punctuation a line start shapes again alone (``LineStartReshape``) counts with its
+    /// recorded width too.
     func lineStartWidth(_ a: Int, _ b: Int) -> Int64 {
         let units = self.units
         guard a > 0, a < b else { return advanceSum(a..<b) }
-        if units.isClusterStart(a) && units.isGraphemeStart(a) { return advanceSum(a..<b) }
+        let atCluster = units.isClusterStart(a) && units.isGraphemeStart(a)
+        if atCluster && headerFlags & MetricsBlock.HeaderFlag.extras == 0 { return advanceSum(a..<b) }
         var c1 = a + 1
         while c1 < b && !(units.isClusterStart(c1) && units.isGraphemeStart(c1)) { c1 += 1 }
+        if atCluster {
+            guard let reshaped = extras.aloneWidth(a, c1) else { return advanceSum(a..<b) }
+            return reshaped + advanceSum(c1..<b)
+        }
         return shapedAlone(a..<c1) + advanceSum(c1..<b)
     }
 
@@ -560,5 +569,60 @@ enum LineEndKerning {
             pairs.append(kern)
         }
         return pairs
+    }
+}
+
+/// Line starts Chromium shapes again (docs/CHROMIUM.md §3(e), "Line starts that are reshaped"):
+/// CJK punctuation that `text-spacing-trim` kerned against the character before it (an opening
+/// mark after an opening, middle, closing or narrow opening one; a closing mark after a closing
+/// one that it trims) is not safe to break before. When a line starts there, Chromium shapes
+/// the mark again **alone**, untrimmed, with font fallback started afresh from the mark — so
+/// `《` after `。` takes fontconfig's first font for `《` (Noto Sans Lisu, 0.46 em), `「` after
+/// `・` is full width again. After U+3000 nothing is reshaped (the break follows a space).
+enum LineStartReshape {
+    /// Whether the pair `previous`, `this` (UTF-16 units in one font with `spacing`) is kerned
+    /// by text-spacing-trim, so that a line starting at `this` reshapes it.
+    static func kerned(_ previous: UInt16, _ this: UInt16, spacing: PunctuationSpacing) -> Bool {
+        guard previous != 0x3000 else { return false }
+        let p = CJKPunctuation.kind(previous, in: spacing), t = CJKPunctuation.kind(this, in: spacing)
+        return CJKPunctuation.trimsOpening(t, after: p) || CJKPunctuation.trimsClosing(p, before: t)
+    }
+}
+
+extension Builder {
+    /// After the runs are shaped (``trimmed`` known): the widths of the punctuation marks a line
+    /// start would reshape (``LineStartReshape``), recorded as (mark, grapheme end, width) in
+    /// ``alone`` where they differ from the mark's width in context, in order. Returns the units
+    /// that got one (segments starting there are flagged ``MetricsBlock/Flag/lineStartAlone``).
+    mutating func collectReshapedLineStarts(_ units: UnsafeBufferPointer<UInt16>, buffer: HBBuffer) -> Set<Int> {
+        guard !trimmed.isEmpty else { return [] }
+        var candidates = Set<Int>()
+        for t in trimmed {
+            if t > 0 { candidates.insert(t) }
+            if t + 1 < units.count { candidates.insert(t + 1) }
+        }
+        var found = Set<Int>()
+        for u in candidates.sorted() {
+            guard let run = runs.last(where: { Int($0.start) <= u - 1 }), Int(run.end) > u, run.font.hasHalfWidthPunctuation,
+                  LineStartReshape.kerned(units[u - 1], units[u], spacing: run.font.punctuationSpacing(language)) else { continue }
+            var g1 = u + 1
+            while g1 < units.count && graphemeStartBits[g1 >> 6] & (1 << UInt64(g1 & 63)) == 0 { g1 += 1 }
+            // Font fallback afresh: a chooser that sees only the mark (its own hint character).
+            var fresh = FontFallback(style: style, primary: primary, fonts: fonts)
+            let piece = UnsafeBufferPointer(rebasing: units[u..<g1])
+            let font = fresh.font(for: piece, 0, piece.count)
+            let designUnits = ClusterSplit.width(units, u..<g1, font: font, rightToLeft: run.bidiLevel & 1 == 1,
+                                                 language: language, buffer: buffer)
+            let width = clamp(font.fixedAdvance(designUnits, scale: font.fixedScale(size: style.size), size: style.size))
+            var inContext: Int64 = 0
+            for k in u..<g1 { inContext += Int64(unitAdvances[k]) }
+            guard Int64(width) != inContext else { continue }
+            // Keep `alone` ordered by (from, to): the entries so far are a run's cluster rests.
+            var p = alone.count
+            while p >= 3 && (alone[p - 3] > Int32(u) || (alone[p - 3] == Int32(u) && alone[p - 2] > Int32(g1))) { p -= 3 }
+            alone.insert(contentsOf: [Int32(u), Int32(g1), width], at: p)
+            found.insert(u)
+        }
+        return found
     }
 }

@@ -48,8 +48,11 @@ package enum MetricsBlock {
         static let breakable: UInt8 = 16
         /// The segment is only white space (pre-wrap): it hangs wherever it falls.
         static let whitespaceOnly: UInt8 = 32
+        /// The segment starts with CJK punctuation that a line start shapes again alone
+        /// (``LineStartReshape``): its width there is ``View/lineStartWidth(_:_:)``.
+        static let lineStartAlone: UInt8 = 64
         /// Flags that only the special list carries.
-        static let specialMask: UInt8 = mandatoryBreak | softHyphen | tab | endTrim | whitespaceOnly
+        static let specialMask: UInt8 = mandatoryBreak | softHyphen | tab | endTrim | whitespaceOnly | lineStartAlone
     }
 
     enum Code {

@@ -31,6 +31,9 @@ struct Builder {
     var alone: [Int32] = []
     /// Units shaped half-width (trimmed CJK punctuation).
     var trimmed: Set<Int> = []
+    /// Units whose line-start width is recorded in ``alone`` (``LineStartReshape``): not
+    /// derived from the shaped runs, so a chunk with any is not cached.
+    var reshapedStarts: Set<Int> = []
     /// (cluster start, kerning 16.16 px) of the clusters kerned against the next one, flat, in
     /// the order the runs were closed (``LineEndKerning``).
     var kerned: [Int32] = []
@@ -199,6 +202,7 @@ struct Builder {
         }
         if runStart >= 0 { closeRun(units, runStart, units.count, runFont, runLevel, buffer) }
         collectRunExtras()
+        reshapedStarts = collectReshapedLineStarts(units, buffer: buffer)
 
         // 2. Segments: content and hanging-space widths.
         segmentEnds.reserveCapacity(breaks.count)
@@ -224,6 +228,7 @@ struct Builder {
             }
             if graphemeCount >= 2 { flag |= MetricsBlock.Flag.breakable }
             if contentEnd == start { flag |= MetricsBlock.Flag.whitespaceOnly }
+            if !reshapedStarts.isEmpty && reshapedStarts.contains(start) { flag |= MetricsBlock.Flag.lineStartAlone }
             if contentEnd > start {
                 let last = contentEnd - 1
                 if units[last] == 0xAD { flag |= MetricsBlock.Flag.softHyphen }
