@@ -196,6 +196,21 @@ import Testing
         #expect(try lineTexts("漢漢漢）", width: 56.1) == ["漢漢漢）"])
     }
 
+    @Test func overflowWrapLineStartingAtAnUnsafeOffsetEndsBeforeTheLastGraphemeUnchecked() throws {
+        // docs/CHROMIUM.md §3(d): HarfBuzz flags every cluster start of `ကကနား` (Noto Sans
+        // Myanmar) after the first unsafe to break; `နား` is one cluster of three graphemes.
+        // A line starting at such an offset ends before the last grapheme of the cluster that
+        // reaches past the limit, even when that overflows (`နာ`, 28.7 px > 18.58 px); from a
+        // safe start (`နား` alone, or after a space) the break moves back until the line fits.
+        let s = style(family: "Noto Sans", size: 28)
+        #expect(try lineTexts("ကနား", width: 18.58, s) == ["က", "နာ", "း"])
+        #expect(try lineTexts("ကကနား", width: 55, s) == ["က", "ကနာ", "း"])
+        #expect(try lineTexts("နား", width: 18.58, s) == ["န", "ာ", "း"])
+        #expect(try lineTexts("က နား", width: 18.58, s).suffix(3) == ["န", "ာ", "း"])
+        // A cluster of two graphemes: the break before its last one fits anyway.
+        #expect(try lineTexts("ကနာ", width: 18.58, s) == ["က", "န", "ာ"])
+    }
+
     @Test func kernedPunctuationStartingALineIsShapedAloneWithItsOwnFallbackFont() throws {
         // docs/CHROMIUM.md §3(e): `《` after `。` (kerned by text-spacing-trim) starts a line shaped
         // alone, with font fallback from `《` itself: Noto Sans Lisu's 0.46 em `《`, so `《漢` fits

@@ -480,6 +480,10 @@ extension MetricsBlock.View {
         // the cluster shaped alone, as Chromium reshapes a line start that is not safe to break
         // (a lone Myanmar vowel sign then gets HarfBuzz's dotted circle).
         let startsInside = !boundary(u)
+        if u > 0 && headerFlags & MetricsBlock.HeaderFlag.extras != 0,
+           let unsafe = unsafeStartBreak(from: u, contentEnd: contentEnd, limit: limit) {
+            return (unsafe.end, unsafe.width, false)
+        }
         // Every grapheme boundary after `u` so far, with the width of the line ending there as
         // Chromium checks it: inside a cluster its prefix shaped alone; at a cluster end the
         // cluster's own width when kerning tied it to the next one.
@@ -517,6 +521,37 @@ extension MetricsBlock.View {
             if c < contentEnd { candidates.append((c, x + extras.kerningGrowth(at: c))) }
         }
         return (contentEnd, x, false)
+    }
+
+    /// The break of an overflow-wrap line starting at `u` when Chromium takes it unchecked
+    /// (``UnsafeLineStart``): positions as in the shaped text (a cluster's characters at its
+    /// start, so a line starting inside a cluster starts at the cluster's start); the cluster
+    /// reaching past the limit has several graphemes, and no offset from `u` up to its start is
+    /// safe to break. The line then ends before that cluster's last grapheme. Nil otherwise.
+    func unsafeStartBreak(from u: Int, contentEnd: Int, limit: Int64) -> (end: Int, width: Int64)? {
+        let units = self.units
+        let extras = self.extras
+        @inline(__always) func boundary(_ k: Int) -> Bool { k >= contentEnd || (units.isClusterStart(k) && units.isGraphemeStart(k)) }
+        var p = u
+        while p > 0 && !boundary(p) { p -= 1 }
+        let first = p
+        var x: Int64 = 0
+        while p < contentEnd {
+            var q = p + 1
+            while !boundary(q) { q += 1 }
+            var advance: Int64 = 0
+            for k in p..<q { advance += units.advance(k) }
+            if x + advance > limit {
+                guard p > first || p == u, let distance = extras.aloneWidth(p, p), p - Int(distance) < u else { return nil }
+                var last = -1
+                for g in p + 1..<q where units.isGraphemeStart(g) { last = g }
+                guard last > p else { return nil }
+                return (last, lineStartWidth(u, p) + shapedAlone(p..<last))
+            }
+            x += advance
+            p = q
+        }
+        return nil
     }
 
     /// Width of `a..<b` at the start of a line: when `a` is inside a cluster (a break inside it
@@ -624,5 +659,43 @@ extension Builder {
             found.insert(u)
         }
         return found
+    }
+}
+
+/// Overflow-wrap lines that start where HarfBuzz says a break is not safe (docs/CHROMIUM.md
+/// §3(d), "Unsafe line starts"). Chromium's `ShapingLineBreaker::ShapeLine` shapes a line that
+/// starts at an unsafe offset again from there up to the next safe-to-break offset; when the
+/// candidate break lies inside that stretch, the stretch up to the candidate is the line — its
+/// width is not checked again and the break does not move back. With every character of a
+/// cluster at the cluster's start, the candidate inside the cluster that reaches past the limit
+/// is before its last grapheme: Noto Sans Myanmar `ကနား` at 18.58 px is `က` / `နာ` / `း` (`နာ`,
+/// 28.7 px, overflows), while `နား` alone (safe start) moves back to `န` / `ာ` / `း`.
+enum UnsafeLineStart {
+    /// Appends, for each multi-unit cluster of a run whose start is unsafe to break before, a
+    /// `(c, c, d)` triple to the run's line-start table: `c - d` is the latest safe offset
+    /// before `c` (the run start counts as safe). Keeps the table ordered by (from, to).
+    static func record(clusters: [Int32], unsafe: [Bool], count: Int, into table: inout [Int32]) {
+        guard count > 1 else { return }
+        var isStart = [Bool](repeating: false, count: count + 1)
+        for c in clusters where c >= 0 && Int(c) < count { isStart[Int(c)] = true }
+        isStart[count] = true
+        var entries: [(Int32, Int32, Int32)] = []
+        var safe = 0
+        var c0 = 0
+        while c0 < count {
+            var c1 = c0 + 1
+            while !isStart[c1] { c1 += 1 }
+            if !unsafe[c0] || c0 == 0 {
+                safe = c0
+            } else if c1 - c0 > 1 {
+                entries.append((Int32(c0), Int32(c0), Int32(c0 - safe)))
+            }
+            c0 = c1
+        }
+        guard !entries.isEmpty else { return }
+        for t in stride(from: 0, to: table.count, by: 3) { entries.append((table[t], table[t + 1], table[t + 2])) }
+        entries.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+        table.removeAll(keepingCapacity: true)
+        for e in entries { table.append(e.0); table.append(e.1); table.append(e.2) }
     }
 }

@@ -444,7 +444,8 @@ enum RunExtras {
         for t in stride(from: 0, to: widths.count, by: 3) {
             alone.append(Int32(start) + widths[t])
             alone.append(Int32(start) + widths[t + 1])
-            alone.append(clamp(font.fixedAdvance(widths[t + 2], scale: scale, size: size)))
+            // (c, c, distance) entries are unit counts (``UnsafeLineStart``), not widths.
+            alone.append(widths[t] == widths[t + 1] ? widths[t + 2] : clamp(font.fixedAdvance(widths[t + 2], scale: scale, size: size)))
         }
     }
 
