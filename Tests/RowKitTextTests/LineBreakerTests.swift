@@ -224,6 +224,13 @@ import Testing
         #expect(try lineTexts("漢漢漢・「漢漢", width: 37, s) == ["漢", "漢", "漢", "・", "「", "漢", "漢"])
         // `》` after `。` (the full stop trimmed): a break-word line starting at `》` reshapes it.
         #expect(try lineTexts("漢漢漢。》漢漢", width: 37, s) == ["漢", "漢", "漢。", "》漢", "漢"])
+        // A closing `》` trimmed to fit a line end is shaped again alone too: Lisu's `》` (11.2 px)
+        // instead of half of CJK's (12.25 px), so `漢》` fits 36 px; where it fits untrimmed
+        // (50 px) nothing changes; `」` stays CJK, trimmed to half.
+        #expect(try lineTexts("漢》漢", width: 36, s) == ["漢》", "漢"])
+        #expect(try lineTexts("漢漢》", width: 36, s) == ["漢", "漢》"])
+        #expect(try lineTexts("漢」漢", width: 36.7, s) == ["漢", "」", "漢"])
+        #expect(try lineTexts("漢」漢", width: 36.8, s) == ["漢」", "漢"])
         // In Japanese, fontconfig's first font for `《` is Noto Sans CJK: nothing changes.
         var ja = s
         ja.lang = "ja"

@@ -280,11 +280,27 @@ extension MetricsBlock.View {
             let mid = (low + high) / 2
             if classes.run(mid).start <= start { low = mid } else { high = mid }
         }
-        var k = low
+        let conditional = Int(MetricsBlock.conditionalClass)
+        while low > 0 && classes.run(low).cls & conditional != 0 { low -= 1 }
+        // A line starting at CJK punctuation reshaped there (``LineStartReshape``): that unit
+        // counts with the font it is reshaped in, not with its run's.
+        var from = start
+        var k = low + 1
+        while k < classes.runCount, classes.run(k).start <= start {
+            let run = classes.run(k)
+            if run.start == start && run.cls & conditional != 0 {
+                let m = classes.metrics(run.cls & ~conditional)
+                above = max(above, m.above)
+                below = max(below, m.below)
+                from = start + 1
+            }
+            k += 1
+        }
+        k = low
         while k < classes.runCount {
             let run = classes.run(k)
             if run.start >= stop { break }
-            if run.cls != 0 {
+            if run.cls != 0 && run.cls & conditional == 0 && (k != low || from == start || (stop > from && reaches(past: from, after: k, classes))) {
                 let m = classes.metrics(run.cls)
                 above = max(above, m.above)
                 below = max(below, m.below)
@@ -292,6 +308,14 @@ extension MetricsBlock.View {
             k += 1
         }
         return (above, below)
+    }
+
+    /// Whether the regular class run `k` goes on past unit `from - 1` (the next regular run
+    /// starts after `from`) and the line holds units from `from` on.
+    private func reaches(past from: Int, after k: Int, _ classes: MetricsBlock.ClassReader) -> Bool {
+        var j = k + 1
+        while j < classes.runCount && classes.run(j).cls & Int(MetricsBlock.conditionalClass) != 0 { j += 1 }
+        return j >= classes.runCount || classes.run(j).start > from
     }
 
     /// Height of the line holding units `start..<end`.

@@ -625,11 +625,36 @@ enum LineStartReshape {
 }
 
 extension Builder {
+    /// `units[range]` shaped alone with font fallback started afresh from it (a chooser that
+    /// sees only these units, so they are their own hint character): the font and the width.
+    mutating func shapedAfresh(_ units: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, rightToLeft: Bool,
+                               buffer: HBBuffer) -> (font: Font, width: Int32) {
+        var fresh = FontFallback(style: style, primary: primary, fonts: fonts)
+        let piece = UnsafeBufferPointer(rebasing: units[range])
+        let font = fresh.font(for: piece, 0, piece.count)
+        let designUnits = ClusterSplit.width(units, range, font: font, rightToLeft: rightToLeft, language: language, buffer: buffer)
+        return (font, clamp(font.fixedAdvance(designUnits, scale: font.fixedScale(size: style.size), size: style.size)))
+    }
+
+    /// What the closing mark at `last` (in `run`, whose font trims it) gives up when a line
+    /// ending there must be trimmed to fit (16.16 px): Chromium shapes the mark again alone,
+    /// with font fallback afresh, trimmed when that font trims it — half its advance in the
+    /// same CJK font, but `》` becomes Noto Sans Lisu's 0.46 em (docs/CHROMIUM.md §3(e)).
+    mutating func lineEndTrimAmount(_ units: UnsafeBufferPointer<UInt16>, last: Int, run: GlyphRun, buffer: HBBuffer) -> Int32 {
+        let half = unitAdvances[last] / 2
+        guard units[last] < 0xD800 || units[last] >= 0xE000 else { return half }
+        let (font, width) = shapedAfresh(units, last..<(last + 1), rightToLeft: run.bidiLevel & 1 == 1, buffer: buffer)
+        if font === run.font { return half }
+        let trims = font.hasHalfWidthPunctuation && CJKPunctuation.trimsAtLineEnd(units[last], in: font.punctuationSpacing(language))
+        return max(0, unitAdvances[last] - (trims ? width / 2 : width))
+    }
+
     /// After the runs are shaped (``trimmed`` known): the widths of the punctuation marks a line
     /// start would reshape (``LineStartReshape``), recorded as (mark, grapheme end, width) in
     /// ``alone`` where they differ from the mark's width in context, in order. Returns the units
     /// that got one (segments starting there are flagged ``MetricsBlock/Flag/lineStartAlone``).
     mutating func collectReshapedLineStarts(_ units: UnsafeBufferPointer<UInt16>, buffer: HBBuffer) -> Set<Int> {
+        if !reshapedFonts.isEmpty { reshapedFonts.removeAll() }
         guard !trimmed.isEmpty else { return [] }
         var candidates = Set<Int>()
         for t in trimmed {
@@ -642,13 +667,7 @@ extension Builder {
                   LineStartReshape.kerned(units[u - 1], units[u], spacing: run.font.punctuationSpacing(language)) else { continue }
             var g1 = u + 1
             while g1 < units.count && graphemeStartBits[g1 >> 6] & (1 << UInt64(g1 & 63)) == 0 { g1 += 1 }
-            // Font fallback afresh: a chooser that sees only the mark (its own hint character).
-            var fresh = FontFallback(style: style, primary: primary, fonts: fonts)
-            let piece = UnsafeBufferPointer(rebasing: units[u..<g1])
-            let font = fresh.font(for: piece, 0, piece.count)
-            let designUnits = ClusterSplit.width(units, u..<g1, font: font, rightToLeft: run.bidiLevel & 1 == 1,
-                                                 language: language, buffer: buffer)
-            let width = clamp(font.fixedAdvance(designUnits, scale: font.fixedScale(size: style.size), size: style.size))
+            let (font, width) = shapedAfresh(units, u..<g1, rightToLeft: run.bidiLevel & 1 == 1, buffer: buffer)
             var inContext: Int64 = 0
             for k in u..<g1 { inContext += Int64(unitAdvances[k]) }
             guard Int64(width) != inContext else { continue }
@@ -657,6 +676,7 @@ extension Builder {
             while p >= 3 && (alone[p - 3] > Int32(u) || (alone[p - 3] == Int32(u) && alone[p - 2] > Int32(g1))) { p -= 3 }
             alone.insert(contentsOf: [Int32(u), Int32(g1), width], at: p)
             found.insert(u)
+            reshapedFonts.append((Int32(u), font))
         }
         return found
     }

@@ -38,6 +38,10 @@
 package enum MetricsBlock {
     static let headerSize = 48
 
+    /// Marks a font-class run that applies only to a line starting at its unit (CJK punctuation
+    /// reshaped there, ``LineStartReshape``); the class is in the other bits.
+    static let conditionalClass: Int32 = 0x4000_0000
+
     /// Per-segment flags as line breaking sees them (codes and the special list combined).
     enum Flag {
         static let mandatoryBreak: UInt8 = 1

@@ -34,6 +34,9 @@ struct Builder {
     /// Units whose line-start width is recorded in ``alone`` (``LineStartReshape``): not
     /// derived from the shaped runs, so a chunk with any is not cached.
     var reshapedStarts: Set<Int> = []
+    /// The font each of those marks is shaped with at a line start (its line box with
+    /// `line-height: normal`).
+    var reshapedFonts: [(unit: Int32, font: Font)] = []
     /// (cluster start, kerning 16.16 px) of the clusters kerned against the next one, flat, in
     /// the order the runs were closed (``LineEndKerning``).
     var kerned: [Int32] = []
@@ -237,7 +240,7 @@ struct Builder {
                    CJKPunctuation.trimsAtLineEnd(units[last], in: run.font.punctuationSpacing(language)) {
                     flag |= MetricsBlock.Flag.endTrim
                     endTrimSegments.append(Int32(k))
-                    endTrimAmounts.append(unitAdvances[last] / 2)
+                    endTrimAmounts.append(lineEndTrimAmount(units, last: last, run: run, buffer: buffer))
                 } else if trimmed.contains(last), CJKPunctuation.growsAtLineEnd(units[last]) {
                     // Trimmed because punctuation follows: full width again if the line ends here.
                     flag |= MetricsBlock.Flag.endTrim
