@@ -184,6 +184,21 @@ import Testing
         #expect(try stop.lineCount(width: stopFull) == 1)
     }
 
+    @Test func ideographicSpaceAfterASpaceDoesNotEndALineItShares() throws {
+        // docs/CHROMIUM.md §3(l): `ab 　 The` (DejaVu Sans 16 px) — the U+3000 is content after
+        // the space; it never ends a line that holds `ab`: at 60 px `ab ` / `　 The` (although
+        // `ab 　`, 41 px, fits), at 45 px `ab ` / `　 ` / `The`, at 80 px one line.
+        func texts(_ text: String, _ width: Double) throws -> [String] {
+            try lineTexts(text, width: width).map { $0.filter { $0 != " " && $0 != "\u{3000}" } }
+        }
+        #expect(try texts("ab 　 The", 60) == ["ab", "The"])
+        #expect(try lineTexts("ab 　 The", width: 60)[1].hasPrefix("　"))
+        #expect(try texts("ab 　 The", 45) == ["ab", "", "The"])
+        #expect(try texts("ab 　 The", 80) == ["abThe"])
+        #expect(try texts("x ab 　 The", 70) == ["xab", "The"])
+        #expect(try lineTexts("x ab 　 The", width: 70)[1].hasPrefix("　"))
+    }
+
     @Test func closingBracketIsNotTrimmedAtALineEndBeforeWhiteSpace() throws {
         // docs/CHROMIUM.md §3(e): at 56.1 px `漢漢漢）漢` is `漢漢漢）` / `漢` (the bracket gives up
         // its end half), but `漢漢漢） 漢` is `漢漢` / `漢） 漢` and pre-wrap `漢漢漢）\n漢` is three

@@ -100,6 +100,13 @@ extension MetricsBlock.View {
                     var width = content
                     var hyphen = lastFlags & Flag.softHyphen != 0
                     var growth = lastFlags & Flag.endTrim != 0 ? lineEndGrowth(segment: endSegment) : 0
+                    if lastFlags & Flag.ideographicSpaceOnly != 0 && endSegment > lineFirst,
+                       let before = lineBreakBefore(i, lineFirst: lineFirst, lineStart: lineStart, limit: limit, hyphenWidth: hyphenWidth),
+                       before.segment == endSegment - 1 {
+                        // A U+3000 after a space does not end a line it shares: the line ends
+                        // before it (docs/CHROMIUM.md §3(l)).
+                        (endSegment, width, hyphen, growth) = before
+                    }
                     if (hyphen && Self.ceilToLayoutUnit(content) + Self.ceilToLayoutUnit(hyphenWidth) > limit)
                         || (growth > 0 && content + growth > limit) {
                         if let fallback = lineBreakBefore(i, lineFirst: lineFirst, lineStart: lineStart, limit: limit, hyphenWidth: hyphenWidth) {

@@ -55,8 +55,12 @@ package enum MetricsBlock {
         /// The segment starts with CJK punctuation that a line start shapes again alone
         /// (``LineStartReshape``): its width there is ``View/lineStartWidth(_:_:)``.
         static let lineStartAlone: UInt8 = 64
+        /// The content is only U+3000 (after a break, so after white space; white-space: normal):
+        /// it does not end a line it shares with earlier segments (docs/CHROMIUM.md §3(l)).
+        static let ideographicSpaceOnly: UInt8 = 128
         /// Flags that only the special list carries.
         static let specialMask: UInt8 = mandatoryBreak | softHyphen | tab | endTrim | whitespaceOnly | lineStartAlone
+            | ideographicSpaceOnly
     }
 
     enum Code {

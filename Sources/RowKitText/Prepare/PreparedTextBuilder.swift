@@ -232,6 +232,8 @@ struct Builder {
             if graphemeCount >= 2 { flag |= MetricsBlock.Flag.breakable }
             if contentEnd == start { flag |= MetricsBlock.Flag.whitespaceOnly }
             if !reshapedStarts.isEmpty && reshapedStarts.contains(start) { flag |= MetricsBlock.Flag.lineStartAlone }
+            if units[start] == 0x3000 && contentEnd > start && style.whiteSpace == .normal
+                && !units[start..<contentEnd].contains(where: { $0 != 0x3000 }) { flag |= MetricsBlock.Flag.ideographicSpaceOnly }
             if contentEnd > start {
                 let last = contentEnd - 1
                 if units[last] == 0xAD { flag |= MetricsBlock.Flag.softHyphen }
