@@ -56,7 +56,9 @@ struct Heights: ParsableCommand {
 
     func run() throws {
         let templates = try source.templates()
-        let byName = Dictionary(templates.all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        // Each template compiled once; rows are measured from their compact measuring forms
+        // (no glyphs kept), which give exactly the drawing form's heights.
+        let byName = Dictionary(templates.all.map { ($0.name, $0.compile()) }, uniquingKeysWith: { first, _ in first })
         let reader = try RowFileReader(path: source.data!, options: source.rowFileOptions(templates))
         let emitter = Emitter(output: OutputWriter(), byName: byName, width: width, source: reader.name)
         let progress = ProgressBar(label: "heights", unit: "rows")
@@ -171,15 +173,15 @@ struct Heights: ParsableCommand {
     }
 
     /// The height of one job's cell at `width`.
-    static func measure(_ job: Job, byName: [String: CellTemplate], width: Double) -> Result<Double, CommandError> {
-        let template: CellTemplate?, data: RowData
+    static func measure(_ job: Job, byName: [String: CompiledLayout], width: Double) -> Result<Double, CommandError> {
+        let template: CompiledLayout?, data: RowData
         switch job {
         case .row(let row): template = byName[row.template]; data = row.data
         case .header(_, let title): template = byName[ClassicCells.sectionHeader.name]; data = ["title": title]
         }
         guard let template else { return .failure(CommandError("no template")) }
         do {
-            let height = try template.bind(data).measure(width: width).height
+            let height = try template.metrics(for: data).height(width: width)
             // A list row holds at most HeightIndex.maximumHeight; cutting a taller row would
             // give every later y silently wrong.
             guard height <= HeightIndex.maximumHeight else {
@@ -196,7 +198,7 @@ struct Heights: ParsableCommand {
     /// bytes a row) until its end, since its header comes first in the list.
     final class Emitter {
         let output: OutputWriter
-        let byName: [String: CellTemplate]
+        let byName: [String: CompiledLayout]
         let width: Double
         let source: String
         private(set) var failed = false
@@ -204,7 +206,7 @@ struct Heights: ParsableCommand {
         private var heldSection: RowFileSection?
         private var held: [(row: Int, units: Int64)] = []
 
-        init(output: OutputWriter, byName: [String: CellTemplate], width: Double, source: String) {
+        init(output: OutputWriter, byName: [String: CompiledLayout], width: Double, source: String) {
             self.output = output
             self.byName = byName
             self.width = width
