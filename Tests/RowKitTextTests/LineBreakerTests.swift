@@ -308,6 +308,22 @@ import Testing
         #expect(ceil64(try width("— Typography is", bold)) == 176.5)
     }
 
+    @Test func commonScriptWordTakesTheScriptOfTheTextAroundIt() throws {
+        // docs/CHROMIUM.md §1 "Script runs": Noto Sans CJK SC's `—` is 1 em shaped as Latin or
+        // Han but 0.89 em as Common. A `—` shaped alone after a space (word by word) still takes
+        // the script before it, else the one after it (Chromium 156, 34.5 px).
+        var s = style(family: "Noto Sans CJK SC", size: 34.5)
+        s.lang = "zh-Hans"
+        #expect(ceil64(try width("—", s)) == 30.84375)
+        #expect(ceil64(try width("x —", s)) == 59.421875)
+        #expect(ceil64(try width("— x", s)) == 59.421875)
+        #expect(ceil64(try width("漢 —", s)) == 76.734375)
+        #expect(ceil64(try width("1 —", s)) == 57.71875)
+        #expect(ceil64(try width("x — 1", s)) == 86.296875)
+        // The same text in one paragraph after another: the word cache must not reuse `—`.
+        #expect(ceil64(try width("x —", s)) == 59.421875)
+    }
+
     /// Fonts are made at the size Chromium's font cache keeps, in hundredths truncated from a
     /// float product: an em dash (one em in Liberation Serif) is 19.953125 px at 19.97 px (a 19.96 px
     /// font), 20.28125 px at 20.3 px, but 19.984375 px at 19.99 px (measured, docs/CHROMIUM.md §1).

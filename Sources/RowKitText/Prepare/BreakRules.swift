@@ -719,3 +719,45 @@ enum UnsafeLineStart {
         for e in entries { table.append(e.0); table.append(e.1); table.append(e.2) }
     }
 }
+
+/// The script a run of only Common and Inherited characters (punctuation, digits, symbols) is
+/// shaped in: Chromium's run segmenter gives such characters the script of the nearest
+/// character before them in the paragraph that has one, else of the nearest after
+/// (docs/CHROMIUM.md §1, "Script runs"). It matters where a font's glyph depends on the script:
+/// Noto Sans CJK's `—` is 1 em shaped as Latin or Han but 0.89 em as Common (`x —`, `— x`,
+/// `漢 —` at 34.5 px: 59.42, 59.42, 76.73 px; `—` alone 30.84).
+enum CommonScript {
+    /// Whether `scalar` has a definite script (not Common, Inherited or Unknown).
+    @inline(__always) static func isDefinite(_ scalar: UInt32) -> Bool {
+        if scalar < 0x80 { return (scalar | 0x20) &- 0x61 < 26 }
+        return ScriptRuns.script(of: scalar) >= 0
+    }
+
+    /// HarfBuzz's script for the run `units[start..<end]` when the run has no definite script
+    /// of its own (searched in `paragraph` at `offset` when given: the run is in a chunk of it):
+    /// 0 when the text around it has none either; nil when the run has one (HarfBuzz guesses it).
+    static func script(ofRun units: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int,
+                       paragraph: UnsafeBufferPointer<UInt16>?, offset: Int) -> UInt32? {
+        var i = start
+        while i < end {
+            let (scalar, length) = UnicodeAnalysis.scalar(at: i, in: units)
+            if isDefinite(scalar) { return nil }
+            i += length
+        }
+        let text = paragraph ?? units
+        let base = paragraph == nil ? 0 : offset
+        var p = base + start
+        while p > 0 {
+            let (scalar, q) = QuotationRules.scalar(before: p, in: text)
+            if isDefinite(scalar) { return HarfBuzz.script(of: scalar) }
+            p = q
+        }
+        p = base + end
+        while p < text.count {
+            let (scalar, length) = UnicodeAnalysis.scalar(at: p, in: text)
+            if isDefinite(scalar) { return HarfBuzz.script(of: scalar) }
+            p += length
+        }
+        return 0
+    }
+}

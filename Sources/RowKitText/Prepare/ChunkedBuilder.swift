@@ -165,7 +165,7 @@ struct ChunkedBuilder {
                 // A plan started in the chunk looked past it: its analysis holds only here.
                 if builder.fallback.plansMade != plansBefore { cacheable = false }
                 // Line-start widths of reshaped CJK punctuation are not in the shaped runs.
-                if !builder.reshapedStarts.isEmpty { cacheable = false }
+                if !builder.reshapedStarts.isEmpty || builder.shapedWithContextScript { cacheable = false }
                 if cacheable {
                     words.rotateIfFull()
                     let index = words.young.insert(builder, chunk: chunk, hash: hash, context: context.id, in: state,

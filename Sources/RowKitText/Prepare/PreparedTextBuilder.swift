@@ -37,6 +37,10 @@ struct Builder {
     /// The font each of those marks is shaped with at a line start (its line box with
     /// `line-height: normal`).
     var reshapedFonts: [(unit: Int32, font: Font)] = []
+    /// A run has only Common characters and takes the script of the text around it
+    /// (``CommonScript``): the analysis depends on text outside it, so a chunk with one is not
+    /// cached.
+    var shapedWithContextScript = false
     /// (cluster start, kerning 16.16 px) of the clusters kerned against the next one, flat, in
     /// the order the runs were closed (``LineEndKerning``).
     var kerned: [Int32] = []
@@ -126,6 +130,7 @@ struct Builder {
         kerns.removeAll(keepingCapacity: true)
         alone.removeAll(keepingCapacity: true)
         if !trimmed.isEmpty { trimmed.removeAll() }
+        shapedWithContextScript = false
         if !kerned.isEmpty { kerned.removeAll(keepingCapacity: true) }
         guard !units.isEmpty else { return }
         if paragraph == nil { fallback.paragraphLevels = levels }
@@ -331,14 +336,20 @@ struct Builder {
         // Joining scripts are shaped with their neighbours as context, as Chromium shapes them.
         let (before, after) = UnicodeAnalysis.joiningContext(units, start, end)
         let context = UnsafeBufferPointer(rebasing: units[(start - before)..<(end + after)])
+        // A run of only Common characters takes the script of the text around it (``CommonScript``).
+        let commonScript = CommonScript.script(ofRun: units, start, end, paragraph: paragraph, offset: paragraphOffset)
+        if commonScript != nil { shapedWithContextScript = true }
+        let script = commonScript ?? 0
+        var keyContext: [UInt16] = before + after > 0 ? Array(context) + [UInt16(before)] : []
+        if script != 0 { keyContext += [0xFFFE, UInt16(truncatingIfNeeded: script >> 16), UInt16(truncatingIfNeeded: script)] }
         let key = ShapeCache.Key(font: font.id, rightToLeft: level & 1 == 1, text: slice, halfWidth: halfWidth,
-                                 context: before + after > 0 ? Array(context) + [UInt16(before)] : [], language: language.id)
+                                 context: keyContext, language: language.id)
         let shaped: ShapedRun
         if let cached = cache.run(for: key) {
             shaped = cached
         } else {
             shaped = ShapedRun.shape(context, item: before..<(before + end - start), font: font, rightToLeft: key.rightToLeft,
-                                     halfWidth: halfWidth, language: language, buffer: buffer)
+                                     halfWidth: halfWidth, language: language, script: script, buffer: buffer)
             cache.store(shaped, for: key)
         }
         runs.append(GlyphRun(font: font, start: Int32(start), end: Int32(end), bidiLevel: level, shaped: shaped))

@@ -64,10 +64,11 @@ package final class ShapedRun: Sendable {
     /// `item` are context only (Arabic joining across a font change).
     /// `halfWidth` lists run offsets shaped with the `halt` feature (trimmed CJK punctuation).
     static func shape(_ units: UnsafeBufferPointer<UInt16>, item: Range<Int>? = nil, font: Font, rightToLeft: Bool,
-                      halfWidth: [UInt16], language: ShapingLanguage = .none, buffer: HBBuffer) -> ShapedRun {
+                      halfWidth: [UInt16], language: ShapingLanguage = .none, script: UInt32 = 0, buffer: HBBuffer) -> ShapedRun {
         let item = item ?? 0..<units.count
         let shaped = HarfBuzz.shape(units.baseAddress, count: units.count, item: item, font: font.shapingFont(for: units),
-                                    rightToLeft: rightToLeft, language: language.language, halfWidth: halfWidth, buffer: buffer)
+                                    rightToLeft: rightToLeft, language: language.language, halfWidth: halfWidth, script: script,
+                                    buffer: buffer)
         let n = shaped.count, u = item.count
         let lower = Int32(item.lowerBound)
         let kerning = LineEndKerning.collect(shaped, clusterOffset: lower, rightToLeft: rightToLeft, font: font)
