@@ -324,6 +324,15 @@ import Testing
         #expect(ceil64(try width("x —", s)) == 59.421875)
     }
 
+    @Test func emojiAfterKhmerTakesKhmerScriptAndBitmapGlyphsAdvanceOneByOne() throws {
+        // docs/CHROMIUM.md §1: an emoji sequence is Common; after Khmer it is shaped as Khmer,
+        // which does not ligate the ZWJ family (three emoji), each glyph a whole strike advance
+        // (DejaVu Sans 16 px, Chromium 156). After Latin it stays one glyph.
+        #expect(ceil64(try width("ខ្មែរ👨‍👩‍👧")) == 79.28125)
+        #expect(ceil64(try width("ខ 1️⃣")) == 55.1875)
+        #expect(ceil64(try width("a 👨‍👩‍👧")) == 34.859375)
+    }
+
     /// Fonts are made at the size Chromium's font cache keeps, in hundredths truncated from a
     /// float product: an em dash (one em in Liberation Serif) is 19.953125 px at 19.97 px (a 19.96 px
     /// font), 20.28125 px at 20.3 px, but 19.984375 px at 19.99 px (measured, docs/CHROMIUM.md §1).

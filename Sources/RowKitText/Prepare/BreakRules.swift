@@ -761,3 +761,37 @@ enum CommonScript {
         return 0
     }
 }
+
+extension PreparedText {
+    /// How much wider (negative: narrower) the cluster at unit `u` is when a line starts there
+    /// than in context, 16.16 px: nonzero for CJK punctuation reshaped at a line start
+    /// (``LineStartReshape``), so that drawing moves its glyph into the width that was measured.
+    func lineStartDelta(at u: Int) -> Int64 {
+        withView { view in
+            guard u > 0, u < view.unitCount, view.headerFlags & MetricsBlock.HeaderFlag.extras != 0 else { return 0 }
+            let units = view.units
+            guard units.isClusterStart(u) && units.isGraphemeStart(u) else { return 0 }
+            var c1 = u + 1
+            while c1 < view.unitCount && !(units.isClusterStart(c1) && units.isGraphemeStart(c1)) { c1 += 1 }
+            guard let reshaped = view.extras.aloneWidth(u, c1) else { return 0 }
+            return reshaped - view.advanceSum(u..<c1)
+        }
+    }
+}
+
+/// Per-glyph advances of bitmap (color emoji) fonts: each glyph scales from its strike on its
+/// own (Skia's advance per glyph), so a cluster of several glyphs — an emoji ZWJ sequence that
+/// the shaping script does not ligate, e.g. after Khmer — is the sum of whole strike advances,
+/// not the strike rounding of their sum (docs/CHROMIUM.md §1).
+enum BitmapAdvances {
+    static func credit(_ shaped: ShapedRun, font: Font, size: Double, at start: Int, into unitAdvances: inout [Int32]) {
+        let clusters = shaped.glyphClusters, advances = shaped.glyphAdvances
+        var multi = false
+        for g in 1..<max(1, clusters.count) where clusters[g] == clusters[g - 1] { multi = true; break }
+        guard multi else { return }
+        let scale = font.fixedScale(size: size)
+        var sums: [Int: Int64] = [:]
+        for g in clusters.indices { sums[Int(clusters[g]), default: 0] += font.fixedAdvance(advances[g], scale: scale, size: size) }
+        for (c, sum) in sums where sum != 0 { unitAdvances[start + c] = clamp(sum) }
+    }
+}

@@ -359,6 +359,11 @@ struct Builder {
             let designUnits = shapedAdvances[u - start]
             if designUnits != 0 { unitAdvances[u] = clamp(font.fixedAdvance(designUnits, scale: scale, size: style.size)) }
         }
+        if font.bitmapStrikePPEM != nil && shaped.aloneWidths.isEmpty {
+            // Bitmap glyphs advance by whole strike pixels each: a cluster of several glyphs (an
+            // emoji sequence not ligated) is the sum of its glyphs' advances, as drawn.
+            BitmapAdvances.credit(shaped, font: font, size: style.size, at: start, into: &unitAdvances)
+        }
         let kerning = shaped.kerning
         for p in stride(from: 0, to: kerning.count, by: 2) {
             kerned.append(Int32(start) + kerning[p])
