@@ -69,7 +69,9 @@ if arguments.first == "--profile-corpus" {
     }
     let elapsed = ContinuousClock.now - start
     let micros = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
-    print("profile-corpus \(corpus.name): \(passes) passes, \(micros / Double(passes * corpus.paragraphs.count)) µs per paragraph (checksum \(sum))")
+    let words = PrepareScratch.wordCacheStatistics
+    print("profile-corpus \(corpus.name): \(passes) passes, \(micros / Double(passes * corpus.paragraphs.count)) µs per paragraph (checksum \(sum)); "
+          + "word cache: \(words.entries) entries, \(words.hits) hits, \(words.misses) misses, \(words.rotations) rotations over the whole run, \(words.bytes / 1024) KiB")
     exit(0)
 }
 if arguments.first == "--profile-measure" {

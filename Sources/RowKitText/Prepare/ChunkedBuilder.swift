@@ -74,6 +74,8 @@ struct ChunkedBuilder {
         // is not printable ASCII is missing from the cache: the chunk's analysis takes its share.
         var paragraph: (breaks: [Int32], mandatory: [UInt8], graphemes: [Int32])?
         var breakIndex = 0, graphemeIndex = 0
+        // A missed chunk's share of them, rebased (arrays reused from chunk to chunk).
+        var breaks: [Int32] = [], mandatory: [UInt8] = [], graphemes: [Int32] = []
         // Mostly-ASCII paragraphs (Latin text with a few curly quotes) analyse their few
         // non-ASCII misses alone; others run ICU once over the paragraph.
         var complex = 0
@@ -141,7 +143,9 @@ struct ChunkedBuilder {
                     while graphemeIndex < whole.graphemes.count && Int(whole.graphemes[graphemeIndex]) <= p { graphemeIndex += 1 }
                     // A chunk starting inside a grapheme cluster (a mark after a space) cannot be analysed alone.
                     if p > 0 && (graphemeIndex == 0 || Int(whole.graphemes[graphemeIndex - 1]) != p) { return false }
-                    var breaks: [Int32] = [], mandatory: [UInt8] = [], graphemes: [Int32] = []
+                    breaks.removeAll(keepingCapacity: true)
+                    mandatory.removeAll(keepingCapacity: true)
+                    graphemes.removeAll(keepingCapacity: true)
                     var k = breakIndex
                     while k < whole.breaks.count && Int(whole.breaks[k]) <= q {
                         breaks.append(whole.breaks[k] - Int32(p))
@@ -169,7 +173,7 @@ struct ChunkedBuilder {
                 if cacheable {
                     words.rotateIfFull()
                     let index = words.young.insert(builder, chunk: chunk, hash: hash, context: context.id, in: state,
-                                                  out: state, levels: key, extended: extended)
+                                                  levels: key, extended: extended)
                     let kernsBefore = kerns.count, aloneBefore = alone.count
                     append(words.young, index, at: p, keepRuns: keepRuns, size: context.style.size)
                     if words.young.entries[index].flags & WordCache.Flag.hasRunExtras != 0 {
@@ -216,7 +220,11 @@ struct ChunkedBuilder {
         g.advances.withUnsafeBufferPointer { a in unitAdvances.append(from: a.baseAddress! + u, count: n) }
         g.graphemeStarts.withUnsafeBufferPointer { starts in
             let bits = graphemeStartBits.base!
-            for k in 0..<n where starts[u + k] & 1 != 0 { bits[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
+            if e.flags & WordCache.Flag.everyUnitStartsGrapheme != 0 {
+                ChunkedBuilder.setBits(bits, from: p, count: n)
+            } else {
+                for k in 0..<n where starts[u + k] & 1 != 0 { bits[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
+            }
             guard e.flags & WordCache.Flag.hasClusterInner != 0 else { return }
             let inner = clusterInnerBits.base!
             for k in 0..<n where starts[u + k] & 4 != 0 { inner[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
@@ -251,6 +259,20 @@ struct ChunkedBuilder {
             appendStoredExtras(g, e, at: p)
         } else if e.flags & WordCache.Flag.hasRunExtras != 0 {
             appendRunExtras(g, e, at: p, size: size)
+        }
+    }
+
+    /// Sets bits `from..<from + count` of the bit array at `bits`, a 64-bit word at a time.
+    @inline(__always)
+    static func setBits(_ bits: UnsafeMutablePointer<UInt64>, from: Int, count: Int) {
+        var k = from
+        let end = from + count
+        while k < end {
+            let shift = k & 63
+            let take = min(64 - shift, end - k)
+            let mask: UInt64 = take == 64 ? ~0 : ((1 << UInt64(take)) - 1) << UInt64(shift)
+            bits[k >> 6] |= mask
+            k += take
         }
     }
 
@@ -328,7 +350,7 @@ struct ChunkedBuilder {
 extension WordCache.Generation {
     /// Adds the analysis of `chunk` made by `b`, and returns its entry index.
     mutating func insert(_ b: borrowing Builder, chunk: UnsafeBufferPointer<UInt16>, hash: UInt64, context: Int32,
-                in state: FontFallback.CarriedState, out: FontFallback.CarriedState, levels: WordCache.Levels, extended: Bool) -> Int {
+                in state: FontFallback.CarriedState, levels: WordCache.Levels, extended: Bool) -> Int {
         let unitStart = Int32(units.count), segmentStart = Int32(segments.count), runStart = Int32(runs.count)
         units.append(contentsOf: chunk)
         advances.append(contentsOf: b.unitAdvances)
@@ -358,9 +380,9 @@ extension WordCache.Generation {
         }
         if !b.kerns.isEmpty || !b.alone.isEmpty { flags |= WordCache.Flag.hasRunExtras }
         if b.clusterInnerBits.contains(where: { $0 != 0 }) { flags |= WordCache.Flag.hasClusterInner }
-        entries.append(WordCache.Entry(hash: hash, context: context, inScript: state.script, outScript: out.script,
-                                       inFont: state.fallback.map { .passUnretained($0) }, outFont: out.fallback.map { .passUnretained($0) },
-                                       levels: levels, unitStart: unitStart, length: Int32(chunk.count),
+        if graphemeStarts[Int(unitStart)...].allSatisfy({ $0 & 1 != 0 }) { flags |= WordCache.Flag.everyUnitStartsGrapheme }
+        entries.append(WordCache.Entry(hash: hash, inFont: state.fallback.map { .passUnretained($0) }, levels: levels,
+                                       context: context, inScript: state.script, unitStart: unitStart, length: Int32(chunk.count),
                                        segmentStart: segmentStart, segmentCount: Int32(segments.count) - segmentStart,
                                        runStart: runStart, runCount: Int32(runs.count) - runStart, flags: flags))
         link(entries.count - 1)

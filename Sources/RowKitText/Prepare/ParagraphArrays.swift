@@ -109,8 +109,12 @@ extension ParagraphArrays {
     /// text the class changes. Empty otherwise: every line is then `lineHeight` tall.
     func fontClasses(unitCount: Int, _ resolved: ResolvedStyle) -> (metrics: [(above: Double, below: Double)], runs: [(start: Int32, cls: Int32)]) {
         guard resolved.style.lineHeight == .normal, runCount > 0 else { return ([], []) }
-        let p = resolved.normalMetrics
         let primary = resolved.primary
+        // Nearly every text is in its primary font alone: no arrays to build.
+        var fallback = false
+        for k in 0..<runCount where runFont(k).font !== primary { fallback = true; break }
+        guard fallback else { return ([], []) }
+        let p = resolved.normalMetrics
         var metrics: [(above: Double, below: Double)] = [p]
         var fontsSeen: [(font: Font, cls: Int32)] = []
         var classRuns: [(start: Int32, cls: Int32)] = []

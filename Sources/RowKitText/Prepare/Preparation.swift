@@ -23,49 +23,55 @@ enum Preparation {
         let (levels, paragraphLevel) = units.isEmpty ? (nil, 0) : try units.withUnsafeBufferPointer { (u) throws(TextError) in
             try UnicodeAnalysis.bidiLevels(u, direction: style.direction)
         }
-        // The reused arrays are taken out of the scratch while in use (a nested preparation on
-        // this thread would find empty ones, not half-built ones).
-        var chunked = scratch.chunked
-        scratch.chunked = ChunkedBuilder()
+        // The reused arrays are moved out of the scratch while in use (a nested preparation on
+        // this thread would find none, not half-built ones, and make its own); `swap` moves them
+        // without copying (a copy of the builder alone retains and releases ~30 references).
+        var chunked: ChunkedBuilder? = nil
+        swap(&chunked, &scratch.chunked)
+        if chunked == nil { chunked = ChunkedBuilder() }
         defer {
-            scratch.chunked.deallocate()
-            scratch.chunked = chunked
+            swap(&chunked, &scratch.chunked)
+            chunked?.deallocate()  // one a nested preparation left there
         }
-        var planner = scratch.planner
-        scratch.planner = MetricsBlock.Planner()
-        defer { scratch.planner = planner }
-        var words = scratch.words
-        scratch.words = WordCache.empty
-        defer { scratch.words = words }
-        var builder = (scratch.builder ?? Builder(context.resolved, fonts: fonts, cache: cache, fallback: context.fallback)).reset(context)
-        scratch.builder = nil
-        defer { scratch.builder = builder }
+        var planner: MetricsBlock.Planner? = nil
+        swap(&planner, &scratch.planner)
+        if planner == nil { planner = MetricsBlock.Planner() }
+        defer { swap(&planner, &scratch.planner) }
+        var words: WordCache? = nil
+        swap(&words, &scratch.words)
+        if words == nil { words = WordCache.empty }
+        defer { swap(&words, &scratch.words) }
+        var builder: Builder? = nil
+        swap(&builder, &scratch.builder)
+        if builder == nil { builder = Builder(context.resolved, fonts: fonts, cache: cache, fallback: context.fallback) }
+        builder!.reset(context)
+        defer { swap(&builder, &scratch.builder) }
         return try units.withUnsafeBufferPointer { (u) throws(TextError) -> R in
             func withLevels<T>(_ body: (UnsafeBufferPointer<UInt8>?) throws(TextError) -> T) throws(TextError) -> T {
                 guard let levels else { return try body(nil) }
                 return try levels.withUnsafeBufferPointer { (l) throws(TextError) in try body(l) }
             }
-            let whole = try withLevels { (l) throws(TextError) -> Builder? in
-                if !wholeParagraph, try chunked.build(u, levels: l, context: context, words: &words, builder: &builder,
-                                                      buffer: scratch.buffer, keepRuns: keepRuns) { return nil }
-                builder.resetFallback(context.fallback)
-                try builder.analyse(u, levels: l, buffer: scratch.buffer)
-                return builder
+            let whole = try withLevels { (l) throws(TextError) -> Bool in
+                if !wholeParagraph, try chunked!.build(u, levels: l, context: context, words: &words!, builder: &builder!,
+                                                       buffer: scratch.buffer, keepRuns: keepRuns) { return false }
+                builder!.resetFallback(context.fallback)
+                try builder!.analyse(u, levels: l, buffer: scratch.buffer)
+                return true
             }
-            if let whole {
-                let analysed = Analysed(resolved: context.resolved, units: units, paragraphLevel: paragraphLevel, runs: keepRuns ? whole.runs : [])
-                return whole.withInput(u, context.resolved) { finish(analysed, $0, &planner) }
+            if whole {
+                let analysed = Analysed(resolved: context.resolved, units: units, paragraphLevel: paragraphLevel, runs: keepRuns ? builder!.runs : [])
+                return builder!.withInput(u, context.resolved) { finish(analysed, $0, &planner!) }
             }
             var runs: [GlyphRun] = []
             if keepRuns {
-                runs.reserveCapacity(chunked.runs.count)
-                for (k, run) in chunked.runs.elements.enumerated() {
+                runs.reserveCapacity(chunked!.runs.count)
+                for (k, run) in chunked!.runs.elements.enumerated() {
                     runs.append(GlyphRun(font: run.font.takeUnretainedValue(), start: run.start, end: run.end,
-                                         bidiLevel: run.level, shaped: chunked.shaped[k]))
+                                         bidiLevel: run.level, shaped: chunked!.shaped[k]))
                 }
             }
             let analysed = Analysed(resolved: context.resolved, units: units, paragraphLevel: paragraphLevel, runs: runs)
-            return chunked.withInput(u, context.resolved) { finish(analysed, $0, &planner) }
+            return chunked!.withInput(u, context.resolved) { finish(analysed, $0, &planner!) }
         }
     }
 }

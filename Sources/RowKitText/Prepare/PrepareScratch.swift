@@ -6,8 +6,10 @@ import Glibc
 /// line metrics, a fallback chooser ready to copy), the word cache, a HarfBuzz buffer and
 /// arrays reused from one paragraph to the next. Per thread, so none of it takes a lock.
 package final class PrepareScratch {
-    /// A style as met through one font library and shape cache.
-    struct Context {
+    /// A style as met through one font library and shape cache. A class: every text prepared
+    /// takes one, and a struct of a dozen references would be retained and released field by
+    /// field each time.
+    final class Context {
         let id: Int32
         let fonts: FontLibrary
         let cache: ShapeCache
@@ -19,6 +21,18 @@ package final class PrepareScratch {
         let language: ShapingLanguage
         /// The shape cache's generation the word cache's entries for this context date from.
         var generation: UInt64
+
+        init(id: Int32, fonts: FontLibrary, cache: ShapeCache, style: TextStyle, resolved: ResolvedStyle, fallback: FontFallback,
+             language: ShapingLanguage, generation: UInt64) {
+            self.id = id
+            self.fonts = fonts
+            self.cache = cache
+            self.style = style
+            self.resolved = resolved
+            self.fallback = fallback
+            self.language = language
+            self.generation = generation
+        }
     }
 
     /// Styles remembered per thread; meeting more empties the word cache and starts over.
@@ -26,18 +40,19 @@ package final class PrepareScratch {
 
     private(set) var contexts: [Context] = []
     private var nextContextID: Int32 = 0
-    var words = WordCache()
+    /// Nil only while a preparation on this thread has it (moved out, not copied).
+    var words: WordCache? = WordCache()
     /// A builder for chunks the word cache lacks, its arrays reused (its style is replaced).
     var builder: Builder?
     let buffer: HBBuffer = HarfBuzz.createBuffer()
-    /// The chunked builder's arrays, reused.
-    var chunked = ChunkedBuilder()
-    /// The measuring-form writer's arrays, reused.
-    var planner = MetricsBlock.Planner()
+    /// The chunked builder's arrays, reused (nil while in use).
+    var chunked: ChunkedBuilder? = ChunkedBuilder()
+    /// The measuring-form writer's arrays, reused (nil while in use).
+    var planner: MetricsBlock.Planner? = MetricsBlock.Planner()
 
     deinit {
         HarfBuzz.destroy(buffer: buffer)
-        chunked.deallocate()
+        chunked?.deallocate()
     }
 
     /// The context for `style` through `fonts` and `cache`, resolving it the first time (which
@@ -51,7 +66,7 @@ package final class PrepareScratch {
         let resolved = try ResolvedStyle(style, fonts: fonts)
         if contexts.count >= Self.contextCapacity {
             contexts.removeAll()
-            words.removeAll()
+            words?.removeAll()
         }
         if contexts.contains(where: { $0.cache === cache && $0.generation != generation }) { forget(cache, generation: generation) }
         let context = Context(id: nextContextID, fonts: fonts, cache: cache, style: style, resolved: resolved,
@@ -65,14 +80,15 @@ package final class PrepareScratch {
     /// The shape cache was emptied: forget every word prepared through anything (simplest, and
     /// what a benchmark that empties the cache expects: the next texts start cold).
     private func forget(_ cache: ShapeCache, generation: UInt64) {
-        words.removeAll()
+        words?.removeAll()
         for k in contexts.indices where contexts[k].cache === cache { contexts[k].generation = generation }
     }
 
-    /// This thread's word cache: entries held, and lookups that found their chunk or not.
-    package static var wordCacheStatistics: (entries: Int, hits: Int, misses: Int) {
-        let words = current.words
-        return (words.count, words.hits, words.misses)
+    /// This thread's word cache: entries held, lookups that found their chunk or not,
+    /// generation rotations and heap bytes.
+    package static var wordCacheStatistics: (entries: Int, hits: Int, misses: Int, rotations: Int, bytes: Int) {
+        guard let words = current.words else { return (0, 0, 0, 0, 0) }
+        return (words.count, words.hits, words.misses, words.rotations, words.byteCount)
     }
 
     /// This thread's scratch space.

@@ -29,6 +29,9 @@ struct Builder {
     var kerns: [Int32] = []
     /// (from, to, width) of cluster rests shaped alone, flat (``ClusterSplit``).
     var alone: [Int32] = []
+    /// Break opportunities of printable-ASCII text (``asciiLineBreaks(_:)``), reused.
+    var asciiBreaks: [Int32] = []
+    var asciiMandatory: [UInt8] = []
     /// Units shaped half-width (trimmed CJK punctuation).
     var trimmed: Set<Int> = []
     /// Units whose line-start width is recorded in ``alone`` (``LineStartReshape``): not
@@ -68,18 +71,19 @@ struct Builder {
         self.language = ShapingLanguage(resolved.style.lang)
     }
 
-    /// This builder for `context`'s style, its arrays kept (emptied) for reuse.
-    func reset(_ context: PrepareScratch.Context) -> Builder {
-        var b = self
-        b.resolved = context.resolved
-        b.style = context.style
-        b.primary = context.resolved.primary
-        b.fonts = context.fonts
-        b.cache = context.cache
-        b.language = context.language
-        b.contextID = context.id
-        b.resetFallback(context.fallback)
-        return b
+    /// Makes this builder one for `context`'s style, its arrays kept (emptied) for reuse. Its
+    /// font chooser is not reset here: both ways of analysing a paragraph start with
+    /// ``resetFallback(_:)`` (a chooser is a large value; one copy per text is enough).
+    mutating func reset(_ context: PrepareScratch.Context) {
+        if contextID != context.id || cache !== context.cache {
+            resolved = context.resolved
+            style = context.style
+            primary = context.resolved.primary
+            fonts = context.fonts
+            cache = context.cache
+            language = context.language
+            contextID = context.id
+        }
     }
 
     /// Starts font choice over from `initial` (a context's chooser in its first state), with
@@ -144,7 +148,8 @@ struct Builder {
         if let given {
             (breaks, mandatory, graphemes) = (given.breaks, given.mandatory, given.graphemes)
         } else if ascii {
-            (breaks, mandatory) = asciiLineBreaks(units)
+            asciiLineBreaks(units)
+            (breaks, mandatory) = (asciiBreaks, asciiMandatory)
             graphemes = nil
         } else {
             (breaks, mandatory) = try lineBreaks(units)
@@ -242,7 +247,7 @@ struct Builder {
             if contentEnd > start {
                 let last = contentEnd - 1
                 if units[last] == 0xAD { flag |= MetricsBlock.Flag.softHyphen }
-                if !trimmed.contains(last), unitAdvances[last] > 0, CJKPunctuation.isClosingMark(units[last]),
+                if units[last] >= 0x2019, !trimmed.contains(last), unitAdvances[last] > 0, CJKPunctuation.isClosingMark(units[last]),
                    let run = runs.last(where: { Int($0.start) <= last }), run.font.hasHalfWidthPunctuation,
                    CJKPunctuation.trimsAtLineEnd(units[last], in: run.font.punctuationSpacing(language)) {
                     flag |= MetricsBlock.Flag.endTrim
@@ -271,10 +276,19 @@ struct Builder {
 
     /// Break opportunities of printable ASCII text, as Chromium finds them without ICU: after a
     /// space or tab (before anything else but white space), after a newline (forced), and
-    /// between two printable characters by its table.
-    func asciiLineBreaks(_ units: UnsafeBufferPointer<UInt16>) -> (ends: [Int32], mandatory: [UInt8]) {
-        var ends: [Int32] = []
-        var mandatory: [UInt8] = []
+    /// between two printable characters by its table — into ``asciiBreaks`` and
+    /// ``asciiMandatory``, reused (the word cache's misses are short chunks analysed one after
+    /// another; two fresh arrays for each cost more than the rule).
+    mutating func asciiLineBreaks(_ units: UnsafeBufferPointer<UInt16>) {
+        var ends: [Int32] = [], mandatory: [UInt8] = []
+        swap(&ends, &asciiBreaks)
+        swap(&mandatory, &asciiMandatory)
+        defer {
+            swap(&ends, &asciiBreaks)
+            swap(&mandatory, &asciiMandatory)
+        }
+        ends.removeAll(keepingCapacity: true)
+        mandatory.removeAll(keepingCapacity: true)
         ends.reserveCapacity(units.count / 4 + 1)
         mandatory.reserveCapacity(units.count / 4 + 1)
         for p in 1..<max(1, units.count) {
@@ -289,7 +303,6 @@ struct Builder {
         }
         ends.append(Int32(units.count))
         mandatory.append(units[units.count - 1] == 0x0A ? 1 : 0)
-        return (ends, mandatory)
     }
 
     /// ICU's UAX #14 opportunities, with Chromium's table deciding between printable ASCII pairs.

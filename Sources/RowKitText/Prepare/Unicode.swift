@@ -65,7 +65,9 @@ enum UnicodeAnalysis {
 
     /// Bidi levels per unit, or nil when the paragraph is entirely left-to-right at level 0.
     static func bidiLevels(_ units: UnsafeBufferPointer<UInt16>, direction: TextDirection) throws(TextError) -> (levels: [UInt8]?, paragraphLevel: UInt8) {
-        if direction == .ltr && !units.contains(where: mayBeRightToLeft) { return (nil, 0) }
+        // Without a unit of a right-to-left script or a bidi control, `auto` resolves to a
+        // left-to-right paragraph (no strong R/AL character) with every level 0, as `ltr` does.
+        if direction != .rtl && !units.contains(where: mayBeRightToLeft) { return (nil, 0) }
         var levels = [UInt8](repeating: 0, count: units.count)
         let requested: UInt8 = direction == .ltr ? 0 : direction == .rtl ? 1 : 0xFE
         let paragraph = levels.withUnsafeMutableBufferPointer {

@@ -9,6 +9,8 @@ extension WhiteSpace {
     /// `.preWrap`: CR and FF are dropped (so CR LF is one newline); everything else is kept.
     /// NUL always stays (Chromium shapes it with its last-resort font, whose .null glyph is empty).
     func normalize(_ text: String) -> [UInt16] {
+        var text = text  // `withUTF8` reads small strings too, in place (no copy for native ones)
+        if let ascii = text.withUTF8({ normalize(ascii: $0) }) { return ascii }
         var units: [UInt16] = []
         units.reserveCapacity(text.utf16.count)
         switch self {
@@ -29,6 +31,39 @@ extension WhiteSpace {
             }
         }
         return units
+    }
+
+    /// The same for text held as ASCII bytes (most captions and titles), straight from its
+    /// UTF-8 storage; nil when a byte is not ASCII.
+    private func normalize(ascii bytes: UnsafeBufferPointer<UInt8>) -> [UInt16]? {
+        var allSpace = true
+        for byte in bytes {
+            if byte >= 0x80 { return nil }
+            if byte != 0x20 && (byte < 0x09 || byte > 0x0D) { allSpace = false }
+        }
+        if allSpace && self == .normal { return [] }
+        return [UInt16](unsafeUninitializedCapacity: bytes.count) { units, count in
+            var n = 0
+            switch self {
+            case .normal:
+                var pendingSpace = false
+                for byte in bytes {
+                    if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                        pendingSpace = n > 0
+                    } else {
+                        if pendingSpace { units[n] = 0x20; n += 1; pendingSpace = false }
+                        units[n] = UInt16(byte)
+                        n += 1
+                    }
+                }
+            case .preWrap:
+                for byte in bytes where byte != 0x0D && byte != 0x0C {
+                    units[n] = UInt16(byte)
+                    n += 1
+                }
+            }
+            count = n
+        }
     }
 }
 

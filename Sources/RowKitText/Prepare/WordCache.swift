@@ -12,17 +12,20 @@
 /// ``unitCapacity`` UTF-16 units) each; when the young one fills, it becomes the old one and
 /// the old one is dropped. Entries found in the old generation are copied to the young one.
 struct WordCache {
-    /// Entries per generation.
-    static let capacity = 32_768
-    /// UTF-16 units of chunk text per generation.
-    static let unitCapacity = 1 << 20
+    /// Entries per generation. 65,536 (~16 MB per generation, ~32 MB per thread with both
+    /// full) keeps a million generated list rows' long tail of words: at 32,768 the young
+    /// generation filled every ~4,000 rows and 28% of words missed, at 65,536 22% (the ideal,
+    /// with no bound, is ~18%). docs/DESIGN.md, "Caches and their bounds".
+    static let capacity = 65_536
+    /// UTF-16 units of chunk text per generation (room for 32 units per entry on average).
+    static let unitCapacity = 1 << 21
     /// Chunks longer than this are analysed but not remembered.
     static let maximumLength = 64
 
     /// A chunk's bidi levels: all `low`, except the units in `mask` (bit u), which are `high`.
     struct Levels: Equatable {
-        var low: UInt8 = 0, high: UInt8 = 0
         var mask: UInt64 = 0
+        var low: UInt8 = 0, high: UInt8 = 0
     }
 
     /// One segment of a chunk (offsets relative to the chunk).
@@ -41,15 +44,17 @@ struct WordCache {
         var font: Unmanaged<Font>
     }
 
+    /// A chunk's key and where its analysis lies in the generation's arrays (fields ordered so
+    /// the entry packs into 72 bytes).
     struct Entry {
         var hash: UInt64
-        var context: Int32
-        var inScript: Int32, outScript: Int32
-        /// Where the chunk's kerning growths and cluster rests start in the generation's
-        /// `extras` (with ``Flag/storedExtras``; fields ordered so the entry stays 88 bytes).
-        var extrasStart: Int32 = 0
-        var inFont: Unmanaged<Font>?, outFont: Unmanaged<Font>?
+        var inFont: Unmanaged<Font>?
         var levels: Levels
+        var context: Int32
+        var inScript: Int32
+        /// Where the chunk's kerning growths and cluster rests start in the generation's
+        /// `extras` (with ``Flag/storedExtras``).
+        var extrasStart: Int32 = 0
         /// Where the chunk's text (and per-unit advances and grapheme starts) start, and its length.
         var unitStart: Int32, length: Int32
         var segmentStart: Int32, segmentCount: Int32
@@ -73,6 +78,9 @@ struct WordCache {
         /// collecting them again (they depend only on the entry's runs, style and grapheme
         /// starts, all part of the entry).
         static let storedExtras: UInt8 = 8
+        /// Every unit of the chunk starts a grapheme cluster (nearly every word of alphabetic
+        /// text): a hit sets the chunk's grapheme bits a 64-bit word at a time.
+        static let everyUnitStartsGrapheme: UInt8 = 16
     }
 
     /// One generation: an open-addressing table over entries, and the entries' data.
@@ -92,6 +100,14 @@ struct WordCache {
         init(slots: Int = 2 * WordCache.capacity) {
             table = [Int32](repeating: -1, count: slots)
             mask = table.count - 1
+        }
+
+        /// Heap bytes of the generation's arrays (by capacity; the shaped runs it references are
+        /// shared with the shape cache and not counted).
+        var byteCount: Int {
+            table.capacity * 4 + entries.capacity * MemoryLayout<Entry>.stride + units.capacity * 2 + advances.capacity * 4
+                + graphemeStarts.capacity + segments.capacity * MemoryLayout<Segment>.stride
+                + runs.capacity * MemoryLayout<Run>.stride + shapedRuns.capacity * 8 + extras.capacity * 4
         }
 
         var isFull: Bool { 2 * entries.count >= table.count || units.count >= WordCache.unitCapacity }
@@ -174,6 +190,8 @@ struct WordCache {
     private(set) var old: Generation?
     /// Lookups that found their chunk, and chunks analysed (since the thread started).
     var hits = 0, misses = 0
+    /// Times the young generation filled and replaced the old one (since the thread started).
+    var rotations = 0
 
     /// A tiny cache, holding the place of the thread's real one while that one is in use.
     static var empty: WordCache { WordCache(young: Generation(slots: 16), old: nil) }
@@ -186,6 +204,9 @@ struct WordCache {
 
     /// Entries held, over both generations.
     var count: Int { young.entries.count + (old?.entries.count ?? 0) }
+
+    /// Heap bytes held, over both generations (``Generation/byteCount``).
+    var byteCount: Int { young.byteCount + (old?.byteCount ?? 0) }
 
     /// The entry for the key (promoted to the young generation if found in the old one).
     @inline(__always)
@@ -200,6 +221,7 @@ struct WordCache {
     /// Makes room in the young generation: when full, it becomes the old one.
     mutating func rotateIfFull() {
         if young.isFull {
+            rotations += 1
             old = young
             young = Generation()
         }
