@@ -176,7 +176,9 @@ func drawnWidth(_ layout: TextLayout, line i: Int, sourceLocation: SourceLocatio
                 // grown back to full width.
                 let trimmedEnd = k == indices.count - 1 && (CJKPunctuation.isClosingMark(p.units[contentEnd - 1])
                     || CJKPunctuation.growsAtLineEnd(p.units[contentEnd - 1]) || p.kerningGrowth(at: contentEnd) > 0)
-                return abs(piece.advances[k] - px(run.font, s.advances[g])) > 1e-9 && !trimmedEnd
+                // CJK punctuation reshaped at the line start (LineStartReshape) moves into its width.
+                let reshapedStart = k == 0 && p.lineStartDelta(at: line.start) != 0
+                return abs(piece.advances[k] - px(run.font, s.advances[g])) > 1e-9 && !trimmedEnd && !reshapedStart
             }
             if let (k, g) = differing {
                 mismatch = mismatch ?? "line \(i): glyph \(k) advances \(piece.advances[k]), shaped \(px(run.font, s.advances[g]))"

@@ -199,6 +199,74 @@ import Testing
         #expect(try stop.lineCount(width: stopFull) == 1)
     }
 
+    @Test func ideographicSpaceAfterASpaceDoesNotEndALineItShares() throws {
+        // docs/CHROMIUM.md §3(l): `ab 　 The` (DejaVu Sans 16 px) — the U+3000 is content after
+        // the space; it never ends a line that holds `ab`: at 60 px `ab ` / `　 The` (although
+        // `ab 　`, 41 px, fits), at 45 px `ab ` / `　 ` / `The`, at 80 px one line.
+        func texts(_ text: String, _ width: Double) throws -> [String] {
+            try lineTexts(text, width: width).map { $0.filter { $0 != " " && $0 != "\u{3000}" } }
+        }
+        #expect(try texts("ab 　 The", 60) == ["ab", "The"])
+        #expect(try lineTexts("ab 　 The", width: 60)[1].hasPrefix("　"))
+        #expect(try texts("ab 　 The", 45) == ["ab", "", "The"])
+        #expect(try texts("ab 　 The", 80) == ["abThe"])
+        #expect(try texts("x ab 　 The", 70) == ["xab", "The"])
+        #expect(try lineTexts("x ab 　 The", width: 70)[1].hasPrefix("　"))
+    }
+
+    @Test func closingBracketIsNotTrimmedAtALineEndBeforeWhiteSpace() throws {
+        // docs/CHROMIUM.md §3(e): at 56.1 px `漢漢漢）漢` is `漢漢漢）` / `漢` (the bracket gives up
+        // its end half), but `漢漢漢） 漢` is `漢漢` / `漢） 漢` and pre-wrap `漢漢漢）\n漢` is three
+        // lines: the bracket is trimmed only when the break follows it directly.
+        #expect(try lineTexts("漢漢漢）漢", width: 56.1) == ["漢漢漢）", "漢"])
+        #expect(try lineTexts("漢漢漢） 漢", width: 56.1) == ["漢漢", "漢） 漢"])
+        #expect(try lineTexts("漢漢漢」 a", width: 56.1) == ["漢漢", "漢」 a"])
+        #expect(try lineTexts("漢漢漢）\n漢", width: 56.1, style(.preWrap)).count == 3)
+        // The end of the text still trims it.
+        #expect(try lineTexts("漢漢漢）", width: 56.1) == ["漢漢漢）"])
+    }
+
+    @Test func overflowWrapLineStartingAtAnUnsafeOffsetEndsBeforeTheLastGraphemeUnchecked() throws {
+        // docs/CHROMIUM.md §3(d): HarfBuzz flags every cluster start of `ကကနား` (Noto Sans
+        // Myanmar) after the first unsafe to break; `နား` is one cluster of three graphemes.
+        // A line starting at such an offset ends before the last grapheme of the cluster that
+        // reaches past the limit, even when that overflows (`နာ`, 28.7 px > 18.58 px); from a
+        // safe start (`နား` alone, or after a space) the break moves back until the line fits.
+        let s = style(family: "Noto Sans", size: 28)
+        #expect(try lineTexts("ကနား", width: 18.58, s) == ["က", "နာ", "း"])
+        #expect(try lineTexts("ကကနား", width: 55, s) == ["က", "ကနာ", "း"])
+        #expect(try lineTexts("နား", width: 18.58, s) == ["န", "ာ", "း"])
+        #expect(try lineTexts("က နား", width: 18.58, s).suffix(3) == ["န", "ာ", "း"])
+        // A cluster of two graphemes: the break before its last one fits anyway.
+        #expect(try lineTexts("ကနာ", width: 18.58, s) == ["က", "န", "ာ"])
+    }
+
+    @Test func kernedPunctuationStartingALineIsShapedAloneWithItsOwnFallbackFont() throws {
+        // docs/CHROMIUM.md §3(e): `《` after `。` (kerned by text-spacing-trim) starts a line shaped
+        // alone, with font fallback from `《` itself: Noto Sans Lisu's 0.46 em `《`, so `《漢` fits
+        // 37 px at 24.5 px; after `漢` (not kerned) it stays Noto Sans CJK's full em.
+        let s = style(size: 24.5)
+        #expect(try lineTexts("漢漢漢。《漢漢", width: 37, s) == ["漢", "漢", "漢", "。", "《漢", "漢"])
+        #expect(try lineTexts("漢漢漢漢《漢漢", width: 37, s) == ["漢", "漢", "漢", "漢", "《", "漢", "漢"])
+        #expect(try lineTexts("漢漢漢」《漢漢", width: 37, s) == ["漢", "漢", "漢」", "《漢", "漢"])
+        // `「` after `・` is trimmed on a line but full width again at a line start (here the
+        // start of an overflow-wrap line), so `「漢` no longer fits.
+        #expect(try lineTexts("漢漢漢・「漢漢", width: 37, s) == ["漢", "漢", "漢", "・", "「", "漢", "漢"])
+        // `》` after `。` (the full stop trimmed): a break-word line starting at `》` reshapes it.
+        #expect(try lineTexts("漢漢漢。》漢漢", width: 37, s) == ["漢", "漢", "漢。", "》漢", "漢"])
+        // A closing `》` trimmed to fit a line end is shaped again alone too: Lisu's `》` (11.2 px)
+        // instead of half of CJK's (12.25 px), so `漢》` fits 36 px; where it fits untrimmed
+        // (50 px) nothing changes; `」` stays CJK, trimmed to half.
+        #expect(try lineTexts("漢》漢", width: 36, s) == ["漢》", "漢"])
+        #expect(try lineTexts("漢漢》", width: 36, s) == ["漢", "漢》"])
+        #expect(try lineTexts("漢」漢", width: 36.7, s) == ["漢", "」", "漢"])
+        #expect(try lineTexts("漢」漢", width: 36.8, s) == ["漢」", "漢"])
+        // In Japanese, fontconfig's first font for `《` is Noto Sans CJK: nothing changes.
+        var ja = s
+        ja.lang = "ja"
+        #expect(try lineTexts("漢漢漢。《漢漢", width: 37, ja) == ["漢", "漢", "漢", "。", "《", "漢", "漢"])
+    }
+
     @Test func cjkPunctuationPairsAreTrimmed() throws {
         // docs/CHROMIUM.md §3(e): 。「」、 = 3 em (+ FreeType rounding), 」「 = 1.5 em, 「」 = 2 em.
         let em = try width("漢")
@@ -253,6 +321,31 @@ import Testing
         bold.font = FontDescriptor(family: "Liberation Serif", weight: .bold)
         #expect(ceil64(try width("היום— T", bold)) == 89.53125)
         #expect(ceil64(try width("— Typography is", bold)) == 176.5)
+    }
+
+    @Test func commonScriptWordTakesTheScriptOfTheTextAroundIt() throws {
+        // docs/CHROMIUM.md §1 "Script runs": Noto Sans CJK SC's `—` is 1 em shaped as Latin or
+        // Han but 0.89 em as Common. A `—` shaped alone after a space (word by word) still takes
+        // the script before it, else the one after it (Chromium 156, 34.5 px).
+        var s = style(family: "Noto Sans CJK SC", size: 34.5)
+        s.lang = "zh-Hans"
+        #expect(ceil64(try width("—", s)) == 30.84375)
+        #expect(ceil64(try width("x —", s)) == 59.421875)
+        #expect(ceil64(try width("— x", s)) == 59.421875)
+        #expect(ceil64(try width("漢 —", s)) == 76.734375)
+        #expect(ceil64(try width("1 —", s)) == 57.71875)
+        #expect(ceil64(try width("x — 1", s)) == 86.296875)
+        // The same text in one paragraph after another: the word cache must not reuse `—`.
+        #expect(ceil64(try width("x —", s)) == 59.421875)
+    }
+
+    @Test func emojiAfterKhmerTakesKhmerScriptAndBitmapGlyphsAdvanceOneByOne() throws {
+        // docs/CHROMIUM.md §1: an emoji sequence is Common; after Khmer it is shaped as Khmer,
+        // which does not ligate the ZWJ family (three emoji), each glyph a whole strike advance
+        // (DejaVu Sans 16 px, Chromium 156). After Latin it stays one glyph.
+        #expect(ceil64(try width("ខ្មែរ👨‍👩‍👧")) == 79.28125)
+        #expect(ceil64(try width("ខ 1️⃣")) == 55.1875)
+        #expect(ceil64(try width("a 👨‍👩‍👧")) == 34.859375)
     }
 
     /// Fonts are made at the size Chromium's font cache keeps, in hundredths truncated from a

@@ -92,7 +92,9 @@ extension MetricsBlock.View {
             resume = -1
             var trim: Int64 = 0
             if placed > 0 && f & Flag.whitespaceOnly == 0 && x + w > limit {
-                if f & Flag.endTrim != 0 { trim = lineEndTrim(segment: i) }
+                // A closing mark ending the line gives up its end half only when the break
+                // follows it directly, not after white space (docs/CHROMIUM.md §3(e)).
+                if f & Flag.endTrim != 0 && f & Flag.mandatoryBreak == 0 && trailing(i) == 0 { trim = lineEndTrim(segment: i) }
                 if trim == 0 || x + w - trim > limit {
                     // The line ends before segment i: after the last placed segment, unless
                     // that one ends in a soft hyphen whose hyphen does not fit, or in a full
@@ -102,6 +104,13 @@ extension MetricsBlock.View {
                     var width = content
                     var hyphen = lastFlags & Flag.softHyphen != 0
                     var growth = lastFlags & Flag.endTrim != 0 ? lineEndGrowth(segment: endSegment) : 0
+                    if lastFlags & Flag.ideographicSpaceOnly != 0 && endSegment > lineFirst,
+                       let before = lineBreakBefore(i, lineFirst: lineFirst, lineStart: lineStart, limit: limit, hyphenWidth: hyphenWidth),
+                       before.segment == endSegment - 1 {
+                        // A U+3000 after a space does not end a line it shares: the line ends
+                        // before it (docs/CHROMIUM.md §3(l)).
+                        (endSegment, width, hyphen, growth) = before
+                    }
                     if (hyphen && Self.ceilToLayoutUnit(content) + Self.ceilToLayoutUnit(hyphenWidth) > limit)
                         || (growth > 0 && content + growth > limit) {
                         if let fallback = lineBreakBefore(i, lineFirst: lineFirst, lineStart: lineStart, limit: limit, hyphenWidth: hyphenWidth) {
@@ -175,6 +184,8 @@ extension MetricsBlock.View {
                 if f & Flag.whitespaceOnly == 0 { content = x + w - trim }
             } else {
                 lineFirst = i
+                // CJK punctuation starting the line is shaped again alone (docs/CHROMIUM.md §3(e)).
+                let w = f & Flag.lineStartAlone != 0 ? lineStartWidth(Int(segmentStart), contentEnd(i)) : w
                 if w > limit && f & Flag.breakable != 0 {
                     // overflow-wrap: break-word — whole graphemes per line, at least one; a
                     // closing bracket that ends the word may shrink to fit.
@@ -252,8 +263,12 @@ extension MetricsBlock.View {
             let f = flags(j)
             var w: Int64 = 0
             if j == lineFirst {
-                let units = self.units
-                for u in Int(lineStart)..<contentEnd(j) { w += units.advance(u) }
+                if f & Flag.lineStartAlone != 0 && lineStart == start(j) {
+                    w = lineStartWidth(Int(lineStart), contentEnd(j))
+                } else {
+                    let units = self.units
+                    for u in Int(lineStart)..<contentEnd(j) { w += units.advance(u) }
+                }
             } else {
                 w = Int64(widths[j])
             }
@@ -286,11 +301,27 @@ extension MetricsBlock.View {
             let mid = (low + high) / 2
             if classes.run(mid).start <= start { low = mid } else { high = mid }
         }
-        var k = low
+        let conditional = Int(MetricsBlock.conditionalClass)
+        while low > 0 && classes.run(low).cls & conditional != 0 { low -= 1 }
+        // A line starting at CJK punctuation reshaped there (``LineStartReshape``): that unit
+        // counts with the font it is reshaped in, not with its run's.
+        var from = start
+        var k = low + 1
+        while k < classes.runCount, classes.run(k).start <= start {
+            let run = classes.run(k)
+            if run.start == start && run.cls & conditional != 0 {
+                let m = classes.metrics(run.cls & ~conditional)
+                above = max(above, m.above)
+                below = max(below, m.below)
+                from = start + 1
+            }
+            k += 1
+        }
+        k = low
         while k < classes.runCount {
             let run = classes.run(k)
             if run.start >= stop { break }
-            if run.cls != 0 {
+            if run.cls != 0 && run.cls & conditional == 0 && (k != low || from == start || (stop > from && reaches(past: from, after: k, classes))) {
                 let m = classes.metrics(run.cls)
                 above = max(above, m.above)
                 below = max(below, m.below)
@@ -298,6 +329,14 @@ extension MetricsBlock.View {
             k += 1
         }
         return (above, below)
+    }
+
+    /// Whether the regular class run `k` goes on past unit `from - 1` (the next regular run
+    /// starts after `from`) and the line holds units from `from` on.
+    private func reaches(past from: Int, after k: Int, _ classes: MetricsBlock.ClassReader) -> Bool {
+        var j = k + 1
+        while j < classes.runCount && classes.run(j).cls & Int(MetricsBlock.conditionalClass) != 0 { j += 1 }
+        return j >= classes.runCount || classes.run(j).start > from
     }
 
     /// Height of the line holding units `start..<end`.

@@ -112,6 +112,21 @@ extension TextLayout {
             }
             placed.append(PlacedGlyphs(font: run.font, size: p.fontSize, glyphs: glyphs, x: xs, y: ys, advances: advances))
         }
+        // CJK punctuation reshaped at the line start (measured alone, ``LineStartReshape``): its
+        // glyph moves into the measured width, and what follows it with it.
+        let startDelta = PreparedText.pixels(p.lineStartDelta(at: line.start))
+        if startDelta != 0, let k = placed.firstIndex(where: { !$0.advances.isEmpty }),
+           let r = p.runs.firstIndex(where: { Int($0.start) <= line.start && Int($0.end) > line.start }),
+           p.runs[r].font === placed[k].font, p.runs[r].bidiLevel & 1 == 0 {
+            for j in k..<placed.count {
+                var xs = placed[j].x, advances = placed[j].advances
+                for g in xs.indices { xs[g] += startDelta }
+                if j == k { advances[0] += startDelta }
+                placed[j] = PlacedGlyphs(font: placed[j].font, size: placed[j].size, glyphs: placed[j].glyphs, x: xs,
+                                         y: placed[j].y, advances: advances)
+            }
+            pen += startDelta
+        }
         // A closing CJK bracket trimmed to fit at the line end: its blank half is dropped; a full
         // stop trimmed before punctuation on the next line gets its blank half back, and so does
         // a cluster kerned against the next one, which the line end reshapes alone. (In a line

@@ -480,6 +480,10 @@ extension MetricsBlock.View {
         // the cluster shaped alone, as Chromium reshapes a line start that is not safe to break
         // (a lone Myanmar vowel sign then gets HarfBuzz's dotted circle).
         let startsInside = !boundary(u)
+        if u > 0 && headerFlags & MetricsBlock.HeaderFlag.extras != 0,
+           let unsafe = unsafeStartBreak(from: u, contentEnd: contentEnd, limit: limit) {
+            return (unsafe.end, unsafe.width, false)
+        }
         // Every grapheme boundary after `u` so far, with the width of the line ending there as
         // Chromium checks it: inside a cluster its prefix shaped alone; at a cluster end the
         // cluster's own width when kerning tied it to the next one.
@@ -489,7 +493,9 @@ extension MetricsBlock.View {
         while c < contentEnd {
             var c1 = c + 1
             while !boundary(c1) { c1 += 1 }
-            let alone = c == u && startsInside
+            // A line start inside a cluster, or at CJK punctuation reshaped there (``LineStartReshape``).
+            let alone = c == u && (startsInside || (u > 0 && headerFlags & MetricsBlock.HeaderFlag.extras != 0
+                                                        && extras.aloneWidth(u, c1) != nil))
             var total: Int64 = 0
             if alone { total = shapedAlone(u..<c1) } else { for k in c..<c1 { total += units.advance(k) } }
             var prefix: Int64 = 0
@@ -517,14 +523,52 @@ extension MetricsBlock.View {
         return (contentEnd, x, false)
     }
 
+    /// The break of an overflow-wrap line starting at `u` when Chromium takes it unchecked
+    /// (``UnsafeLineStart``): positions as in the shaped text (a cluster's characters at its
+    /// start, so a line starting inside a cluster starts at the cluster's start); the cluster
+    /// reaching past the limit has several graphemes, and no offset from `u` up to its start is
+    /// safe to break. The line then ends before that cluster's last grapheme. Nil otherwise.
+    func unsafeStartBreak(from u: Int, contentEnd: Int, limit: Int64) -> (end: Int, width: Int64)? {
+        let units = self.units
+        let extras = self.extras
+        @inline(__always) func boundary(_ k: Int) -> Bool { k >= contentEnd || (units.isClusterStart(k) && units.isGraphemeStart(k)) }
+        var p = u
+        while p > 0 && !boundary(p) { p -= 1 }
+        let first = p
+        var x: Int64 = 0
+        while p < contentEnd {
+            var q = p + 1
+            while !boundary(q) { q += 1 }
+            var advance: Int64 = 0
+            for k in p..<q { advance += units.advance(k) }
+            if x + advance > limit {
+                guard p > first || p == u, let distance = extras.aloneWidth(p, p), p - Int(distance) < u else { return nil }
+                var last = -1
+                for g in p + 1..<q where units.isGraphemeStart(g) { last = g }
+                guard last > p else { return nil }
+                return (last, lineStartWidth(u, p) + shapedAlone(p..<last))
+            }
+            x += advance
+            p = q
+        }
+        return nil
+    }
+
     /// Width of `a..<b` at the start of a line: when `a` is inside a cluster (a break inside it
     /// ended the previous line), the rest of the cluster counts shaped alone (``shapedAlone(_:)``).
+    /// CJK punctuation a line start shapes again alone (``LineStartReshape``) counts with its
+    /// recorded width too.
     func lineStartWidth(_ a: Int, _ b: Int) -> Int64 {
         let units = self.units
         guard a > 0, a < b else { return advanceSum(a..<b) }
-        if units.isClusterStart(a) && units.isGraphemeStart(a) { return advanceSum(a..<b) }
+        let atCluster = units.isClusterStart(a) && units.isGraphemeStart(a)
+        if atCluster && headerFlags & MetricsBlock.HeaderFlag.extras == 0 { return advanceSum(a..<b) }
         var c1 = a + 1
         while c1 < b && !(units.isClusterStart(c1) && units.isGraphemeStart(c1)) { c1 += 1 }
+        if atCluster {
+            guard let reshaped = extras.aloneWidth(a, c1) else { return advanceSum(a..<b) }
+            return reshaped + advanceSum(c1..<b)
+        }
         return shapedAlone(a..<c1) + advanceSum(c1..<b)
     }
 
@@ -560,5 +604,194 @@ enum LineEndKerning {
             pairs.append(kern)
         }
         return pairs
+    }
+}
+
+/// Line starts Chromium shapes again (docs/CHROMIUM.md §3(e), "Line starts that are reshaped"):
+/// CJK punctuation that `text-spacing-trim` kerned against the character before it (an opening
+/// mark after an opening, middle, closing or narrow opening one; a closing mark after a closing
+/// one that it trims) is not safe to break before. When a line starts there, Chromium shapes
+/// the mark again **alone**, untrimmed, with font fallback started afresh from the mark — so
+/// `《` after `。` takes fontconfig's first font for `《` (Noto Sans Lisu, 0.46 em), `「` after
+/// `・` is full width again. After U+3000 nothing is reshaped (the break follows a space).
+enum LineStartReshape {
+    /// Whether the pair `previous`, `this` (UTF-16 units in one font with `spacing`) is kerned
+    /// by text-spacing-trim, so that a line starting at `this` reshapes it.
+    static func kerned(_ previous: UInt16, _ this: UInt16, spacing: PunctuationSpacing) -> Bool {
+        guard previous != 0x3000 else { return false }
+        let p = CJKPunctuation.kind(previous, in: spacing), t = CJKPunctuation.kind(this, in: spacing)
+        return CJKPunctuation.trimsOpening(t, after: p) || CJKPunctuation.trimsClosing(p, before: t)
+    }
+}
+
+extension Builder {
+    /// `units[range]` shaped alone with font fallback started afresh from it (a chooser that
+    /// sees only these units, so they are their own hint character): the font and the width.
+    mutating func shapedAfresh(_ units: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, rightToLeft: Bool,
+                               buffer: HBBuffer) -> (font: Font, width: Int32) {
+        var fresh = FontFallback(style: style, primary: primary, fonts: fonts)
+        let piece = UnsafeBufferPointer(rebasing: units[range])
+        let font = fresh.font(for: piece, 0, piece.count)
+        let designUnits = ClusterSplit.width(units, range, font: font, rightToLeft: rightToLeft, language: language, buffer: buffer)
+        return (font, clamp(font.fixedAdvance(designUnits, scale: font.fixedScale(size: style.size), size: style.size)))
+    }
+
+    /// What the closing mark at `last` (in `run`, whose font trims it) gives up when a line
+    /// ending there must be trimmed to fit (16.16 px): Chromium shapes the mark again alone,
+    /// with font fallback afresh, trimmed when that font trims it — half its advance in the
+    /// same CJK font, but `》` becomes Noto Sans Lisu's 0.46 em (docs/CHROMIUM.md §3(e)).
+    mutating func lineEndTrimAmount(_ units: UnsafeBufferPointer<UInt16>, last: Int, run: GlyphRun, buffer: HBBuffer) -> Int32 {
+        let half = unitAdvances[last] / 2
+        guard units[last] < 0xD800 || units[last] >= 0xE000 else { return half }
+        let (font, width) = shapedAfresh(units, last..<(last + 1), rightToLeft: run.bidiLevel & 1 == 1, buffer: buffer)
+        if font === run.font { return half }
+        let trims = font.hasHalfWidthPunctuation && CJKPunctuation.trimsAtLineEnd(units[last], in: font.punctuationSpacing(language))
+        return max(0, unitAdvances[last] - (trims ? width / 2 : width))
+    }
+
+    /// After the runs are shaped (``trimmed`` known): the widths of the punctuation marks a line
+    /// start would reshape (``LineStartReshape``), recorded as (mark, grapheme end, width) in
+    /// ``alone`` where they differ from the mark's width in context, in order. Returns the units
+    /// that got one (segments starting there are flagged ``MetricsBlock/Flag/lineStartAlone``).
+    mutating func collectReshapedLineStarts(_ units: UnsafeBufferPointer<UInt16>, buffer: HBBuffer) -> Set<Int> {
+        if !reshapedFonts.isEmpty { reshapedFonts.removeAll() }
+        guard !trimmed.isEmpty else { return [] }
+        var candidates = Set<Int>()
+        for t in trimmed {
+            if t > 0 { candidates.insert(t) }
+            if t + 1 < units.count { candidates.insert(t + 1) }
+        }
+        var found = Set<Int>()
+        for u in candidates.sorted() {
+            guard let run = runs.last(where: { Int($0.start) <= u - 1 }), Int(run.end) > u, run.font.hasHalfWidthPunctuation,
+                  LineStartReshape.kerned(units[u - 1], units[u], spacing: run.font.punctuationSpacing(language)) else { continue }
+            var g1 = u + 1
+            while g1 < units.count && graphemeStartBits[g1 >> 6] & (1 << UInt64(g1 & 63)) == 0 { g1 += 1 }
+            let (font, width) = shapedAfresh(units, u..<g1, rightToLeft: run.bidiLevel & 1 == 1, buffer: buffer)
+            var inContext: Int64 = 0
+            for k in u..<g1 { inContext += Int64(unitAdvances[k]) }
+            guard Int64(width) != inContext else { continue }
+            // Keep `alone` ordered by (from, to): the entries so far are a run's cluster rests.
+            var p = alone.count
+            while p >= 3 && (alone[p - 3] > Int32(u) || (alone[p - 3] == Int32(u) && alone[p - 2] > Int32(g1))) { p -= 3 }
+            alone.insert(contentsOf: [Int32(u), Int32(g1), width], at: p)
+            found.insert(u)
+            reshapedFonts.append((Int32(u), font))
+        }
+        return found
+    }
+}
+
+/// Overflow-wrap lines that start where HarfBuzz says a break is not safe (docs/CHROMIUM.md
+/// §3(d), "Unsafe line starts"). Chromium's `ShapingLineBreaker::ShapeLine` shapes a line that
+/// starts at an unsafe offset again from there up to the next safe-to-break offset; when the
+/// candidate break lies inside that stretch, the stretch up to the candidate is the line — its
+/// width is not checked again and the break does not move back. With every character of a
+/// cluster at the cluster's start, the candidate inside the cluster that reaches past the limit
+/// is before its last grapheme: Noto Sans Myanmar `ကနား` at 18.58 px is `က` / `နာ` / `း` (`နာ`,
+/// 28.7 px, overflows), while `နား` alone (safe start) moves back to `န` / `ာ` / `း`.
+enum UnsafeLineStart {
+    /// Appends, for each multi-unit cluster of a run whose start is unsafe to break before, a
+    /// `(c, c, d)` triple to the run's line-start table: `c - d` is the latest safe offset
+    /// before `c` (the run start counts as safe). Keeps the table ordered by (from, to).
+    static func record(clusters: [Int32], unsafe: [Bool], count: Int, into table: inout [Int32]) {
+        guard count > 1 else { return }
+        var isStart = [Bool](repeating: false, count: count + 1)
+        for c in clusters where c >= 0 && Int(c) < count { isStart[Int(c)] = true }
+        isStart[count] = true
+        var entries: [(Int32, Int32, Int32)] = []
+        var safe = 0
+        var c0 = 0
+        while c0 < count {
+            var c1 = c0 + 1
+            while !isStart[c1] { c1 += 1 }
+            if !unsafe[c0] || c0 == 0 {
+                safe = c0
+            } else if c1 - c0 > 1 {
+                entries.append((Int32(c0), Int32(c0), Int32(c0 - safe)))
+            }
+            c0 = c1
+        }
+        guard !entries.isEmpty else { return }
+        for t in stride(from: 0, to: table.count, by: 3) { entries.append((table[t], table[t + 1], table[t + 2])) }
+        entries.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+        table.removeAll(keepingCapacity: true)
+        for e in entries { table.append(e.0); table.append(e.1); table.append(e.2) }
+    }
+}
+
+/// The script a run of only Common and Inherited characters (punctuation, digits, symbols) is
+/// shaped in: Chromium's run segmenter gives such characters the script of the nearest
+/// character before them in the paragraph that has one, else of the nearest after
+/// (docs/CHROMIUM.md §1, "Script runs"). It matters where a font's glyph depends on the script:
+/// Noto Sans CJK's `—` is 1 em shaped as Latin or Han but 0.89 em as Common (`x —`, `— x`,
+/// `漢 —` at 34.5 px: 59.42, 59.42, 76.73 px; `—` alone 30.84).
+enum CommonScript {
+    /// Whether `scalar` has a definite script (not Common, Inherited or Unknown).
+    @inline(__always) static func isDefinite(_ scalar: UInt32) -> Bool {
+        if scalar < 0x80 { return (scalar | 0x20) &- 0x61 < 26 }
+        return ScriptRuns.script(of: scalar) >= 0
+    }
+
+    /// HarfBuzz's script for the run `units[start..<end]` when the run has no definite script
+    /// of its own (searched in `paragraph` at `offset` when given: the run is in a chunk of it):
+    /// 0 when the text around it has none either; nil when the run has one (HarfBuzz guesses it).
+    static func script(ofRun units: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int,
+                       paragraph: UnsafeBufferPointer<UInt16>?, offset: Int) -> UInt32? {
+        var i = start
+        while i < end {
+            let (scalar, length) = UnicodeAnalysis.scalar(at: i, in: units)
+            if isDefinite(scalar) { return nil }
+            i += length
+        }
+        let text = paragraph ?? units
+        let base = paragraph == nil ? 0 : offset
+        var p = base + start
+        while p > 0 {
+            let (scalar, q) = QuotationRules.scalar(before: p, in: text)
+            if isDefinite(scalar) { return HarfBuzz.script(of: scalar) }
+            p = q
+        }
+        p = base + end
+        while p < text.count {
+            let (scalar, length) = UnicodeAnalysis.scalar(at: p, in: text)
+            if isDefinite(scalar) { return HarfBuzz.script(of: scalar) }
+            p += length
+        }
+        return 0
+    }
+}
+
+extension PreparedText {
+    /// How much wider (negative: narrower) the cluster at unit `u` is when a line starts there
+    /// than in context, 16.16 px: nonzero for CJK punctuation reshaped at a line start
+    /// (``LineStartReshape``), so that drawing moves its glyph into the width that was measured.
+    func lineStartDelta(at u: Int) -> Int64 {
+        withView { view in
+            guard u > 0, u < view.unitCount, view.headerFlags & MetricsBlock.HeaderFlag.extras != 0 else { return 0 }
+            let units = view.units
+            guard units.isClusterStart(u) && units.isGraphemeStart(u) else { return 0 }
+            var c1 = u + 1
+            while c1 < view.unitCount && !(units.isClusterStart(c1) && units.isGraphemeStart(c1)) { c1 += 1 }
+            guard let reshaped = view.extras.aloneWidth(u, c1) else { return 0 }
+            return reshaped - view.advanceSum(u..<c1)
+        }
+    }
+}
+
+/// Per-glyph advances of bitmap (color emoji) fonts: each glyph scales from its strike on its
+/// own (Skia's advance per glyph), so a cluster of several glyphs — an emoji ZWJ sequence that
+/// the shaping script does not ligate, e.g. after Khmer — is the sum of whole strike advances,
+/// not the strike rounding of their sum (docs/CHROMIUM.md §1).
+enum BitmapAdvances {
+    static func credit(_ shaped: ShapedRun, font: Font, size: Double, at start: Int, into unitAdvances: inout [Int32]) {
+        let clusters = shaped.glyphClusters, advances = shaped.glyphAdvances
+        var multi = false
+        for g in 1..<max(1, clusters.count) where clusters[g] == clusters[g - 1] { multi = true; break }
+        guard multi else { return }
+        let scale = font.fixedScale(size: size)
+        var sums: [Int: Int64] = [:]
+        for g in clusters.indices { sums[Int(clusters[g]), default: 0] += font.fixedAdvance(advances[g], scale: scale, size: size) }
+        for (c, sum) in sums where sum != 0 { unitAdvances[start + c] = clamp(sum) }
     }
 }

@@ -23,6 +23,8 @@ struct ChunkedBuilder {
     /// Kerning growths and cluster rests shaped alone (``RunExtras``), from the chunks' runs.
     var kerns: [Int32] = []
     var alone: [Int32] = []
+    /// Reshaped CJK punctuation line starts and their fonts (``LineStartReshape``).
+    var reshapedFonts: [(unit: Int32, font: Font)] = []
     /// Glyph runs (absolute offsets) and, when runs are kept, their shaped glyphs.
     var runs = RawBuffer<WordCache.Run>()
     var shaped: [ShapedRun] = []
@@ -50,6 +52,7 @@ struct ChunkedBuilder {
         clusterInnerBits.append(repeating: 0, count: (n + 63) / 64)
         kerns.removeAll(keepingCapacity: true)
         alone.removeAll(keepingCapacity: true)
+        if !reshapedFonts.isEmpty { reshapedFonts.removeAll() }
         segmentEnds.removeAll()
         contentEnds.removeAll()
         widths.removeAll()
@@ -165,6 +168,8 @@ struct ChunkedBuilder {
                 if afterSpace && extended { return false }
                 // A plan started in the chunk looked past it: its analysis holds only here.
                 if builder.fallback.plansMade != plansBefore { cacheable = false }
+                // Line-start widths of reshaped CJK punctuation are not in the shaped runs.
+                if !builder.reshapedStarts.isEmpty || builder.shapedWithContextScript { cacheable = false }
                 if cacheable {
                     words.rotateIfFull()
                     let index = words.young.insert(builder, chunk: chunk, hash: hash, context: context.id, in: state,
@@ -316,6 +321,7 @@ struct ChunkedBuilder {
             kerns.append(b.kerns[k] + offset)
             kerns.append(b.kerns[k + 1])
         }
+        for r in b.reshapedFonts { reshapedFonts.append((r.unit + offset, r.font)) }
         for k in stride(from: 0, to: b.alone.count, by: 3) {
             alone.append(b.alone[k] + offset)
             alone.append(b.alone[k + 1] + offset)

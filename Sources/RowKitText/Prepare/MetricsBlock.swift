@@ -59,6 +59,10 @@ package enum MetricsBlock {
         static let unitCount = 0, hyphenWidth = 4, ellipsisWidth = 8, spaceWidth = 12, paletteCount = 16
     }
 
+    /// Marks a font-class run that applies only to a line starting at its unit (CJK punctuation
+    /// reshaped there, ``LineStartReshape``); the class is in the other bits.
+    static let conditionalClass: Int32 = 0x4000_0000
+
     /// Per-segment flags as line breaking sees them (codes and the special list combined).
     enum Flag {
         static let mandatoryBreak: UInt8 = 1
@@ -69,8 +73,15 @@ package enum MetricsBlock {
         static let breakable: UInt8 = 16
         /// The segment is only white space (pre-wrap): it hangs wherever it falls.
         static let whitespaceOnly: UInt8 = 32
+        /// The segment starts with CJK punctuation that a line start shapes again alone
+        /// (``LineStartReshape``): its width there is ``View/lineStartWidth(_:_:)``.
+        static let lineStartAlone: UInt8 = 64
+        /// The content is only U+3000 (after a break, so after white space; white-space: normal):
+        /// it does not end a line it shares with earlier segments (docs/CHROMIUM.md §3(l)).
+        static let ideographicSpaceOnly: UInt8 = 128
         /// Flags that only the special list carries.
-        static let specialMask: UInt8 = mandatoryBreak | softHyphen | tab | endTrim | whitespaceOnly
+        static let specialMask: UInt8 = mandatoryBreak | softHyphen | tab | endTrim | whitespaceOnly | lineStartAlone
+            | ideographicSpaceOnly
     }
 
     enum Code {

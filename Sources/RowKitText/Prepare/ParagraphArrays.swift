@@ -6,6 +6,8 @@ protocol ParagraphArrays {
     /// Number of glyph runs, and run `k`'s range and font.
     var runCount: Int { get }
     func runFont(_ k: Int) -> (start: Int32, end: Int32, font: Font)
+    /// CJK punctuation a line start shapes again, with its font there (``LineStartReshape``).
+    var reshapedFonts: [(unit: Int32, font: Font)] { get }
 }
 
 /// A paragraph's arrays, read in place.
@@ -148,8 +150,36 @@ extension ParagraphArrays {
             position = run.end
         }
         if Int(position) < unitCount { add(position, 0) }
+        // Marks reshaped at a line start: conditional runs, for a line starting there only.
+        var conditional: [(start: Int32, cls: Int32)] = []
+        for r in reshapedFonts {
+            var cls: Int32 = 0
+            if r.font !== primary {
+                let m = r.font.normalLineMetrics(size: resolved.style.size)
+                if m.above > p.above || m.below > p.below {
+                    if let k = metrics.firstIndex(where: { $0.above == m.above && $0.below == m.below }) {
+                        cls = Int32(k)
+                    } else {
+                        cls = Int32(metrics.count)
+                        metrics.append(m)
+                    }
+                }
+            }
+            conditional.append((r.unit, cls | MetricsBlock.conditionalClass))
+        }
         guard metrics.count > 1 else { return ([], []) }
         if classRuns.first?.start != 0 { classRuns.insert((0, 0), at: 0) }
+        if !conditional.isEmpty {
+            // After the regular run starting at the same unit, if any.
+            var merged: [(start: Int32, cls: Int32)] = []
+            var k = 0
+            for run in classRuns {
+                while k < conditional.count && conditional[k].start < run.start { merged.append(conditional[k]); k += 1 }
+                merged.append(run)
+            }
+            merged.append(contentsOf: conditional[k...])
+            classRuns = merged
+        }
         return (metrics, classRuns)
     }
 }

@@ -34,6 +34,16 @@ struct Builder {
     var asciiMandatory: [UInt8] = []
     /// Units shaped half-width (trimmed CJK punctuation).
     var trimmed: Set<Int> = []
+    /// Units whose line-start width is recorded in ``alone`` (``LineStartReshape``): not
+    /// derived from the shaped runs, so a chunk with any is not cached.
+    var reshapedStarts: Set<Int> = []
+    /// The font each of those marks is shaped with at a line start (its line box with
+    /// `line-height: normal`).
+    var reshapedFonts: [(unit: Int32, font: Font)] = []
+    /// A run has only Common characters and takes the script of the text around it
+    /// (``CommonScript``): the analysis depends on text outside it, so a chunk with one is not
+    /// cached.
+    var shapedWithContextScript = false
     /// (cluster start, kerning 16.16 px) of the clusters kerned against the next one, flat, in
     /// the order the runs were closed (``LineEndKerning``).
     var kerned: [Int32] = []
@@ -124,6 +134,7 @@ struct Builder {
         kerns.removeAll(keepingCapacity: true)
         alone.removeAll(keepingCapacity: true)
         if !trimmed.isEmpty { trimmed.removeAll() }
+        shapedWithContextScript = false
         if !kerned.isEmpty { kerned.removeAll(keepingCapacity: true) }
         guard !units.isEmpty else { return }
         if paragraph == nil { fallback.paragraphLevels = levels }
@@ -204,6 +215,7 @@ struct Builder {
         }
         if runStart >= 0 { closeRun(units, runStart, units.count, runFont, runLevel, buffer) }
         collectRunExtras()
+        reshapedStarts = collectReshapedLineStarts(units, buffer: buffer)
 
         // 2. Segments: content and hanging-space widths.
         segmentEnds.reserveCapacity(breaks.count)
@@ -229,6 +241,9 @@ struct Builder {
             }
             if graphemeCount >= 2 { flag |= MetricsBlock.Flag.breakable }
             if contentEnd == start { flag |= MetricsBlock.Flag.whitespaceOnly }
+            if !reshapedStarts.isEmpty && reshapedStarts.contains(start) { flag |= MetricsBlock.Flag.lineStartAlone }
+            if units[start] == 0x3000 && contentEnd > start && style.whiteSpace == .normal
+                && !units[start..<contentEnd].contains(where: { $0 != 0x3000 }) { flag |= MetricsBlock.Flag.ideographicSpaceOnly }
             if contentEnd > start {
                 let last = contentEnd - 1
                 if units[last] == 0xAD { flag |= MetricsBlock.Flag.softHyphen }
@@ -237,7 +252,7 @@ struct Builder {
                    CJKPunctuation.trimsAtLineEnd(units[last], in: run.font.punctuationSpacing(language)) {
                     flag |= MetricsBlock.Flag.endTrim
                     endTrimSegments.append(Int32(k))
-                    endTrimAmounts.append(unitAdvances[last] / 2)
+                    endTrimAmounts.append(lineEndTrimAmount(units, last: last, run: run, buffer: buffer))
                 } else if trimmed.contains(last), CJKPunctuation.growsAtLineEnd(units[last]) {
                     // Trimmed because punctuation follows: full width again if the line ends here.
                     flag |= MetricsBlock.Flag.endTrim
@@ -334,14 +349,20 @@ struct Builder {
         // Joining scripts are shaped with their neighbours as context, as Chromium shapes them.
         let (before, after) = UnicodeAnalysis.joiningContext(units, start, end)
         let context = UnsafeBufferPointer(rebasing: units[(start - before)..<(end + after)])
+        // A run of only Common characters takes the script of the text around it (``CommonScript``).
+        let commonScript = CommonScript.script(ofRun: units, start, end, paragraph: paragraph, offset: paragraphOffset)
+        if commonScript != nil { shapedWithContextScript = true }
+        let script = commonScript ?? 0
+        var keyContext: [UInt16] = before + after > 0 ? Array(context) + [UInt16(before)] : []
+        if script != 0 { keyContext += [0xFFFE, UInt16(truncatingIfNeeded: script >> 16), UInt16(truncatingIfNeeded: script)] }
         let key = ShapeCache.Key(font: font.id, rightToLeft: level & 1 == 1, text: slice, halfWidth: halfWidth,
-                                 context: before + after > 0 ? Array(context) + [UInt16(before)] : [], language: language.id)
+                                 context: keyContext, language: language.id)
         let shaped: ShapedRun
         if let cached = cache.run(for: key) {
             shaped = cached
         } else {
             shaped = ShapedRun.shape(context, item: before..<(before + end - start), font: font, rightToLeft: key.rightToLeft,
-                                     halfWidth: halfWidth, language: language, buffer: buffer)
+                                     halfWidth: halfWidth, language: language, script: script, buffer: buffer)
             cache.store(shaped, for: key)
         }
         runs.append(GlyphRun(font: font, start: Int32(start), end: Int32(end), bidiLevel: level, shaped: shaped))
@@ -350,6 +371,11 @@ struct Builder {
         for u in start..<end {
             let designUnits = shapedAdvances[u - start]
             if designUnits != 0 { unitAdvances[u] = clamp(font.fixedAdvance(designUnits, scale: scale, size: style.size)) }
+        }
+        if font.bitmapStrikePPEM != nil && shaped.aloneWidths.isEmpty {
+            // Bitmap glyphs advance by whole strike pixels each: a cluster of several glyphs (an
+            // emoji sequence not ligated) is the sum of its glyphs' advances, as drawn.
+            BitmapAdvances.credit(shaped, font: font, size: style.size, at: start, into: &unitAdvances)
         }
         let kerning = shaped.kerning
         for p in stride(from: 0, to: kerning.count, by: 2) {
@@ -452,7 +478,8 @@ enum RunExtras {
         for t in stride(from: 0, to: widths.count, by: 3) {
             alone.append(Int32(start) + widths[t])
             alone.append(Int32(start) + widths[t + 1])
-            alone.append(clamp(font.fixedAdvance(widths[t + 2], scale: scale, size: size)))
+            // (c, c, distance) entries are unit counts (``UnsafeLineStart``), not widths.
+            alone.append(widths[t] == widths[t + 1] ? widths[t + 2] : clamp(font.fixedAdvance(widths[t + 2], scale: scale, size: size)))
         }
     }
 

@@ -64,10 +64,11 @@ package final class ShapedRun: Sendable {
     /// `item` are context only (Arabic joining across a font change).
     /// `halfWidth` lists run offsets shaped with the `halt` feature (trimmed CJK punctuation).
     static func shape(_ units: UnsafeBufferPointer<UInt16>, item: Range<Int>? = nil, font: Font, rightToLeft: Bool,
-                      halfWidth: [UInt16], language: ShapingLanguage = .none, buffer: HBBuffer) -> ShapedRun {
+                      halfWidth: [UInt16], language: ShapingLanguage = .none, script: UInt32 = 0, buffer: HBBuffer) -> ShapedRun {
         let item = item ?? 0..<units.count
         let shaped = HarfBuzz.shape(units.baseAddress, count: units.count, item: item, font: font.shapingFont(for: units),
-                                    rightToLeft: rightToLeft, language: language.language, halfWidth: halfWidth, buffer: buffer)
+                                    rightToLeft: rightToLeft, language: language.language, halfWidth: halfWidth, script: script,
+                                    buffer: buffer)
         let n = shaped.count, u = item.count
         let lower = Int32(item.lowerBound)
         let kerning = LineEndKerning.collect(shaped, clusterOffset: lower, rightToLeft: rightToLeft, font: font)
@@ -99,7 +100,10 @@ package final class ShapedRun: Sendable {
         var glyphs = [Int32](repeating: 0, count: 5 * n)
         var unitAdvances = [Int32](repeating: 0, count: u)
         var clusters = [Int32](repeating: 0, count: n)
+        // Cluster starts HarfBuzz flags unsafe to break before (``UnsafeLineStart``).
+        var unsafe = [Bool](repeating: false, count: u)
         for i in 0..<n {
+            if shaped.unsafeToBreak(i) { unsafe[Int(Int32(bitPattern: shaped.cluster(i)) - lower)] = true }
             glyphs[i] = Int32(bitPattern: shaped.glyph(i))
             glyphs[n + i] = shaped.xAdvance(i)
             glyphs[2 * n + i] = shaped.xOffset(i)
@@ -109,8 +113,9 @@ package final class ShapedRun: Sendable {
             clusters[i] = cluster
             unitAdvances[Int(cluster)] &+= shaped.xAdvance(i)
         }
-        let alone = ClusterSplit.creditGraphemes(&unitAdvances, clusters: clusters, units: units, item: item, font: font,
+        var alone = ClusterSplit.creditGraphemes(&unitAdvances, clusters: clusters, units: units, item: item, font: font,
                                                  rightToLeft: rightToLeft, language: language, buffer: buffer)
+        if !rightToLeft { UnsafeLineStart.record(clusters: clusters, unsafe: unsafe, count: u, into: &alone) }
         let run = ShapedRun(glyphs: n, units: u, kerning: kerning.count / 2, alone: alone.count / 3)
         let base = run.storage
         for k in 0..<(5 * n) { base[k] = glyphs[k] }

@@ -145,6 +145,11 @@ enum HarfBuzz {
         return out
     }
 
+    /// HarfBuzz's script of `scalar` (its raw tag value).
+    static func script(of scalar: UInt32) -> UInt32 {
+        hb_unicode_script(hb_unicode_funcs_get_default(), scalar).rawValue
+    }
+
     /// HarfBuzz's language for a BCP 47 tag.
     static func language(_ tag: String) -> HBLanguage? { hb_language_from_string(tag, -1) }
 
@@ -158,10 +163,11 @@ enum HarfBuzz {
     /// The glyphs returned point into the buffer: valid until it is shaped again.
     @inline(__always)
     static func shape(_ text: UnsafePointer<UInt16>?, count: Int, item: Range<Int>, font: HBFont, rightToLeft: Bool?,
-                      language: HBLanguage?, halfWidth: [UInt16] = [], buffer: HBBuffer) -> Glyphs {
+                      language: HBLanguage?, halfWidth: [UInt16] = [], script: UInt32 = 0, buffer: HBBuffer) -> Glyphs {
         hb_buffer_clear_contents(buffer)
         hb_buffer_add_utf16(buffer, text, Int32(count), UInt32(item.lowerBound), Int32(item.count))
         if let rightToLeft { hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR) }
+        if script != 0 { hb_buffer_set_script(buffer, hb_script_t(rawValue: script)) }
         if let language { hb_buffer_set_language(buffer, language) }
         hb_buffer_guess_segment_properties(buffer)
         if halfWidth.isEmpty {
