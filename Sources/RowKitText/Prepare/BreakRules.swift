@@ -736,8 +736,11 @@ enum CommonScript {
     /// HarfBuzz's script for the run `units[start..<end]` when the run has no definite script
     /// of its own (searched in `paragraph` at `offset` when given: the run is in a chunk of it):
     /// 0 when the text around it has none either; nil when the run has one (HarfBuzz guesses it).
+    /// `outside` is false only when the answer is a definite character before the run inside
+    /// `units` itself: anything else (found after the run, or not at all) could change with
+    /// text before the chunk in another paragraph, so such a chunk cannot be word-cached.
     static func script(ofRun units: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int,
-                       paragraph: UnsafeBufferPointer<UInt16>?, offset: Int) -> UInt32? {
+                       paragraph: UnsafeBufferPointer<UInt16>?, offset: Int) -> (script: UInt32, outside: Bool)? {
         var i = start
         while i < end {
             let (scalar, length) = UnicodeAnalysis.scalar(at: i, in: units)
@@ -749,16 +752,16 @@ enum CommonScript {
         var p = base + start
         while p > 0 {
             let (scalar, q) = QuotationRules.scalar(before: p, in: text)
-            if isDefinite(scalar) { return HarfBuzz.script(of: scalar) }
+            if isDefinite(scalar) { return (HarfBuzz.script(of: scalar), q < base) }
             p = q
         }
         p = base + end
         while p < text.count {
             let (scalar, length) = UnicodeAnalysis.scalar(at: p, in: text)
-            if isDefinite(scalar) { return HarfBuzz.script(of: scalar) }
+            if isDefinite(scalar) { return (HarfBuzz.script(of: scalar), true) }
             p += length
         }
-        return 0
+        return (0, true)
     }
 }
 

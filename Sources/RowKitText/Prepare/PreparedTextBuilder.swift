@@ -351,8 +351,8 @@ struct Builder {
         let context = UnsafeBufferPointer(rebasing: units[(start - before)..<(end + after)])
         // A run of only Common characters takes the script of the text around it (``CommonScript``).
         let commonScript = CommonScript.script(ofRun: units, start, end, paragraph: paragraph, offset: paragraphOffset)
-        if commonScript != nil { shapedWithContextScript = true }
-        let script = commonScript ?? 0
+        if commonScript?.outside == true { shapedWithContextScript = true }
+        let script = commonScript?.script ?? 0
         var keyContext: [UInt16] = before + after > 0 ? Array(context) + [UInt16(before)] : []
         if script != 0 { keyContext += [0xFFFE, UInt16(truncatingIfNeeded: script >> 16), UInt16(truncatingIfNeeded: script)] }
         let key = ShapeCache.Key(font: font.id, rightToLeft: level & 1 == 1, text: slice, halfWidth: halfWidth,
