@@ -125,6 +125,15 @@ extension ParagraphArrays {
             }
             classRuns.append((start, cls))
         }
+        // A font's class: 0 when it fits in the primary font's room, else the class of its room.
+        func fontClass(_ font: Font) -> Int32 {
+            guard font !== primary else { return 0 }
+            let m = font.normalLineMetrics(size: resolved.style.size)
+            guard m.above > p.above || m.below > p.below else { return 0 }
+            if let k = metrics.firstIndex(where: { $0.above == m.above && $0.below == m.below }) { return Int32(k) }
+            metrics.append(m)
+            return Int32(metrics.count - 1)
+        }
         var position: Int32 = 0
         for k in 0..<runCount {
             let run = runFont(k)
@@ -133,15 +142,7 @@ extension ParagraphArrays {
                 if let seen = fontsSeen.first(where: { $0.font === run.font }) {
                     cls = seen.cls
                 } else {
-                    let m = run.font.normalLineMetrics(size: resolved.style.size)
-                    if m.above > p.above || m.below > p.below {
-                        if let k = metrics.firstIndex(where: { $0.above == m.above && $0.below == m.below }) {
-                            cls = Int32(k)
-                        } else {
-                            cls = Int32(metrics.count)
-                            metrics.append(m)
-                        }
-                    }
+                    cls = fontClass(run.font)
                     fontsSeen.append((run.font, cls))
                 }
             }
@@ -153,19 +154,7 @@ extension ParagraphArrays {
         // Marks reshaped at a line start: conditional runs, for a line starting there only.
         var conditional: [(start: Int32, cls: Int32)] = []
         for r in reshapedFonts {
-            var cls: Int32 = 0
-            if r.font !== primary {
-                let m = r.font.normalLineMetrics(size: resolved.style.size)
-                if m.above > p.above || m.below > p.below {
-                    if let k = metrics.firstIndex(where: { $0.above == m.above && $0.below == m.below }) {
-                        cls = Int32(k)
-                    } else {
-                        cls = Int32(metrics.count)
-                        metrics.append(m)
-                    }
-                }
-            }
-            conditional.append((r.unit, cls | MetricsBlock.conditionalClass))
+            conditional.append((r.unit, fontClass(r.font) | MetricsBlock.conditionalClass))
         }
         guard metrics.count > 1 else { return ([], []) }
         if classRuns.first?.start != 0 { classRuns.insert((0, 0), at: 0) }
