@@ -106,6 +106,16 @@ struct CorpusTiming {
         j.add("cold_metrics_rowkit_us", us(rowkitColdMetrics))
         j.add("cold_prepared_rowkit_us", us(rowkitCold))
         j.add("cold_pango_us", us(pangoCold))
+        // Every repetition, wall and CPU time (a repetition the machine's load slowed shows as
+        // wall ≫ CPU), with its page faults: "wall/cpu/faults" per repetition.
+        func repetitions(_ t: Timing?) -> String {
+            guard let t else { return "" }
+            return t.all.indices.map { k in
+                "\(fixed(t.all[k], 2))/\(k < t.cpu.count ? fixed(t.cpu[k], 2) : "")/\(k < t.pageFaults.count ? String(t.pageFaults[k]) : "")"
+            }.joined(separator: " ")
+        }
+        j.add("cold_metrics_rowkit_repetitions_wall_cpu_us_faults", repetitions(rowkitColdMetrics))
+        j.add("cold_prepared_rowkit_repetitions_wall_cpu_us_faults", repetitions(rowkitCold))
         j.add("cold_metrics_ratio", rounded(coldMetricsRatio))
         j.add("cold_prepared_ratio", rounded(coldRatio))
         j.add("cold_ratio_target_min", Self.coldTarget)

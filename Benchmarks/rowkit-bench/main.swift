@@ -214,8 +214,15 @@ if arguments.first == "--corpus-only" {
     do {
         let r = try runCorpusBench(corpus, quick: arguments.contains("--quick"), policy: TimingPolicy(), checksum: &sink)
         for line in r.tableLines() { print(line) }
-        func all(_ t: Timing?) -> String { t.map { $0.all.map { fixed($0, 1) }.joined(separator: " / ") } ?? "" }
-        print("  repetitions (µs per paragraph): measuring form \(all(r.rowkitColdMetrics)); with glyphs \(all(r.rowkitCold)); Pango \(all(r.pangoCold))")
+        func all(_ t: Timing?) -> String {
+            guard let t else { return "" }
+            return zip(t.all, t.cpu).map { "\(fixed($0, 1)) (CPU \(fixed($1, 1)))" }.joined(separator: " / ")
+                + "; page faults \(t.pageFaults.map(String.init).joined(separator: " / ")), preempted \(t.preemptions.map(String.init).joined(separator: " / "))"
+        }
+        print("  repetitions (µs per paragraph, wall and CPU):")
+        print("    measuring form \(all(r.rowkitColdMetrics))")
+        print("    with glyphs    \(all(r.rowkitCold))")
+        print("    Pango          \(all(r.pangoCold))")
     } catch { progress("rowkit-bench: \(error)"); exit(1) }
     exit(0)
 }
