@@ -72,6 +72,8 @@ struct CorpusTiming {
             row("re-measure at \(fixed(secondWidth, 0))/\(fixed(width, 0)) px, sample of \(grouped(pangoSample))",
                 rowkitRemeasureSample, pangoRemeasure, remeasureRatio, "≥ \(fixed(Self.remeasureTarget, 0))×: \(verdict(remeasureMet))"),
             row("re-measure, all paragraphs (RowKit)", rowkitRemeasure, nil, nil, ""),
+            "    best CPU time (user + system) per paragraph: measuring form \(rowkitColdMetrics.flatMap { $0.cpu.min() }.map { micros($0) } ?? "–") µs, "
+                + "with glyphs \(rowkitCold.flatMap { $0.cpu.min() }.map { micros($0) } ?? "–") µs (a wall time well above it means the run was descheduled)",
             "    measuring form \(grouped(metricsBytes / max(1, paragraphs))) B per paragraph, with glyphs \(grouped(preparedBytes / max(1, paragraphs))) B; "
                 + "word cache hit rate \(fixed(100 * wordHitRate, 1))% (chunks), shape cache after the cold pass "
                 + "\(grouped(cacheRuns)) runs; same line count as Pango at "
@@ -106,6 +108,18 @@ struct CorpusTiming {
         j.add("cold_metrics_rowkit_us", us(rowkitColdMetrics))
         j.add("cold_prepared_rowkit_us", us(rowkitCold))
         j.add("cold_pango_us", us(pangoCold))
+        // Every repetition, wall and CPU time (a repetition the machine's load slowed shows as
+        // wall ≫ CPU), with its page faults: "wall/cpu/faults" per repetition.
+        func repetitions(_ t: Timing?) -> String {
+            guard let t else { return "" }
+            return t.all.indices.map { k in
+                "\(fixed(t.all[k], 2))/\(k < t.cpu.count ? fixed(t.cpu[k], 2) : "")/\(k < t.pageFaults.count ? String(t.pageFaults[k]) : "")"
+            }.joined(separator: " ")
+        }
+        j.add("cold_metrics_rowkit_cpu_us", rowkitColdMetrics.flatMap { $0.cpu.min() }.map { ($0 * 100).rounded() / 100 })
+        j.add("cold_prepared_rowkit_cpu_us", rowkitCold.flatMap { $0.cpu.min() }.map { ($0 * 100).rounded() / 100 })
+        j.add("cold_metrics_rowkit_repetitions_wall_cpu_us_faults", repetitions(rowkitColdMetrics))
+        j.add("cold_prepared_rowkit_repetitions_wall_cpu_us_faults", repetitions(rowkitCold))
         j.add("cold_metrics_ratio", rounded(coldMetricsRatio))
         j.add("cold_prepared_ratio", rounded(coldRatio))
         j.add("cold_ratio_target_min", Self.coldTarget)

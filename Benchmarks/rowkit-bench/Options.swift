@@ -21,8 +21,9 @@ struct Options {
     static let usage = """
         usage: rowkit-bench [--paragraphs N] [--quick] [--results DIR] [--corpora DIR | --no-corpora]
                rowkit-bench --list-only [ROWS]
-               rowkit-bench --profile-prepare [PASSES] | --profile-corpus english|multilingual [PASSES] [metrics]
+               rowkit-bench --profile-prepare [PASSES] | --profile-corpus english|multilingual|FILE [PASSES] [metrics [bench-warmup [keep]]]
                rowkit-bench --profile-measure | --profile-cells [PASSES] [CELL]
+               rowkit-bench --corpus-only english|multilingual [--quick] | --digest
 
           --paragraphs N     paragraphs in the generated corpus (default 20000; 1000 with --quick)
           --quick            small run for smoke tests (a few seconds)
@@ -32,8 +33,11 @@ struct Options {
           --no-corpora       skip the real corpora
           --list-only ROWS   only the list-engine benchmark (default 1,000,000 rows)
           --profile-prepare  RowKit prepare + measure alone, for a profiler (5 s, or PASSES × 1000 paragraphs)
-          --profile-corpus   RowKit prepare + measure of a real corpus alone, PASSES passes (default 1); `metrics`: the compact form only
+          --profile-corpus   RowKit prepare + measure of a real corpus alone, PASSES passes (default 1); `metrics`: the compact form only;
+                             then `bench-warmup` (warm up as the full run does) and `keep` (keep the forms until the pass ends)
           --profile-measure  re-measuring 25-word paragraphs alone (3 s)
+          --corpus-only      one real corpus's side-by-side benchmark alone, with every repetition's wall and CPU time
+          --digest           a digest of every measuring form and glyph run of the corpora in four styles (to compare builds)
           --profile-cells    re-measuring one classic cell's compact forms alone (3 s or PASSES passes; default caption-text)
           --help             this text
         """

@@ -19,6 +19,9 @@ struct Timing {
     var passes: Int
     /// Every repetition's time per item, in microseconds, in run order.
     var all: [Double]
+    /// Slow loops: every repetition's CPU time (user + system) per item in microseconds, and
+    /// its minor page faults and involuntary context switches (getrusage), in run order.
+    var cpu: [Double] = [], pageFaults: [Int] = [], preemptions: [Int] = []
 
     /// Best time per item, in nanoseconds.
     var nanosecondsPerItem: Double { microsecondsPerItem * 1000 }
@@ -75,16 +78,24 @@ func timeSlowLoop(items: Int, policy: TimingPolicy, checksum: inout Checksum,
                   setup: () -> Void = {}, after: (_ repetition: Int) -> Void = { _ in },
                   _ pass: (_ repetition: Int) throws -> UInt64) rethrows -> Timing {
     precondition(items > 0)
-    var all: [Double] = []
+    var all: [Double] = [], cpu: [Double] = []
+    var faults: [Int] = [], preempted: [Int] = []
     for repetition in 0..<policy.repetitions {
         setup()
+        let before = resourceUsage()
         let start = monotonicNanoseconds()
         checksum.add(try pass(repetition))
         let elapsed = monotonicNanoseconds() - start
+        let used = resourceUsage()
         after(repetition)
         all.append(Double(elapsed) / 1000 / Double(items))
+        cpu.append((used.cpu - before.cpu) / Double(items))
+        faults.append(used.faults - before.faults)
+        preempted.append(used.preempted - before.preempted)
     }
-    return Timing(microsecondsPerItem: all.min()!, itemsPerRepetition: items, passes: 1, all: all)
+    var timing = Timing(microsecondsPerItem: all.min()!, itemsPerRepetition: items, passes: 1, all: all)
+    (timing.cpu, timing.pageFaults, timing.preemptions) = (cpu, faults, preempted)
+    return timing
 }
 
 /// Times `body` on each of `items` separately, after an untimed `setupEach`, and sums the
@@ -105,6 +116,15 @@ func timeEachItem(_ items: [Int], policy: TimingPolicy, checksum: inout Checksum
         all.append(Double(total) / 1000 / Double(items.count))
     }
     return Timing(microsecondsPerItem: all.min()!, itemsPerRepetition: items.count, passes: 1, all: all)
+}
+
+/// This process's CPU time (user + system, µs), minor page faults and involuntary context
+/// switches so far (getrusage).
+func resourceUsage() -> (cpu: Double, faults: Int, preempted: Int) {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e6 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+    return (cpu, usage.ru_minflt, usage.ru_nivcsw)
 }
 
 /// Resident set size of this process in bytes, from /proc/self/statm (nil when unavailable).

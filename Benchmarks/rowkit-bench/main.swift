@@ -55,19 +55,42 @@ if arguments.first == "--profile-corpus" {
     // `metrics`: the compact measuring form (what a list makes per row), else the drawing form.
     let metricsOnly = arguments.count > 3 && arguments[3] == "metrics"
     let style = TextStyle(font: FontDescriptor(family: "Noto Sans"), size: 16, lineHeight: .normal)
+    // `keep`: the forms are kept until the pass ends, as the benchmark keeps them.
+    let keep = arguments.count > 5 && arguments[5] == "keep"
+    var kept: [TextMetrics] = [], keptPrepared: [PreparedText] = []
     func lines(_ text: String) -> Int {
-        metricsOnly ? (try? TextMetrics(text, style: style).measure(width: 320).lineCount) ?? 0
-            : (try? PreparedText(text, style: style).measure(width: 320).lineCount) ?? 0
+        if metricsOnly {
+            guard let m = try? TextMetrics(text, style: style) else { return 0 }
+            if keep { kept.append(m) }
+            return (try? m.measure(width: 320).lineCount) ?? 0
+        }
+        guard let p = try? PreparedText(text, style: style) else { return 0 }
+        if keep { keptPrepared.append(p) }
+        return (try? p.measure(width: 320).lineCount) ?? 0
     }
     var sum = 0
-    // Open the fonts first (untimed in the benchmark too).
-    for text in corpus.paragraphs { sum &+= lines(text) }
-    let start = ContinuousClock.now
-    for _ in 0..<passes {
-        ShapeCache.shared.removeAll()
+    // Open the fonts first (untimed in the benchmark too). `bench-warmup`: as the full benchmark
+    // warms up (drawing form and Pango, paragraph by paragraph), to compare with its figures.
+    if arguments.count > 4 && arguments[4] == "bench-warmup" {
+        let pango = PangoMeasurer(family: "Noto Sans", pixelSize: 16)
+        let layout = pango.makeLayout(width: 320)
+        for text in corpus.paragraphs {
+            sum &+= (try? PreparedText(text, style: style).measure(width: 320).lineCount) ?? 0
+            layout.setText(text)
+            sum &+= Int(layout.pixelSize().height)
+        }
+    } else {
         for text in corpus.paragraphs { sum &+= lines(text) }
     }
-    let elapsed = ContinuousClock.now - start
+    var elapsed = Duration.zero
+    for _ in 0..<passes {
+        kept = []
+        keptPrepared = []
+        ShapeCache.shared.removeAll()
+        let passStart = ContinuousClock.now
+        for text in corpus.paragraphs { sum &+= lines(text) }
+        elapsed += ContinuousClock.now - passStart
+    }
     let micros = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
     let words = PrepareScratch.wordCacheStatistics
     print("profile-corpus \(corpus.name): \(passes) passes, \(micros / Double(passes * corpus.paragraphs.count)) µs per paragraph (checksum \(sum)); "
@@ -129,6 +152,78 @@ if arguments.first == "--profile-cells" {
     let elapsed = ContinuousClock.now - start
     let nanos = (Double(elapsed.components.seconds) * 1e18 + Double(elapsed.components.attoseconds)) / 1e9
     print("profile-cells: \(calls) calls, \(nanos / Double(calls)) ns per \(name) cell (checksum \(sum))")
+    exit(0)
+}
+if arguments.first == "--digest" {
+    // Checking aid: a digest, per corpus file and style, of everything preparing decides — each
+    // paragraph's measuring form, byte for byte, and its glyph runs (font file, range, level,
+    // glyphs, advances) — to compare two builds of a change meant to keep results identical.
+    guard let real = RealCorpora.load() else { progress("rowkit-bench: " + RealCorpora.absenceNote()); exit(2) }
+    let styles: [(String, TextStyle)] = [
+        ("noto-16", TextStyle(font: FontDescriptor(family: "Noto Sans"), size: 16, lineHeight: .normal)),
+        ("dejavu-bold-13", TextStyle(font: FontDescriptor(family: "DejaVu Sans", weight: .bold), size: 13, lineHeight: .pixels(16))),
+        ("serif-italic-ja", TextStyle(font: FontDescriptor(family: "Liberation Serif", slant: .italic), size: 15, lang: "ja")),
+        ("sans-zh-rtl", TextStyle(font: FontDescriptor(family: "sans-serif"), size: 14, direction: .rtl, lang: "zh-CN")),
+    ]
+    var total = Digest()
+    let files = (real.english.files + real.multilingual.files).sorted()
+    for file in files {
+        guard let text = RealCorpora.readFile(real.directory + "/" + file) else { continue }
+        let paragraphs = text.split(separator: "\n").map(String.init).filter { !$0.allSatisfy(\.isWhitespace) }
+        for (name, style) in styles {
+            var d = Digest()
+            for paragraph in paragraphs {
+                guard let p = try? PreparedText(paragraph, style: style) else { d.add(0xDEAD); continue }
+                let m = p.metrics
+                var bytes = [UInt8](repeating: 0, count: m.blockByteCount)
+                bytes.withUnsafeMutableBytes { m.copyBlock(to: $0.baseAddress!) }
+                for b in bytes { d.add(UInt64(b)) }
+                guard let t = try? TextMetrics(paragraph, style: style) else { d.add(0xBEEF); continue }
+                var bytes2 = [UInt8](repeating: 0, count: t.blockByteCount)
+                bytes2.withUnsafeMutableBytes { t.copyBlock(to: $0.baseAddress!) }
+                if bytes2 != bytes { d.add(0xF00D) }
+                for run in p.runs {
+                    for byte in run.font.path.utf8 { d.add(UInt64(byte)) }
+                    d.add(UInt64(run.font.faceIndex)); d.add(UInt64(run.start)); d.add(UInt64(run.end)); d.add(UInt64(run.bidiLevel))
+                    for g in run.shaped.glyphIDs { d.add(UInt64(g)) }
+                    for a in run.shaped.glyphAdvances { d.add(UInt64(UInt32(bitPattern: a))) }
+                }
+            }
+            print("\(file) \(name): \(paragraphs.count) paragraphs, digest \(String(d.value, radix: 16))")
+            total.add(d.value)
+        }
+    }
+    print("total digest \(String(total.value, radix: 16))")
+    exit(0)
+}
+
+/// FNV-style running digest (for `--digest`).
+struct Digest {
+    private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
+    mutating func add(_ x: UInt64) { value = (value ^ x) &* 0x100_0000_01B3 }
+}
+if arguments.first == "--corpus-only" {
+    // Only one real corpus's side-by-side benchmark (english | multilingual), as the full run
+    // does it, with every repetition's time: --corpus-only english [--quick]
+    guard arguments.count > 1, let real = RealCorpora.load() else {
+        progress("rowkit-bench: --corpus-only english|multilingual [--quick]; " + RealCorpora.absenceNote())
+        exit(2)
+    }
+    let corpus = arguments[1] == "multilingual" ? real.multilingual : real.english
+    var sink = Checksum()
+    do {
+        let r = try runCorpusBench(corpus, quick: arguments.contains("--quick"), policy: TimingPolicy(), checksum: &sink)
+        for line in r.tableLines() { print(line) }
+        func all(_ t: Timing?) -> String {
+            guard let t else { return "" }
+            return zip(t.all, t.cpu).map { "\(fixed($0, 1)) (CPU \(fixed($1, 1)))" }.joined(separator: " / ")
+                + "; page faults \(t.pageFaults.map(String.init).joined(separator: " / ")), preempted \(t.preemptions.map(String.init).joined(separator: " / "))"
+        }
+        print("  repetitions (µs per paragraph, wall and CPU):")
+        print("    measuring form \(all(r.rowkitColdMetrics))")
+        print("    with glyphs    \(all(r.rowkitCold))")
+        print("    Pango          \(all(r.pangoCold))")
+    } catch { progress("rowkit-bench: \(error)"); exit(1) }
     exit(0)
 }
 if arguments.first == "--list-only" {

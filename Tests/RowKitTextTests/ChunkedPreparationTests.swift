@@ -44,6 +44,55 @@ import Glibc
         }
     }
 
+    /// Words in font-fallback plans (text the style's fonts lack, filled per script segment
+    /// from the system's fonts, Fonts/FontFallback.swift): a word that starts a plan is cached
+    /// when the plan's hint character is inside it (a hit makes the plan again), and a word in
+    /// a plan that tried several fonts when its holes all take the first. Random texts of such
+    /// words, in one cache, so later texts hit the earlier ones' words in other surroundings.
+    @Test func wordsInFallbackPlansPrepareTheSameBothWays() async {
+        let pieces = ["وقال", "رجل", "دجاجة.", "عمر:", "كلمة", "⌘", "⌘كلمة", "☃", "«كلمة»", "word", "٣٤", "12", "—", "漢字",
+                      "한국어", "ไทย", "😀", "(", ")", "ﷺ", "ن", "שלום", "हिन्दी", "e\u{301}", "⸮", "x"]
+        let styles: [TextStyle] = [style(family: "Noto Sans", lineHeight: .normal), style(family: "Noto Sans", direction: .rtl),
+                                   style(family: "Noto Sans", direction: .auto), style(size: 13, italic: true),
+                                   TextStyle(font: FontDescriptor(family: "DejaVu Sans", weight: .bold), size: 15)]
+        let cache = ShapeCache(capacity: 10_000)
+        let gen = Gen.int(in: 0...(pieces.count - 1)).array(of: 1...12)
+        await propertyCheck(count: 400, input: gen, Gen.int(in: 0...(styles.count - 1))) { indices, s in
+            try Self.expectSame(indices.map { pieces[$0] }.joined(separator: " "), styles[s], cache: cache)
+        }
+    }
+
+    /// A word whose hole takes a plan's second font is not cached under the plan's first font:
+    /// the second depends on the holes elsewhere in the segment. In “كلمة ✀ كلمة⦿ كلمة” the
+    /// system's font for ✀ (Noto Sans Symbols2) also takes ⦿; in “كلمة كلمة⦿ كلمة” ⦿ asks for
+    /// its own (Noto Sans CJK JP). Both plans start with the font for the Arabic letters. (⦿
+    /// follows a letter in its word: a word of Common characters alone takes its script from
+    /// outside and is not cached anyway.)
+    @Test func wordTakingAPlansSecondFontIsNotReused() throws {
+        let cache = ShapeCache(capacity: 1000)
+        let style = style(family: "Noto Sans", direction: .rtl)
+        func fontOfTarget(_ text: String) throws -> String? {
+            let p = try PreparedText(text, style: style, cache: cache)
+            let u = Int32(Array(text.utf16).firstIndex(of: 0x29BF)!)
+            return p.runs.first { $0.start <= u && u < $0.end }?.font.family
+        }
+        try Self.expectSame("كلمة ✀ كلمة⦿ كلمة", style, cache: cache)
+        try Self.expectSame("كلمة كلمة⦿ كلمة", style, cache: cache)
+        #expect(try fontOfTarget("كلمة ✀ كلمة⦿ كلمة") != fontOfTarget("كلمة كلمة⦿ كلمة"), "the scenario needs two different fonts for ⦿")
+    }
+
+    /// The first word of a paragraph in a script the primary font lacks starts a plan; met
+    /// again at the start of another paragraph it comes from the cache.
+    @Test func wordStartingAPlanIsFoundInTheCache() throws {
+        let cache = ShapeCache(capacity: 1000)
+        let style = style(family: "Noto Sans", lineHeight: .normal)
+        try Self.expectSame("وقال رجل لبعض السادة", style, cache: cache)
+        let before = PrepareScratch.current.words!.hits
+        try Self.expectSame("وقال عمر", style, cache: cache)
+        // Both preparations of the second text (drawing and measuring form) find “وقال ” again.
+        #expect(PrepareScratch.current.words!.hits - before >= 2)
+    }
+
     /// Words whose runs carry kerning growths (line-end kerning, ``RunExtras``) found again in
     /// the cache give them from the entry (stored when first collected, relative to the word)
     /// — the same bytes as collecting them again, at every position they are placed at.

@@ -22,10 +22,22 @@ struct FontFallback {
     /// fontconfig language of the system fallback.
     private let language: String
     /// Fonts planned for the hole clusters of the current segment, by cluster start
-    /// (`plannedFonts[u - plannedStart]`), up to `plannedEnd`.
-    private var plannedFonts: [Font?] = []
-    private var plannedStart = 0
+    /// (`plannedFonts[u - plannedStart]`), up to `plannedEnd`: 0 none (not a hole), k the
+    /// plan's k-th font (`planFonts[k - 1]`), ``plannedPrimary`` the primary font (.notdef).
+    /// Indices, not references: no reference counting per cluster.
+    private var plannedFonts: [UInt16] = []
+    private static let plannedPrimary = UInt16.max
+    /// Scratch of ``plan(_:from:)``, kept from plan to plan: the segment's clusters, its holes
+    /// (indices into the clusters) and the hint characters asked for.
+    private var planClusters: [(start: Int, end: Int)] = []
+    private var planHoles: [Int] = []
+    private var planAsked: [UInt32] = []
+    private(set) var plannedStart = 0
     private var plannedEnd = -1
+    /// Where the current plan's first hint character ends in the paragraph (``hintCharacter``:
+    /// the first character with a definite script among the holes'), or `Int.max` when none
+    /// has one (the hint then is the first character, but only the whole segment tells).
+    private(set) var planHintEnd = Int.max
     /// Chain fonts, scripts and emoji flags of short clusters met before (per thread, shared by
     /// the paragraphs prepared there), and the style context they are valid in.
     var memo: FontChoiceMemo?
@@ -55,6 +67,26 @@ struct FontFallback {
         self.primaryCoversASCII = (0x21...0x7E).allSatisfy { primary.covers(UInt32($0)) }
     }
 
+    /// Starts over from `initial` (a chooser in its first state) for the next paragraph,
+    /// keeping this one's plan arrays (emptied) so that plans do not allocate them again.
+    mutating func restart(from initial: FontFallback) {
+        var planned: [UInt16] = [], clusters: [(start: Int, end: Int)] = [], holes: [Int] = [], asked: [UInt32] = []
+        var tried: [Font] = []
+        swap(&planned, &plannedFonts)
+        swap(&clusters, &planClusters)
+        swap(&holes, &planHoles)
+        swap(&asked, &planAsked)
+        swap(&tried, &planFonts)
+        self = initial
+        planned.removeAll(keepingCapacity: true)
+        tried.removeAll(keepingCapacity: true)
+        swap(&planned, &plannedFonts)
+        swap(&clusters, &planClusters)
+        swap(&holes, &planHoles)
+        swap(&asked, &planAsked)
+        swap(&tried, &planFonts)
+    }
+
     /// The font for the grapheme `g0..<g1` of the paragraph `units`.
     mutating func font(for units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> Font {
         let first = units[g0]
@@ -66,7 +98,10 @@ struct FontFallback {
 
     /// The font planned for the hole cluster starting at `g0`, when the current plan covers it.
     @inline(__always) func plannedFont(at g0: Int) -> Font? {
-        g0 < plannedEnd && g0 >= plannedStart ? plannedFonts[g0 - plannedStart] : nil
+        guard g0 < plannedEnd && g0 >= plannedStart else { return nil }
+        let k = plannedFonts[g0 - plannedStart]
+        if k == 0 { return nil }
+        return k == Self.plannedPrimary ? primary : planFonts[Int(k) - 1]
     }
 
     /// Plans the system fallback from the hole cluster at `g0` (looking ahead in `units`, the
@@ -146,36 +181,47 @@ struct FontFallback {
     /// same (Common and Inherited characters join it) and ends at an emoji cluster; clusters the chain renders
     /// are skipped, the others are filled as Chromium fills its reshape queue.
     private mutating func plan(_ units: UnsafeBufferPointer<UInt16>, from g0: Int) {
+        // The segment's clusters and its holes (indices into the clusters, in order) go into
+        // arrays kept from plan to plan (a plan per script segment of every paragraph).
+        var clusters: [(start: Int, end: Int)] = [], holes: [Int] = [], asked: [UInt32] = []
+        swap(&clusters, &planClusters)
+        swap(&holes, &planHoles)
+        swap(&asked, &planAsked)
+        defer {
+            swap(&clusters, &planClusters)
+            swap(&holes, &planHoles)
+            swap(&asked, &planAsked)
+        }
         // The segment runs from g0 while the script stays the same, at most 2048 units. Its
         // graphemes are found in a window that grows until the segment ends inside it (the
         // last grapheme of a window that stops short of the text is not trusted).
         var size = paragraphGraphemes == nil ? 32 : 2048
-        var clusters: [(start: Int, end: Int)] = []
-        var holes: [[Int]] = []          // runs of hole cluster indices, in order
+        let all = paragraphGraphemes.flatMap { $0.last == Int32(units.count) ? $0 : nil }
         while true {
             let limit = min(units.count, g0 + min(size, 2048))
             let truncated = limit < units.count && size < 2048
-            let ends: [Int32]
-            if let all = paragraphGraphemes, all.last == Int32(units.count) {
-                // The paragraph's own ends in the window (relative to g0), cut at its end.
-                var low = 0, high = all.count
-                while low < high { let mid = (low + high) / 2; if Int(all[mid]) <= g0 { low = mid + 1 } else { high = mid } }
-                var window: [Int32] = []
-                while low < all.count && Int(all[low]) < limit { window.append(all[low] - Int32(g0)); low += 1 }
-                window.append(Int32(limit - g0))
-                ends = window
+            // The window's grapheme ends: the paragraph's own (from `first`, the last cut at
+            // `limit`), or ICU's over the window (relative to g0).
+            var first = 0, count: Int
+            var windowEnds: [Int32] = []
+            if let all {
+                var high = all.count
+                while first < high { let mid = (first + high) / 2; if Int(all[mid]) <= g0 { first = mid + 1 } else { high = mid } }
+                var k = first
+                while k < all.count && Int(all[k]) < limit { k += 1 }
+                count = k - first + 1
             } else {
                 let window = UnsafeBufferPointer(rebasing: units[g0..<limit])
-                ends = (try? UnicodeAnalysis.graphemeEnds(window)) ?? [Int32(limit - g0)]
+                windowEnds = (try? UnicodeAnalysis.graphemeEnds(window)) ?? [Int32(limit - g0)]
+                count = windowEnds.count
             }
             clusters.removeAll(keepingCapacity: true)
             holes.removeAll(keepingCapacity: true)
             var script: Int32 = -1
             var start = g0
-            var previousWasHole = false
             var reachedEnd = true
-            for end32 in ends {
-                let end = g0 + Int(end32)
+            for k in 0..<count {
+                let end = all == nil ? g0 + Int(windowEnds[k]) : (k == count - 1 ? limit : Int(all![first + k]))
                 defer { start = end }
                 if truncated && end == limit { reachedEnd = false; break }
                 if start > g0, let levels = paragraphLevels, start < levels.count, levels[start] != levels[g0] { break }
@@ -185,11 +231,7 @@ struct FontFallback {
                     if script < 0 { script = s } else if s != script { break }
                 }
                 if start > g0 && info.emoji { break }
-                let isHole = start == g0 || info.font == nil
-                if isHole {
-                    if previousWasHole { holes[holes.count - 1].append(clusters.count) } else { holes.append([clusters.count]) }
-                }
-                previousWasHole = isHole
+                if start == g0 || info.font == nil { holes.append(clusters.count) }
                 clusters.append((start, end))
             }
             if reachedEnd { break }
@@ -198,69 +240,71 @@ struct FontFallback {
         plannedEnd = clusters.last?.end ?? g0 + 1
         plannedStart = g0
         plannedFonts.removeAll(keepingCapacity: true)
-        plannedFonts.append(contentsOf: repeatElement(nil, count: max(0, plannedEnd - g0)))
+        plannedFonts.append(contentsOf: repeatElement(0, count: max(0, plannedEnd - g0)))
 
-        var asked = Set<UInt32>()
-        var used = chain.map(ObjectIdentifier.init)
-        if let emoji { used.append(ObjectIdentifier(emoji)) }
+        // Each round asks for a font for the holes left (the first tried is the system's
+        // choice for a hint character, then the last-resort font once); the font takes every
+        // hole it renders. A hole's font is thus the first of `planFonts` that renders it.
+        asked.removeAll(keepingCapacity: true)
+        planHintEnd = Int.max
         var lastResortTried = false
         planFonts.removeAll(keepingCapacity: true)
         while !holes.isEmpty {
             var font: Font?
             if !lastResortTried {
-                let hint = hintCharacter(holes, clusters, units)
+                let (hint, hintEnd) = hintCharacter(holes, clusters, units)
+                if asked.isEmpty { planHintEnd = hintEnd }
                 if !asked.contains(hint) {
-                    asked.insert(hint)
-                    if let candidate = systemFont(for: hint), !used.contains(ObjectIdentifier(candidate)) { font = candidate }
+                    asked.append(hint)
+                    if let candidate = systemFont(for: hint), !isUsed(candidate) { font = candidate }
                 }
                 if font == nil {
                     lastResortTried = true
-                    if let last = fonts.lastResortFont(weight: style.font.weight, slant: style.font.slant),
-                       !used.contains(ObjectIdentifier(last)) { font = last }
+                    if let last = fonts.lastResortFont(weight: style.font.weight, slant: style.font.slant), !isUsed(last) { font = last }
                 }
             }
             guard let font else { break }
-            used.append(ObjectIdentifier(font))
             planFonts.append(font)
-            var remaining: [[Int]] = []
-            for run in holes {
-                var rest: [Int] = []
-                for index in run {
-                    let c = clusters[index]
-                    if covers(font, units, c.start, c.end) {
-                        plannedFonts[c.start - g0] = font
-                        if !rest.isEmpty { remaining.append(rest); rest = [] }
-                    } else {
-                        rest.append(index)
-                    }
+            let index = UInt16(truncatingIfNeeded: planFonts.count)
+            var kept = 0
+            for i in 0..<holes.count {
+                let c = clusters[holes[i]]
+                if covers(font, units, c.start, c.end) {
+                    plannedFonts[c.start - g0] = index
+                } else {
+                    holes[kept] = holes[i]
+                    kept += 1
                 }
-                if !rest.isEmpty { remaining.append(rest) }
             }
-            holes = remaining
+            holes.removeLast(holes.count - kept)
         }
         // What no font renders shows .notdef from the primary font (Chromium's first candidate).
-        for run in holes { for index in run { plannedFonts[clusters[index].start - g0] = primary } }
+        for h in holes { plannedFonts[clusters[h].start - g0] = Self.plannedPrimary }
+    }
+
+    /// Whether a plan may not try `font` (again): the chain's fonts, the emoji font and the
+    /// fonts the plan tried already.
+    private func isUsed(_ font: Font) -> Bool {
+        chain.contains { $0 === font } || emoji === font || planFonts.contains { $0 === font }
     }
 
     /// Chromium's hint: the characters of the holes, in order, up to and including the first one
     /// with a definite script (not Common or Inherited); of those, the first with a definite
-    /// script after the first character, else the first character.
-    private func hintCharacter(_ holes: [[Int]], _ clusters: [(start: Int, end: Int)], _ units: UnsafeBufferPointer<UInt16>) -> UInt32 {
-        var hints: [UInt32] = []
-        collect: for run in holes {
-            for index in run {
-                var i = clusters[index].start
-                while i < clusters[index].end {
-                    let (scalar, length) = UnicodeAnalysis.scalar(at: i, in: units)
-                    hints.append(scalar)
-                    if Self.hasDefiniteScript(scalar) { break collect }
-                    i += length
-                }
+    /// script after the first character, else the first character. Also where the character
+    /// with a definite script ends (`Int.max` when there is none).
+    private func hintCharacter(_ holes: [Int], _ clusters: [(start: Int, end: Int)],
+                               _ units: UnsafeBufferPointer<UInt16>) -> (hint: UInt32, end: Int) {
+        var first: UInt32?
+        for index in holes {
+            var i = clusters[index].start
+            while i < clusters[index].end {
+                let (scalar, length) = UnicodeAnalysis.scalar(at: i, in: units)
+                if Self.hasDefiniteScript(scalar) { return (scalar, i + length) }
+                if first == nil { first = scalar }
+                i += length
             }
         }
-        guard hints.count > 1 else { return hints.first ?? 0 }
-        for h in hints.dropFirst() where Self.hasDefiniteScript(h) { return h }
-        return hints[0]
+        return (first ?? 0, Int.max)
     }
 
     private static func hasDefiniteScript(_ scalar: UInt32) -> Bool {
@@ -283,13 +327,15 @@ struct FontFallback {
 extension FontFallback {
     /// What decides the font of a cluster at a position besides the cluster itself: whether a
     /// plan (system fallback for the holes of a script segment, made looking ahead) covers the
-    /// position, and if so the fonts it tried. A cluster the chain renders takes its chain font
-    /// whatever the state; a hole cluster inside a plan takes the first tried font that renders
-    /// it. So a word analysed in one state is analysed the same wherever it meets that state
-    /// again, as long as no plan starts inside it (which would look past it) and the plan
-    /// covers all of it — the word cache (ChunkedBuilder) keys on this and checks both.
+    /// position, and if so the first font it tried. A cluster the chain renders takes its chain
+    /// font whatever the state; a hole cluster inside a plan takes the first tried font that
+    /// renders it. So a word whose holes all take the plan's first font is analysed the same
+    /// wherever it meets that state again, as long as no plan starts inside it (which would look
+    /// past it) and the plan covers all of it — the word cache (ChunkedBuilder) keys on this and
+    /// checks the rest (``holesTakeFirstFont(_:_:)``, ``plannedStart``, ``planHintEnd``).
     struct CarriedState: Equatable {
-        /// −1: no plan covers the position; else how many fonts the plan tried.
+        /// −1: no plan covers the position; 0: a plan that found no font; 1: a plan that tried
+        /// at least one.
         var script: Int32
         /// The first font the plan tried.
         var fallback: Font?
@@ -301,10 +347,22 @@ extension FontFallback {
     }
 
     /// The state at unit `p` for a word ending at `q`, or nil when a plan covers `p` but ends
-    /// before `q` or tried several fonts (then the word is analysed, not cached).
+    /// before `q` (then the word is analysed, not cached).
     func carried(at p: Int, through q: Int) -> CarriedState? {
         guard p < plannedEnd else { return CarriedState.outsidePlan }
-        guard q <= plannedEnd, planFonts.count <= 1 else { return nil }
-        return CarriedState(script: Int32(planFonts.count), fallback: planFonts.first)
+        guard q <= plannedEnd else { return nil }
+        return CarriedState(script: planFonts.isEmpty ? 0 : 1, fallback: planFonts.first)
+    }
+
+    /// Whether every hole cluster the current plan covers in `p..<q` takes the plan's first
+    /// font: then the plan's other fonts (found for holes elsewhere) do not matter there.
+    func holesTakeFirstFont(_ p: Int, _ q: Int) -> Bool {
+        var u = max(p, plannedStart)
+        let end = min(q, plannedEnd)
+        while u < end {
+            if plannedFonts[u - plannedStart] > 1 { return false }
+            u += 1
+        }
+        return true
     }
 }

@@ -73,6 +73,8 @@ struct ChunkedBuilder {
         // The paragraph's break opportunities and grapheme ends, found (once) when a chunk that
         // is not printable ASCII is missing from the cache: the chunk's analysis takes its share.
         var paragraph: (breaks: [Int32], mandatory: [UInt8], graphemes: [Int32])?
+        // Its grapheme ends alone, found first when a hit makes a plan again (`planStart`).
+        var paragraphGraphemes: [Int32]?
         var breakIndex = 0, graphemeIndex = 0
         // A missed chunk's share of them, rebased (arrays reused from chunk to chunk).
         var breaks: [Int32] = [], mandatory: [UInt8] = [], graphemes: [Int32] = []
@@ -125,6 +127,15 @@ struct ChunkedBuilder {
                 if e.flags & WordCache.Flag.joinsNeighbours != 0 { return false }
                 if afterSpace && words.young.graphemeStarts[Int(e.unitStart)] & 2 != 0 { return false }
                 append(words.young, index, at: p, keepRuns: keepRuns, size: context.style.size)
+                // The plan the chunk's analysis started, made again for the chunks after it.
+                if e.planStart >= 0 {
+                    // With the paragraph's graphemes, as a miss here would have found them.
+                    if shareParagraphAnalysis && paragraphGraphemes == nil {
+                        paragraphGraphemes = try UnicodeAnalysis.graphemeEnds(units)
+                        builder.fallback.paragraphGraphemes = paragraphGraphemes
+                    }
+                    _ = builder.fallback.planFont(units, from: p + Int(e.planStart))
+                }
             } else {
                 // Analyse the chunk with the code that analyses whole paragraphs.
                 words.misses += 1
@@ -134,7 +145,8 @@ struct ChunkedBuilder {
                 if shareParagraphAnalysis && chunk.contains(where: { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }) {
                     if paragraph == nil {
                         let (breaks, mandatory) = try builder.lineBreaks(units)
-                        paragraph = (breaks, mandatory, try UnicodeAnalysis.graphemeEnds(units))
+                        if paragraphGraphemes == nil { paragraphGraphemes = try UnicodeAnalysis.graphemeEnds(units) }
+                        paragraph = (breaks, mandatory, paragraphGraphemes!)
                         builder.fallback.paragraphGraphemes = paragraph!.graphemes
                     }
                     let whole = paragraph!
@@ -166,14 +178,29 @@ struct ChunkedBuilder {
                    first.font.kernsAcrossSpaces || last.font.kernsAcrossSpaces { return false }
                 let extended = Self.mayStartWithExtender(chunk[0]) && Self.startsWithExtender(chunk)
                 if afterSpace && extended { return false }
-                // A plan started in the chunk looked past it: its analysis holds only here.
-                if builder.fallback.plansMade != plansBefore { cacheable = false }
+                // Inside a plan that tried several fonts, the chunk's holes must all take its
+                // first (the key names only that one).
+                if state.script == 1 && !builder.fallback.holesTakeFirstFont(p, q) { cacheable = false }
+                // A plan started in the chunk looked past it: its analysis holds wherever the same
+                // plan starts at the same place (a hit makes the plan again) when it was the only
+                // one, its hint character was inside the chunk and the chunk's holes took its first font.
+                var planStart = -1
+                if builder.fallback.plansMade != plansBefore {
+                    let start = builder.fallback.plannedStart
+                    if cacheable && state == .outsidePlan && builder.fallback.plansMade == plansBefore + 1 && start >= p && start < q
+                        && builder.fallback.planHintEnd <= q && builder.fallback.holesTakeFirstFont(p, q) {
+                        planStart = start - p
+                    } else {
+                        cacheable = false
+                    }
+                }
                 // Line-start widths of reshaped CJK punctuation are not in the shaped runs.
                 if !builder.reshapedStarts.isEmpty || builder.shapedWithContextScript { cacheable = false }
                 if cacheable {
                     words.rotateIfFull()
                     let index = words.young.insert(builder, chunk: chunk, hash: hash, context: context.id, in: state,
                                                   levels: key, extended: extended)
+                    words.young.entries[index].planStart = Int8(planStart)
                     let kernsBefore = kerns.count, aloneBefore = alone.count
                     append(words.young, index, at: p, keepRuns: keepRuns, size: context.style.size)
                     if words.young.entries[index].flags & WordCache.Flag.hasRunExtras != 0 {

@@ -89,7 +89,7 @@ struct Builder {
     /// Starts font choice over from `initial` (a context's chooser in its first state), with
     /// this builder's memo of cluster answers.
     mutating func resetFallback(_ initial: FontFallback) {
-        fallback = initial
+        fallback.restart(from: initial)
         fallback.memo = fontMemo
         fallback.memoContext = contextID
     }

@@ -60,6 +60,9 @@ struct WordCache {
         var segmentStart: Int32, segmentCount: Int32
         var runStart: Int32, runCount: Int32
         var flags: UInt8
+        /// Where in the chunk a font-fallback plan starts (−1: none starts in it); a hit makes
+        /// that plan again, so the chunks after it meet the state they would have met.
+        var planStart: Int8 = -1
         /// Int32 values of kerning growths (pairs) and cluster rests (triples) in `extras`.
         var kernValues: UInt16 = 0, aloneValues: UInt16 = 0
     }
