@@ -7,12 +7,18 @@ import Foundation
 struct MeasureChunk<Measurer: RowMeasurer>: Sendable {
     typealias Element = ItemRecord
 
-    /// How to get an item's data: the row the engine keeps, or where to ask the data source.
-    struct Pull: Sendable {
-        var id: Measurer.Row.ID
-        var kept: Measurer.Row?
-        var kind: ListItemKind
-        var path: ListIndexPath
+    /// How to get the data of the items without a form (none when `formsOnly`), in parallel
+    /// columns rather than a value per item: the engine's generic code runs unspecialized, and
+    /// making, storing and reading an optional generic value per item went through runtime
+    /// metadata and value witnesses — most of the time the lock was held for a cold chunk.
+    struct Pulls: Sendable {
+        /// Per item of the chunk: its index in the columns below, or −1 (nothing to pull).
+        var slot: [Int32] = []
+        var ids: [Measurer.Row.ID] = []
+        /// The rows the engine keeps (empty when it keeps none).
+        var kept: [Measurer.Row?] = []
+        var kinds: [ListItemKind] = []
+        var paths: [ListIndexPath] = []
     }
 
     /// Flat index of the first item to measure.
@@ -33,8 +39,8 @@ struct MeasureChunk<Measurer: RowMeasurer>: Sendable {
     var keepFloor: Double
     /// Only items with a measuring form are measured (a width change never asks for data).
     var formsOnly: Bool
-    /// Per item (empty when `formsOnly`): how to get the data of an item without a form.
-    var pulls: [Pull?]
+    /// How to get the data of the items without a form (empty when `formsOnly`).
+    var pulls: Pulls
 
     /// Whether `record` keeps its height at this chunk's width without being measured.
     @inline(__always)
@@ -155,30 +161,31 @@ extension ListState {
     }
 
     private mutating func chunk(blocks: [[ItemRecord]], blockStart: Int, range: Range<Int>, formsOnly: Bool) -> MeasureChunk<Measurer> {
-        var pulls: [MeasureChunk<Measurer>.Pull?] = []
+        var pulls = MeasureChunk<Measurer>.Pulls()
         if !formsOnly {
-            pulls = Array(repeating: nil, count: range.count)
+            pulls.slot = Array(repeating: -1, count: range.count)
             var b = 0, i = range.lowerBound - blockStart
             var needs: [Int] = []
-            var kinds: [ListItemKind] = []
             for k in 0..<range.count {
                 while i >= blocks[b].count { i -= blocks[b].count; b += 1 }
                 let item = blocks[b][i]
                 if item.generation != generation && !item.hasForm {
+                    pulls.slot[k] = Int32(needs.count)
                     needs.append(k)
-                    kinds.append(item.kind)
+                    pulls.kinds.append(item.kind)
                 }
                 i += 1
             }
             if !needs.isEmpty {
-                // The ids of the items to fetch, read from the id column in one pass.
-                var next = 0
-                ids.forEach(in: range.lowerBound..<(range.lowerBound + needs[needs.count - 1] + 1)) { index, id in
-                    guard next < needs.count, index - range.lowerBound == needs[next] else { return }
-                    pulls[needs[next]] = .init(id: id, kept: keptRows.isEmpty ? nil : keptRows[id], kind: kinds[next],
-                                               path: indexPath(ofFlat: index))
-                    next += 1
+                // The ids of the items to fetch, from one copy of the chunk's part of the id column.
+                let chunkIDs = ids.elements(in: range.lowerBound..<(range.lowerBound + needs[needs.count - 1] + 1))
+                pulls.ids.reserveCapacity(needs.count)
+                pulls.paths.reserveCapacity(needs.count)
+                for k in needs {
+                    pulls.ids.append(chunkIDs[k])
+                    pulls.paths.append(indexPath(ofFlat: range.lowerBound + k))
                 }
+                if !keptRows.isEmpty { pulls.kept = pulls.ids.map { keptRows[$0] } }
             }
         }
         return MeasureChunk(start: range.lowerBound, count: range.count, snapshot: BlockSnapshot(blocks), skip: range.lowerBound - blockStart,
@@ -377,9 +384,13 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
                         out.heights[k] = Self.sanitized(form._withUnsafeGuaranteedRef { measurer.height(ofObject: $0, width: chunk.width) })
                         continue
                     }
-                    guard !chunk.formsOnly, let pull = chunk.pulls[k] else { continue }
+                    guard !chunk.formsOnly else { continue }
+                    let slot = Int(chunk.pulls.slot[k])
+                    guard slot >= 0 else { continue }
                     do throws(ListError) {
-                        let form = try measuringForm(of: try rowData(id: pull.id, kept: pull.kept, kind: pull.kind, path: pull.path))
+                        let row = try rowData(id: chunk.pulls.ids[slot], kept: chunk.pulls.kept.isEmpty ? nil : chunk.pulls.kept[slot],
+                                              kind: chunk.pulls.kinds[slot], path: chunk.pulls.paths[slot])
+                        let form = try measuringForm(of: row)
                         let object = measurer.object(of: form)
                         out.forms[k] = object
                         out.constantWidths[k] = ItemRecord.floatAtLeast(measurer.constantHeightWidth(ofObject: object))
