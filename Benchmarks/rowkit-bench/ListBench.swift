@@ -35,6 +35,11 @@ struct ListBenchResults {
     /// less sensitive than wall-clock time to other processes on shared cores.
     var coldCPUSeconds = 0.0
     var newWidthCPUMilliseconds = 0.0
+    /// A width change to 240 px, below the filter-list's fixed column (250 px with its insets):
+    /// nearly every row is measured (only rows whose texts fit side by side in 240 px keep their
+    /// height), where 320 ↔ 480 keeps every row whose height cannot change.
+    var narrowWidthMilliseconds = 0.0
+    var narrowWidthCPUMilliseconds = 0.0
     var initIntIDsMilliseconds = 0.0
     var bookkeepingBytesPerRow = 0.0
     var measuringFormBytesPerRow = 0.0
@@ -57,6 +62,8 @@ struct ListBenchResults {
         lines.append(row("every row again at a new width (from measuring forms)", String(format: "%.0f ms", newWidthMilliseconds),
                          "< 150 ms" + (newWidthAllExact ? ", all exact" : ", NOT ALL EXACT")))
         lines.append(row("  CPU time of that width change (both cores)", String(format: "%.0f ms", newWidthCPUMilliseconds), ""))
+        lines.append(row("  a width change to 240 px (nearly every row measured): wall / CPU",
+                         String(format: "%.0f / %.0f ms", narrowWidthMilliseconds, narrowWidthCPUMilliseconds), ""))
         lines.append(row("  non-blocking width change: returns (visible rows measured)", String(format: "%.2f ms", nonBlockingReturnMilliseconds), ""))
         lines.append(row("  non-blocking width change: every row exact (background)", String(format: "%.0f ms", nonBlockingDoneMilliseconds), ""))
         lines.append(row("engine from \(grouped(rows)) ids: string ids", String(format: "%.0f ms", initStringIDsMilliseconds), ""))
@@ -88,6 +95,7 @@ struct ListBenchResults {
         return "{\"list\":{\"rows\":\(rows),\"cores\":\(cores),\"load_before\":\(number(loadBefore)),\"load_after\":\(number(loadAfter)),"
             + "\"cold_s\":\(number(coldSeconds)),\"cold_cpu_s\":\(number(coldCPUSeconds)),\"new_width_cpu_ms\":\(number(newWidthCPUMilliseconds)),"
             + "\"new_width_ms\":\(number(newWidthMilliseconds)),\"new_width_all_exact\":\(newWidthAllExact),"
+            + "\"narrow_width_ms\":\(number(narrowWidthMilliseconds)),\"narrow_width_cpu_ms\":\(number(narrowWidthCPUMilliseconds)),"
             + "\"nonblocking_width_return_ms\":\(number(nonBlockingReturnMilliseconds)),\"nonblocking_width_done_ms\":\(number(nonBlockingDoneMilliseconds)),"
             + "\"init_string_ids_ms\":\(number(initStringIDsMilliseconds)),\"init_int_ids_ms\":\(number(initIntIDsMilliseconds)),"
             + "\"lookup_ns\":\(number(lookupNanoseconds)),\"update_us\":\(number(updateMicroseconds)),\"scroll_to_error_px\":{\(scroll)},"
@@ -264,6 +272,15 @@ func runListBench(rows count: Int) throws -> ListBenchResults {
         allExact = allExact && engine.unmeasuredCount == 0
     }
     results.newWidthMilliseconds = best * 1000
+    do {
+        let start = ContinuousClock.now
+        let cpu = cpuSeconds()
+        try engine.setWidthAndWait(240)
+        results.narrowWidthMilliseconds = seconds(since: start) * 1000
+        results.narrowWidthCPUMilliseconds = (cpuSeconds() - cpu) * 1000
+        allExact = allExact && engine.unmeasuredCount == 0
+        try engine.setWidthAndWait(480)
+    }
     if let loops = ProcessInfo.processInfo.environment["ROWKIT_LIST_WIDTH_LOOPS"].flatMap(Int.init) {
         // For profiling width changes alone (and a steadier figure than the best of three).
         let start = ContinuousClock.now

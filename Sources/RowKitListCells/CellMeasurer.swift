@@ -76,6 +76,12 @@ public struct CellMeasurer: RowMeasurer {
         (try? CellMetrics.height(ofObject: object, width: width)) ?? 0
     }
 
+    /// The width from which on the row's height is the same at every width
+    /// (`CellMetrics.constantHeightWidth`): a width change between such widths keeps it.
+    public func constantHeightWidth(ofObject object: AnyObject) -> Double {
+        CellMetrics(unsafeObject: object).constantHeightWidth
+    }
+
     /// The measuring form ``object(of:)`` gave.
     @inline(__always)
     public func form(of object: AnyObject) -> CellMetrics { CellMetrics(unsafeObject: object) }

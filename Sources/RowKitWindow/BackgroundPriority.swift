@@ -44,6 +44,8 @@ public struct BackgroundPriorityMeasurer<Base: RowMeasurer>: RowMeasurer {
     public func object(of form: Measuring) -> AnyObject { base.object(of: form) }
     /// `base`'s height of the form the object stands for.
     public func height(ofObject object: AnyObject, width: Double) -> Double { base.height(ofObject: object, width: width) }
+    /// `base`'s constant-height width.
+    public func constantHeightWidth(ofObject object: AnyObject) -> Double { base.constantHeightWidth(ofObject: object) }
     /// `base`'s form for the object.
     public func form(of object: AnyObject) -> Measuring { base.form(of: object) }
 

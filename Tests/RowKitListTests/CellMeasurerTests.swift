@@ -112,4 +112,40 @@ import RowKitText
         }
     }
 
+    /// A row's constant-height width is never too small: at it and at every wider width the
+    /// row measures the same (random rows of every classic cell in several scripts, one-line
+    /// and wrapping, empty fields); it is finite for rows that can keep their height (a fixed
+    /// column, texts that fit on one line), so a list skips them on width changes.
+    @Test func constantHeightWidthIsABoundForEveryCell() throws {
+        var rng = SeededRandom(seed: 0x436F_6E73_7461_6E74)
+        let vocabulary = ["list", "row", "a", "exact", "Zeilenhöhe", "مرحبا", "שלום", "नमस्ते", "こんにちは", "世界", "😀",
+                          "supercalifragilisticexpialidocious", "—", "12,345.67", "tab\there", "line\nbreak"]
+        var finite = 0, checked = 0
+        for template in ClassicCells.all + [ClassicCells.sectionHeader] {
+            let layout = template.compile()
+            let fields = Set(template.samples.flatMap(\.fields.keys))
+            for _ in 0..<40 {
+                var fieldValues: [String: FieldValue] = [:]
+                for field in fields.sorted() {
+                    let words = rng.chance(0.15) ? 0 : rng.chance(0.5) ? rng.int(1...3) : rng.int(4...40)
+                    fieldValues[field] = .string((0..<words).map { _ in rng.pick(vocabulary) }.joined(separator: " "))
+                }
+                let data = RowData(fieldValues)
+                let metrics = try layout.metrics(for: data)
+                let from = metrics.constantHeightWidth
+                #expect(from >= 0)
+                guard from <= 100_000 else { continue }
+                finite += 1
+                let height = try metrics.height(width: from)
+                for width in [from + 1.0 / 64, from + 0.3, from + 1, from * 1.5 + 7, from + 333, 100_000] where width <= 100_000 {
+                    checked += 1
+                    #expect(try metrics.height(width: width) == height, "\(template.name) \(data) from \(from) at \(width)")
+                }
+            }
+        }
+        #expect(finite >= 60 && checked >= 300, "too few rows with a constant-height width (\(finite)) to test the bound")
+        // A fixed 220 px column in 15 px insets: the same height at every width from 250 px.
+        let filter = try ClassicCells.filterList.compile().metrics(for: ["title": "T", "subtitle": "S", "content": "C"])
+        #expect(filter.constantHeightWidth == 250)
+    }
 }

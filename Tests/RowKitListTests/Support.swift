@@ -101,6 +101,12 @@ struct FakeMeasurer: RowMeasurer {
     }
 
     func byteCount(of form: Form) -> Int { 16 }
+
+    /// A fixed height never changes; otherwise the height is one line's from `7 × length` on.
+    func constantHeightWidth(ofObject object: AnyObject) -> Double {
+        let form = object as! Form
+        return form.fixed != nil ? 0 : Double(form.length) * 7
+    }
 }
 
 /// A data source over a dictionary of rows that counts the rows asked for; thread-safe, and

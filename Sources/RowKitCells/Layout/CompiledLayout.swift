@@ -273,6 +273,9 @@ extension CompiledLayout {
 
     /// White space and newlines removed from both ends.
     static func trimmed(_ text: String) -> String {
+        // Both ends printable ASCII (the common case): nothing to trim, no property lookups.
+        let utf8 = text.utf8
+        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F { return text }
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }

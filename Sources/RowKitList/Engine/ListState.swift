@@ -28,6 +28,11 @@ struct ListState<Measurer: RowMeasurer>: Sendable {
     var width: Double
     /// Bumped by every width change; an item's height is exact when measured at this generation.
     var generation: UInt32 = 1
+    /// The generation before the current one and its width: an item still measured at it
+    /// keeps its height through this width change when its form's height is constant from a
+    /// width at most the smaller of the two (``ItemRecord/constantFrom``). 0: none.
+    var previousGeneration: UInt32 = 0
+    var previousWidth = 0.0
     var estimates: Estimates
     var changes = ChangeLog()
     /// Where the next search for rows to measure starts.

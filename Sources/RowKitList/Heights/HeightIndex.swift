@@ -123,6 +123,45 @@ package struct HeightIndex: Sendable {
         return Self.pixels(deltaBefore)
     }
 
+    /// Applies a measured chunk as ``ItemStore/markMeasured(start:heights:forms:constantWidths:generation:tally:)``
+    /// left it, rows `start..<start + heights.count`: NaN leaves a row, a height sets it, and
+    /// `−1 − t` keeps it as it is, adding it to `kept` as kind `t`. Returns the total change of
+    /// the rows before row `before`, in pixels. One walk over the blocks.
+    mutating func applyMeasured(_ heights: UnsafeBufferPointer<Double>, startingAt start: Int, changeBefore before: Int,
+                                kept: inout HeightTally) -> Double {
+        guard !heights.isEmpty else { return 0 }
+        precondition(start >= 0 && start + heights.count <= count, "rows \(start)..<\(start + heights.count) out of 0..<\(count)")
+        var (b, i) = locate(start)
+        var k = 0, deltaBefore: Int64 = 0
+        let changedBefore = min(heights.count, max(0, before - start))
+        while k < heights.count {
+            var blockDelta: Int64 = 0
+            blocks[b].withUnsafeMutableBufferPointer { block in
+                while i < block.count && k < heights.count {
+                    let height = heights[k]
+                    if height >= 0 {
+                        let new = Self.units(height)
+                        let delta = Int64(new) - Int64(block[i])
+                        block[i] = new
+                        blockDelta += delta
+                        if k < changedBefore { deltaBefore += delta }
+                    } else if height < 0 {
+                        kept.add(Self.pixels(Int64(block[i])), kind: UInt8(-1 - height))
+                    }
+                    i += 1
+                    k += 1
+                }
+            }
+            if blockDelta != 0 {
+                heightSums[b] += blockDelta
+                blockHeights.add(blockDelta, at: b)
+            }
+            b += 1
+            i = 0
+        }
+        return Self.pixels(deltaBefore)
+    }
+
     /// y of the top of row `row` (for `row == count`, the total height).
     package func offset(of row: Int) -> Double {
         precondition(row >= 0 && row <= count, "row \(row) out of 0...\(count)")

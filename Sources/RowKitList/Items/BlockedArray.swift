@@ -97,6 +97,21 @@ struct BlockedArray<Element>: Sendable where Element: Sendable {
         }
     }
 
+    /// The elements in `range`, in order (one copy, no call per element).
+    func elements(in range: Range<Int>) -> [Element] {
+        guard !range.isEmpty else { return [] }
+        var result: [Element] = []
+        result.reserveCapacity(range.count)
+        var (b, i) = locate(range.lowerBound)
+        while result.count < range.count {
+            let end = min(blocks[b].count, i + range.count - result.count)
+            result.append(contentsOf: blocks[b][i..<end])
+            b += 1
+            i = 0
+        }
+        return result
+    }
+
     /// Calls `body` for elements `range`, in order, without copying blocks.
     func forEach(in range: Range<Int>, _ body: (Int, Element) -> Void) {
         guard !range.isEmpty else { return }

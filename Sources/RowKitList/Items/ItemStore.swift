@@ -90,37 +90,45 @@ struct ItemStore: Sendable {
     }
 
     /// Marks items `start..<start + heights.count` measured at `generation` where `heights` has a
-    /// number and the item is not measured yet, first giving items without a form the one in
-    /// `forms` (if any). Returns the heights to set (NaN: leave the row as it is) and counts them
-    /// per kind into `estimates`. One pass over the blocks, no closure per item: this is every
+    /// height (≥ 0) or ``keepMarker`` and the item is not measured yet, first giving items
+    /// without a form the one in `forms` (if any, with its constant-height width from
+    /// `constantWidths`). Rewrites `heights` in place into what the height index is to do
+    /// (``HeightIndex/applyMeasured(_:startingAt:changeBefore:kept:)``): NaN leaves the row,
+    /// a height sets it, `−1 − kind` keeps it (counted there, per kind). Set heights are counted
+    /// per kind into `tally`. One pass over the blocks, no closure per item: this is every
     /// row's share of a width change.
-    mutating func markMeasured(start: Int, heights: [Double], forms: [AnyObject?], generation: UInt32,
-                               estimates: inout Estimates) -> [Double] {
-        var applied = [Double](repeating: .nan, count: heights.count)
-        guard !heights.isEmpty else { return applied }
+    mutating func markMeasured(start: Int, heights: UnsafeMutableBufferPointer<Double>, forms: [AnyObject?], constantWidths: [Float],
+                               generation: UInt32, tally: inout HeightTally) {
+        guard !heights.isEmpty else { return }
         var (b, i) = locate(start)
         var k = 0
         let hasForms = !forms.isEmpty
+        let counted = self.generation == generation
         while k < heights.count {
             var measuredDelta = 0, formDelta = 0
-            let counted = self.generation == generation
             blocks[b].items.withUnsafeMutableBufferPointer { block in
                 while i < block.count && k < heights.count {
                     if hasForms && block[i].form == nil, let form = forms[k] {
-                        block[i].form = form
+                        block[i].setForm(form, constantWidth: constantWidths[k])
                         formDelta += 1
                     }
                     let height = heights[k]
                     if !height.isNaN && block[i].generation != generation && block[i].form != nil {
                         block[i].generation = generation
-                        if counted { measuredDelta += 1 }
-                        applied[k] = height
-                        estimates.record(height, kind: block[i].kind)
+                        measuredDelta += 1
+                        if height >= 0 {
+                            tally.add(height, kind: block[i].kind.rawValue)
+                        } else {
+                            heights[k] = -1 - Double(block[i].kind.rawValue)
+                        }
+                    } else {
+                        heights[k] = .nan
                     }
                     i += 1
                     k += 1
                 }
             }
+            if !counted { measuredDelta = 0 }
             blocks[b].measured += measuredDelta
             blocks[b].forms += formDelta
             measuredCount += measuredDelta
@@ -128,8 +136,11 @@ struct ItemStore: Sendable {
             b += 1
             i = 0
         }
-        return applied
     }
+
+    /// What a measured height of −1 means: the item's height at the new width is the one it
+    /// has (its form's height is constant from a width at most both widths).
+    static let keepMarker = -1.0
 
     /// Calls `body` for items `range`, in order, without copying blocks.
     func forEach(in range: Range<Int>, _ body: (Int, Element) throws -> Void) rethrows {
@@ -213,8 +224,9 @@ struct ItemStore: Sendable {
     /// Consecutive blocks holding items to measure: from the first block at or after the one
     /// holding `cursor` (wrapping around once) that has an unmeasured item (with a form, if
     /// `formsOnly`), on until about `limit` such items or 4 × `limit` items in all. Returns the
-    /// flat index of the first item and the blocks' items (shared, not copied).
-    func work(from cursor: Int, formsOnly: Bool, limit: Int) -> (start: Int, blocks: [[Element]])? {
+    /// flat index of the first item, the blocks' items (shared, not copied) and how many items
+    /// of each are pending.
+    func work(from cursor: Int, formsOnly: Bool, limit: Int) -> (start: Int, blocks: [[Element]], pending: [Int])? {
         guard !blocks.isEmpty else { return nil }
         func pending(_ block: Block) -> Int { formsOnly ? block.forms - block.measured : block.items.count - block.measured }
         let first = cursor >= count || cursor < 0 ? 0 : locate(cursor).0
@@ -222,15 +234,17 @@ struct ItemStore: Sendable {
             let b = (first + step) % blocks.count
             guard pending(blocks[b]) > 0 else { continue }
             var taken: [[Element]] = []
+            var pendings: [Int] = []
             var found = 0, scanned = 0
             var c = b
             while c < blocks.count && found < limit && scanned < 4 * max(1, limit) {
                 taken.append(blocks[c].items)
-                found += pending(blocks[c])
+                pendings.append(pending(blocks[c]))
+                found += pendings[pendings.count - 1]
                 scanned += blocks[c].items.count
                 c += 1
             }
-            return (Int(counts.prefix(b)), taken)
+            return (Int(counts.prefix(b)), taken, pendings)
         }
         return nil
     }

@@ -7,12 +7,18 @@ import Foundation
 struct MeasureChunk<Measurer: RowMeasurer>: Sendable {
     typealias Element = ItemRecord
 
-    /// How to get an item's data: the row the engine keeps, or where to ask the data source.
-    struct Pull: Sendable {
-        var id: Measurer.Row.ID
-        var kept: Measurer.Row?
-        var kind: ListItemKind
-        var path: ListIndexPath
+    /// How to get the data of the items without a form (none when `formsOnly`), in parallel
+    /// columns rather than a value per item: the engine's generic code runs unspecialized, and
+    /// making, storing and reading an optional generic value per item went through runtime
+    /// metadata and value witnesses — most of the time the lock was held for a cold chunk.
+    struct Pulls: Sendable {
+        /// Per item of the chunk: its index in the columns below, or −1 (nothing to pull).
+        var slot: [Int32] = []
+        var ids: [Measurer.Row.ID] = []
+        /// The rows the engine keeps (empty when it keeps none).
+        var kept: [Measurer.Row?] = []
+        var kinds: [ListItemKind] = []
+        var paths: [ListIndexPath] = []
     }
 
     /// Flat index of the first item to measure.
@@ -26,10 +32,39 @@ struct MeasureChunk<Measurer: RowMeasurer>: Sendable {
     var version: Int
     var generation: UInt32
     var width: Double
+    /// Items measured at this generation (0: none) whose form's height is constant from a
+    /// width at most `keepFloor` (the smaller of its width and `width`) keep their height:
+    /// measuring them again would give it again.
+    var keepGeneration: UInt32
+    var keepFloor: Double
     /// Only items with a measuring form are measured (a width change never asks for data).
     var formsOnly: Bool
-    /// Per item (empty when `formsOnly`): how to get the data of an item without a form.
-    var pulls: [Pull?]
+    /// How to get the data of the items without a form (empty when `formsOnly`).
+    var pulls: Pulls
+
+    /// Whether `record` keeps its height at this chunk's width without being measured.
+    @inline(__always)
+    func keeps(_ record: UnsafePointer<ItemRecord>) -> Bool {
+        record.pointee.generation == keepGeneration && Double(record.pointee.constantFrom) <= keepFloor
+    }
+
+    /// The serial of every item of the chunk when it was taken (read before the snapshot is
+    /// let go of; only results applied to a list that changed meanwhile need them).
+    func serials() -> [UInt32] {
+        var serials: [UInt32] = []
+        serials.reserveCapacity(count)
+        var i = skip
+        for block in snapshot.blocks {
+            block.withUnsafeBufferPointer { block in
+                while i < block.count && serials.count < count {
+                    serials.append(block[i].serial)
+                    i += 1
+                }
+            }
+            i = max(0, i - block.count)
+        }
+        return serials
+    }
 }
 
 /// The item blocks a chunk measures, shared with the list (no copying). Read outside the lock
@@ -44,18 +79,18 @@ final class BlockSnapshot: @unchecked Sendable {   // `blocks` is read by the me
 
 /// What measuring a chunk produced, per item of the chunk.
 struct MeasureResults: @unchecked Sendable {   // `forms` holds `RowMeasurer.Measuring`s, which are Sendable.
-    /// Heights at the chunk's width; NaN where nothing was measured.
+    /// Heights at the chunk's width (never negative); NaN where nothing was measured;
+    /// ``ItemStore/keepMarker`` where the item keeps its height (``MeasureChunk/keeps(_:)``).
     var heights: [Double]
-    /// Measuring forms made for items that had none (empty when the chunk was forms-only).
+    /// Measuring forms made for items that had none (empty when the chunk was forms-only),
+    /// and the width from which on each one's height is constant.
     var forms: [AnyObject?]
-    /// The first failure (items before it in the same worker's share are measured), and the
-    /// chunk offset of the item that failed.
+    var constantWidths: [Float]
+    /// The first failure (items before it in the same worker's share are measured), the chunk
+    /// offset of the item that failed and its serial.
     var failure: ListError?
     var failureOffset: Int?
-    /// The serial of every item of the chunk when it was taken (what applying needs of the
-    /// snapshot, so the snapshot's blocks are released first: holding them while items change
-    /// would copy whole blocks).
-    var serials: [UInt32]
+    var failureSerial: UInt32?
 }
 
 extension ListState {
@@ -63,24 +98,46 @@ extension ListState {
     /// around), or nil when no item needs measuring (with a form, if `formsOnly`).
     mutating func takeChunk(formsOnly: Bool, limit: Int) -> MeasureChunk<Measurer>? {
         let limit = max(1, limit)
-        guard let (blockStart, blocks) = items.work(from: cursor, formsOnly: formsOnly, limit: limit) else { return nil }
-        let total = blocks.reduce(0) { $0 + $1.count }
+        guard let (blockStart, blocks, pendings) = items.work(from: cursor, formsOnly: formsOnly, limit: limit) else { return nil }
         let generation = self.generation
         func pending(_ item: ItemRecord) -> Bool { item.generation != generation && (!formsOnly || item.hasForm) }
+        /// Pending items of `block` from `i` on, up to `limit - found`; returns (found, end index).
+        func scan(_ block: [ItemRecord], from i: Int, found: Int) -> (Int, Int) {
+            var found = found, i = i
+            block.withUnsafeBufferPointer { block in
+                while i < block.count && found < limit {
+                    if pending(block[i]) { found += 1 }
+                    i += 1
+                }
+            }
+            return (found, i)
+        }
         // Start at the cursor when it lies inside the first block and work remains after it.
         var begin = blockStart
         if cursor > blockStart && cursor < blockStart + blocks[0].count && blocks[0][(cursor - blockStart)...].contains(where: pending) {
             begin = cursor
         }
+        // Whole blocks are counted from their pending counts; only the first block (when the
+        // chunk starts inside it) and the one where the limit is reached are scanned item by item.
         var end = begin, found = 0
-        var b = 0, i = begin - blockStart
-        while b < blocks.count && found < limit {
-            if i == blocks[b].count { b += 1; i = 0; continue }
-            if pending(blocks[b][i]) { found += 1 }
-            i += 1
-            end += 1
+        var b = 0
+        if begin > blockStart {
+            let (f, i) = scan(blocks[0], from: begin - blockStart, found: 0)
+            found = f
+            end = blockStart + i
+            b = 1
         }
-        _ = total
+        while b < blocks.count && found < limit {
+            if found + pendings[b] < limit {
+                found += pendings[b]
+                end += blocks[b].count
+            } else {
+                let (f, i) = scan(blocks[b], from: 0, found: found)
+                found = f
+                end += i
+            }
+            b += 1
+        }
         cursor = end >= items.count ? 0 : end
         // The block counts promise work here; finding none would mean they are wrong: never
         // spin on it.
@@ -104,33 +161,36 @@ extension ListState {
     }
 
     private mutating func chunk(blocks: [[ItemRecord]], blockStart: Int, range: Range<Int>, formsOnly: Bool) -> MeasureChunk<Measurer> {
-        var pulls: [MeasureChunk<Measurer>.Pull?] = []
+        var pulls = MeasureChunk<Measurer>.Pulls()
         if !formsOnly {
-            pulls = Array(repeating: nil, count: range.count)
+            pulls.slot = Array(repeating: -1, count: range.count)
             var b = 0, i = range.lowerBound - blockStart
             var needs: [Int] = []
             for k in 0..<range.count {
                 while i >= blocks[b].count { i -= blocks[b].count; b += 1 }
                 let item = blocks[b][i]
-                if item.generation != generation && !item.hasForm { needs.append(k) }
+                if item.generation != generation && !item.hasForm {
+                    pulls.slot[k] = Int32(needs.count)
+                    needs.append(k)
+                    pulls.kinds.append(item.kind)
+                }
                 i += 1
             }
             if !needs.isEmpty {
-                // The ids of the items to fetch, read from the id column in one pass.
-                var next = 0
-                ids.forEach(in: range.lowerBound..<(range.lowerBound + needs[needs.count - 1] + 1)) { index, id in
-                    guard next < needs.count, index - range.lowerBound == needs[next] else { return }
-                    let k = needs[next]
-                    var b = 0, i = range.lowerBound - blockStart + k
-                    while i >= blocks[b].count { i -= blocks[b].count; b += 1 }
-                    pulls[k] = .init(id: id, kept: keptRows.isEmpty ? nil : keptRows[id], kind: blocks[b][i].kind,
-                                     path: indexPath(ofFlat: index))
-                    next += 1
+                // The ids of the items to fetch, from one copy of the chunk's part of the id column.
+                let chunkIDs = ids.elements(in: range.lowerBound..<(range.lowerBound + needs[needs.count - 1] + 1))
+                pulls.ids.reserveCapacity(needs.count)
+                pulls.paths.reserveCapacity(needs.count)
+                for k in needs {
+                    pulls.ids.append(chunkIDs[k])
+                    pulls.paths.append(indexPath(ofFlat: range.lowerBound + k))
                 }
+                if !keptRows.isEmpty { pulls.kept = pulls.ids.map { keptRows[$0] } }
             }
         }
         return MeasureChunk(start: range.lowerBound, count: range.count, snapshot: BlockSnapshot(blocks), skip: range.lowerBound - blockStart,
-                            version: changes.openSnapshot(), generation: generation, width: width, formsOnly: formsOnly, pulls: pulls)
+                            version: changes.openSnapshot(), generation: generation, width: width,
+                            keepGeneration: previousGeneration, keepFloor: min(previousWidth, width), formsOnly: formsOnly, pulls: pulls)
     }
 
     /// Applies what measuring `chunk` produced: heights measured at the current width, and
@@ -144,36 +204,49 @@ extension ListState {
         // Let go of the shared blocks first, with the lock held: items change in place below
         // (without copying whole blocks), and every read of them outside the lock happened
         // before this.
+        let sameWidth = chunk.generation == generation
+        let inPlace = sameWidth && chunk.version == changes.version
+        let serials = inPlace ? [] : chunk.serials()
         chunk.snapshot.release()
         defer { changes.closeSnapshot(chunk.version) }
         let anchorIndex = heights.row(at: contentOffset) ?? 0
         let wasAtBottom = pinnedToBottom ?? isAtBottom
-        let sameWidth = chunk.generation == generation
         var delta = 0.0
-        if sameWidth && chunk.version == changes.version {
-            // Nothing moved since the snapshot: item k is still at start + k.
-            let newHeights = items.markMeasured(start: chunk.start, heights: results.heights, forms: results.forms,
-                                                generation: generation, estimates: &estimates)
-            delta = heights.setHeights(newHeights, startingAt: chunk.start, changeBefore: anchorIndex)
+        if inPlace {
+            // Nothing moved since the snapshot: item k is still at start + k. Two passes, each
+            // over its own blocks: records (forms, generations), then heights.
+            var results = results
+            var tally = HeightTally()
+            results.heights.withUnsafeMutableBufferPointer { heightsOut in
+                items.markMeasured(start: chunk.start, heights: heightsOut, forms: results.forms, constantWidths: results.constantWidths,
+                                   generation: generation, tally: &tally)
+                delta = heights.applyMeasured(UnsafeBufferPointer(heightsOut), startingAt: chunk.start, changeBefore: anchorIndex, kept: &tally)
+            }
+            estimates.record(tally)
         } else {
             for k in 0..<chunk.count {
-                let serial = results.serials[k]
+                let serial = serials[k]
                 let height = results.heights[k]
                 let form = results.forms.isEmpty ? nil : results.forms[k]
                 guard !height.isNaN || form != nil, let index = changes.currentIndex(of: chunk.start + k, since: chunk.version),
                       index < items.count else { continue }
                 let generation = self.generation
+                let constantWidth = results.constantWidths.isEmpty ? Float.infinity : results.constantWidths[k]
                 let measured: (Double, ListItemKind)? = items.update(at: index) { item in
                     guard item.serial == serial else { return nil }
-                    if item.form == nil, let form { item.form = form }
+                    if item.form == nil, let form { item.setForm(form, constantWidth: constantWidth) }
                     guard sameWidth, !height.isNaN, item.generation != generation, item.form != nil else { return nil }
                     item.generation = generation
                     return (height, item.kind)
                 }
                 if let (measured, kind) = measured {
-                    let change = heights.setHeight(measured, at: index)
-                    if index < anchorIndex { delta += change }
-                    estimates.record(measured, kind: kind)
+                    if measured >= 0 {
+                        let change = heights.setHeight(measured, at: index)
+                        if index < anchorIndex { delta += change }
+                        estimates.record(measured, kind: kind)
+                    } else {
+                        estimates.record(heights.height(at: index), kind: kind)
+                    }
                 }
             }
         }
@@ -201,28 +274,13 @@ extension ListState {
     }
 }
 
-/// Result buffers written by concurrent workers, each index by one worker only.
-final class MeasureSlots: @unchecked Sendable {
+/// Where concurrent workers write their results, each index by one worker only: the result
+/// arrays' own storage (nothing is copied afterwards) and a slot per worker for its failure.
+struct MeasureOutputs: @unchecked Sendable {
     let heights: UnsafeMutableBufferPointer<Double>
     let forms: UnsafeMutableBufferPointer<AnyObject?>
-    let failures: UnsafeMutableBufferPointer<(index: Int, error: ListError)?>
-
-    init(count: Int, forms formCount: Int, workers: Int) {
-        heights = .allocate(capacity: count)
-        heights.initialize(repeating: .nan)
-        forms = .allocate(capacity: formCount)
-        forms.initialize(repeating: nil)
-        failures = .allocate(capacity: workers)
-        failures.initialize(repeating: nil)
-    }
-
-    deinit {
-        heights.deallocate()
-        _ = forms.deinitialize()
-        forms.deallocate()
-        _ = failures.deinitialize()
-        failures.deallocate()
-    }
+    let constantWidths: UnsafeMutableBufferPointer<Float>
+    let failures: UnsafeMutableBufferPointer<(index: Int, serial: UInt32, error: ListError)?>
 }
 
 /// What measuring needs besides the engine's state: the measurer and where row data comes
@@ -272,64 +330,88 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
         // be descheduled for milliseconds, and with one piece per core the chunk then waits
         // for it while the other core idles.
         let workers = parallel == 1 ? 1 : min(parallel * 8, max(parallel, count / 256))
-        let slots = MeasureSlots(count: count, forms: chunk.formsOnly ? 0 : count, workers: workers)
-        let per = (count + workers - 1) / workers
-        let work = { @Sendable (w: Int) in
-            let first = w * per, last = min(count, first + per)
-            guard first < last else { return }
-            // Find the block and index of item `first`.
-            var b = 0, i = chunk.skip + first
-            while i >= blocks[b].count { i -= blocks[b].count; b += 1 }
-            var k = first
-            while k < last {
-                let stop = blocks[b].withUnsafeBufferPointer { block -> Bool in
-                    while i < block.count && k < last {
-                        defer { i += 1; k += 1 }
-                        if let token, token.isCancelled { return true }
-                        // The form a few rows on (its first cache lines), so that its misses
-                        // overlap this row's measuring.
-                        if i &+ FormPrefetch.distance < block.count { FormPrefetch.form(block, i &+ FormPrefetch.distance) }
-                        if block[i].generation == chunk.generation { continue }
-                        if let form = Self.unretainedForm(block, i) {
-                            // Read in place: no reference counting per row (the block keeps it).
-                            slots.heights[k] = form._withUnsafeGuaranteedRef { measurer.height(ofObject: $0, width: chunk.width) }
+        let formCount = chunk.formsOnly ? 0 : count
+        var heights = [Double](repeating: .nan, count: count)
+        var forms = [AnyObject?](repeating: nil, count: formCount)
+        var constantWidths = [Float](repeating: .infinity, count: formCount)
+        var failures = [(index: Int, serial: UInt32, error: ListError)?](repeating: nil, count: workers)
+        heights.withUnsafeMutableBufferPointer { heights in
+            forms.withUnsafeMutableBufferPointer { forms in
+                constantWidths.withUnsafeMutableBufferPointer { constantWidths in
+                    failures.withUnsafeMutableBufferPointer { failures in
+                        let out = MeasureOutputs(heights: heights, forms: forms, constantWidths: constantWidths, failures: failures)
+                        let per = (count + workers - 1) / workers
+                        let work = { @Sendable (w: Int) in
+                            let first = w * per
+                            measure(chunk, blocks: blocks, items: first..<min(count, first + per), worker: w, into: out, token: token)
+                        }
+                        if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
+                    }
+                }
+            }
+        }
+        let first = failures.compactMap { $0 }.min { $0.index < $1.index }
+        return MeasureResults(heights: heights, forms: forms, constantWidths: constantWidths, failure: first?.error,
+                              failureOffset: first?.index, failureSerial: first?.serial)
+    }
+
+    /// Measures the chunk's items `range` (offsets in the chunk) into `out`: one worker's share.
+    private func measure(_ chunk: MeasureChunk<Measurer>, blocks: [[ItemRecord]], items range: Range<Int>, worker w: Int,
+                         into out: MeasureOutputs, token: CancellationToken?) {
+        guard !range.isEmpty else { return }
+        // Find the block and index of the first item.
+        var b = 0, i = chunk.skip + range.lowerBound
+        while i >= blocks[b].count { i -= blocks[b].count; b += 1 }
+        var k = range.lowerBound
+        let last = range.upperBound
+        while k < last {
+            let stop = blocks[b].withUnsafeBufferPointer { block -> Bool in
+                while i < block.count && k < last {
+                    defer { i &+= 1; k &+= 1 }
+                    if let token, token.isCancelled { return true }
+                    // The form a few rows on (its first cache lines), so that its misses overlap
+                    // this row's measuring — unless that row keeps its height (its form is not read).
+                    let ahead = i &+ FormPrefetch.distance
+                    if ahead < block.count && !chunk.keeps(block.baseAddress! + ahead) { FormPrefetch.form(block, ahead) }
+                    let record = block.baseAddress! + i
+                    if record.pointee.generation == chunk.generation { continue }
+                    if let form = Self.unretainedForm(block, i) {
+                        if chunk.keeps(record) {
+                            out.heights[k] = ItemStore.keepMarker
                             continue
                         }
-                        guard !chunk.formsOnly, let pull = chunk.pulls[k] else { continue }
-                        do throws(ListError) {
-                            let form = try measuringForm(of: try rowData(id: pull.id, kept: pull.kept, kind: pull.kind, path: pull.path))
-                            slots.forms[k] = measurer.object(of: form)
-                            slots.heights[k] = measurer.height(of: form, width: chunk.width)
-                        } catch {
-                            slots.failures[w] = (k, error)
-                            return true
-                        }
+                        // Read in place: no reference counting per row (the block keeps it).
+                        out.heights[k] = Self.sanitized(form._withUnsafeGuaranteedRef { measurer.height(ofObject: $0, width: chunk.width) })
+                        continue
                     }
-                    return false
+                    guard !chunk.formsOnly else { continue }
+                    let slot = Int(chunk.pulls.slot[k])
+                    guard slot >= 0 else { continue }
+                    do throws(ListError) {
+                        let row = try rowData(id: chunk.pulls.ids[slot], kept: chunk.pulls.kept.isEmpty ? nil : chunk.pulls.kept[slot],
+                                              kind: chunk.pulls.kinds[slot], path: chunk.pulls.paths[slot])
+                        let form = try measuringForm(of: row)
+                        let object = measurer.object(of: form)
+                        out.forms[k] = object
+                        out.constantWidths[k] = ItemRecord.floatAtLeast(measurer.constantHeightWidth(ofObject: object))
+                        out.heights[k] = Self.sanitized(measurer.height(of: form, width: chunk.width))
+                    } catch {
+                        out.failures[w] = (k, record.pointee.serial, error)
+                        return true
+                    }
                 }
-                if stop { return }
-                b += 1
-                i = 0
+                return false
             }
+            if stop { return }
+            b += 1
+            i = 0
         }
-        if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
-        let first = slots.failures.compactMap { $0 }.min { $0.index < $1.index }
-        var serials: [UInt32] = []
-        serials.reserveCapacity(count)
-        var i = chunk.skip
-        for block in blocks {
-            block.withUnsafeBufferPointer { block in
-                while i < block.count && serials.count < count {
-                    serials.append(block[i].serial)
-                    i += 1
-                }
-            }
-            i -= block.count
-            if i < 0 { i = 0 }
-        }
-        return MeasureResults(heights: Array(slots.heights), forms: Array(slots.forms), failure: first?.error, failureOffset: first?.index,
-                              serials: serials)
     }
+
+    /// A measured height as the engine keeps it: never negative or NaN (both count as 0, as
+    /// the height index would store them).
+    @inline(__always)
+    static func sanitized(_ height: Double) -> Double { height > 0 ? height : 0 }
 }
 
 /// A step of measuring on the caller's thread: done (with a result), or a chunk to measure first.

@@ -35,6 +35,13 @@ public protocol RowMeasurer: Sendable {
     /// calls for every row. By default ``height(of:width:)`` of ``form(of:)``; a measurer can
     /// read the object in place (no reference counting per row).
     func height(ofObject object: AnyObject, width: Double) -> Double
+    /// The narrowest width from which on the height of the form `object` stands for no longer
+    /// depends on the width: at any two widths at least this wide it is the same (a row whose
+    /// texts all fit on one line there, a layout of fixed-width columns). A width change
+    /// between two such widths keeps the row's height without reading its form. Asked once,
+    /// when the form is made; must never be less than the true width (`.infinity`, the
+    /// default: the height may change at every width).
+    func constantHeightWidth(ofObject object: AnyObject) -> Double
 }
 
 extension RowMeasurer {
@@ -42,6 +49,8 @@ extension RowMeasurer {
     public func byteCount(of form: Measuring) -> Int { MemoryLayout<Measuring>.size }
     /// The height of the form `object` stands for, through ``form(of:)``.
     public func height(ofObject object: AnyObject, width: Double) -> Double { height(of: form(of: object), width: width) }
+    /// No width from which on the height is known to stay the same.
+    public func constantHeightWidth(ofObject object: AnyObject) -> Double { .infinity }
 }
 
 extension RowMeasurer where Measuring: AnyObject {

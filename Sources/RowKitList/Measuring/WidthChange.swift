@@ -4,6 +4,8 @@ extension ListState {
     /// Starts width generation `width`: no item counts as measured any more, estimates start
     /// over. Returns the completions of width changes this one supersedes.
     mutating func startWidthChange(to newWidth: Double) -> [@Sendable (ListMeasurementResult) -> Void] {
+        previousGeneration = generation
+        previousWidth = width
         width = newWidth
         generation &+= 1
         if generation == 0 { generation = 1 }

@@ -94,6 +94,19 @@ extension TextMetrics {
         maxLines > 0 ? measureLimited(at: base, width: width, maxLines: maxLines) : MetricsBlock.View.measure(base, width: width)
     }
 
+    /// The narrowest width from which on ``measureBlock(at:width:maxLines:)`` gives the same
+    /// for the block at `base`, with any line limit: its whole text's width, when it is one
+    /// line there (0 for an empty text); nil when a forced break or a tab leaves it to the
+    /// line loop. (A list keeps such a text's size through width changes without measuring.)
+    package static func oneLineWidth(at base: UnsafeRawPointer) -> Double? {
+        let view = MetricsBlock.View(base)
+        guard view.segmentCount > 0 else { return 0 }
+        let single = view.singleLineWidth
+        // `.max` marks a text that is never one line by its width alone.
+        guard single < Int64.max / 8 else { return nil }
+        return pixels(single)
+    }
+
     @inline(never)
     static func measureLimited(at base: UnsafeRawPointer, width: Double, maxLines: Int) -> TextMeasure {
         MetricsBlock.View(base).measure(width: width, maxLines: maxLines)
