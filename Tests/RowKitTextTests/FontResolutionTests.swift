@@ -120,4 +120,44 @@ import Testing
             #expect(lines.count == 2 && lines[0].hasSuffix(firstLineEnd), "\(direction): \(lines)")
         }
     }
+
+    /// Chromium queues a run's fallback holes in glyph order, so in a right-to-left run the hint
+    /// is the first letter of the *last* hole: Urdu `ر ہ` (Liberation Sans, which has no Arabic)
+    /// asks for ہ, which DejaVu Sans lacks, and Noto Kufi Arabic takes both words; `ہ ر` asks for
+    /// ر, so DejaVu Sans takes ر and only ہ goes to Noto Kufi Arabic (docs/CHROMIUM.md §2.6).
+    @Test func rightToLeftRunsAskForTheLastHolesLetter() throws {
+        func families(_ text: String) throws -> [String] {
+            var s = style(family: "Liberation Sans", size: 33, direction: .auto)
+            s.lineHeight = .normal
+            return try PreparedText(text, style: s).runs.filter { $0.shaped.glyphCount > 0 }.map(\.font.family)
+        }
+        #expect(try Set(families("ر ہ")).subtracting(["Liberation Sans"]) == ["Noto Kufi Arabic"])
+        #expect(try Set(families("ر ن ہ")).subtracting(["Liberation Sans"]) == ["Noto Kufi Arabic"])
+        #expect(try Set(families("ہ ر")).subtracting(["Liberation Sans"]) == ["Noto Kufi Arabic", "DejaVu Sans"])
+        #expect(try Set(families("ر ن ہ ن")).subtracting(["Liberation Sans"]) == ["Noto Kufi Arabic", "DejaVu Sans"])
+        // The corpus line that showed it (`corpus-ur`, 33 px at 224 px): three lines, as in Chromium.
+        var s = style(family: "Helvetica, Arial, sans-serif", size: 33, direction: .auto)
+        s.lineHeight = .normal
+        let lines = try lineTexts("چودھری نے پوچھا۔ ’’ناکام رہا ہوگا۔‘‘", width: 224, s)
+        #expect(lines.map { $0.filter { $0 != " " } } == ["چودھرینے", "پوچھا۔’’ناکام", "رہاہوگا۔‘‘"])
+    }
+
+    /// In `pre-wrap` a tab, a newline and a dropped CR or FF end Chromium's shaping item, so
+    /// the text after them looks for fallback fonts with hints of its own: in `a\u{1F}b␣c\u{85}`
+    /// (Liberation Serif 30.5 px, normal line height) the U+001F hint finds no font and the NEL
+    /// shows the primary's .notdef (one 35 px line), but after a tab, newline, CR or FF the NEL
+    /// is its own hint and takes Noto Sans Symbols2, whose line box is 52 px (docs/CHROMIUM.md §2.6).
+    @Test func preWrapControlsEndFallbackItems() throws {
+        var s = style(.preWrap, family: "Liberation Serif", size: 30.5)
+        s.lineHeight = .normal
+        func height(_ text: String, _ style: TextStyle) throws -> Double { try PreparedText(text, style: style).layout(width: 506).height }
+        #expect(try height("a\u{1F}b c\u{85}", s) == 35)
+        for separator in ["\t", "\u{C}", "\r"] {
+            #expect(try height("a\u{1F}b\(separator)c\u{85}", s) == 52, "\(separator.unicodeScalars.first!.value)")
+        }
+        #expect(try height("a\u{1F}b\nc\u{85}", s) == 35 + 52)
+        var normal = s
+        normal.whiteSpace = .normal
+        #expect(try height("a\u{1F}b\u{C}c\u{85}", normal) == 35)
+    }
 }

@@ -42,6 +42,12 @@ struct FontFallback {
     private var planFonts: [Font] = []
     /// Plans made so far (each looked ahead in the paragraph, up to its segment's end).
     private(set) var plansMade = 0
+    /// `white-space: pre-wrap`: tabs and newlines are items of their own in Chromium, so the
+    /// text on either side is shaped, and its fallback fonts found, apart.
+    private let preservesControls: Bool
+    /// Offsets of the paragraph where `pre-wrap` dropped a CR or FF (set for one analysis; see
+    /// ``WhiteSpace/droppedControlOffsets(_:)``): item boundaries like a tab's.
+    var itemBoundaries: [Int] = []
 
     init(style: TextStyle, primary: Font, fonts: FontLibrary) {
         self.style = style
@@ -53,7 +59,14 @@ struct FontFallback {
         self.emoji = fonts.emojiFont
         self.language = FallbackLanguage.fontconfigLanguage(for: style.lang)
         self.primaryCoversASCII = (0x21...0x7E).allSatisfy { primary.covers(UInt32($0)) }
+        self.preservesControls = style.whiteSpace == .preWrap
     }
+
+    /// A tab or newline kept by `pre-wrap`: Chromium's line builder makes it a control item of
+    /// its own, which ends the shaping item — and the holes and hint of font fallback — before
+    /// it, and starts a new one after it (`a\u{1F}b\nc\u{85}`: the second line's NEL takes Noto Sans
+    /// Symbols2, its own hint, not the primary's .notdef the `\u{1F}` hint gives; docs/CHROMIUM.md §2.6).
+    @inline(__always) private func isItemBoundary(_ unit: UInt16) -> Bool { unit == 0x09 || unit == 0x0A }
 
     /// The font for the grapheme `g0..<g1` of the paragraph `units`.
     mutating func font(for units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> Font {
@@ -179,6 +192,8 @@ struct FontFallback {
                 defer { start = end }
                 if truncated && end == limit { reachedEnd = false; break }
                 if start > g0, let levels = paragraphLevels, start < levels.count, levels[start] != levels[g0] { break }
+                if preservesControls && start > g0
+                    && (isItemBoundary(units[start]) || isItemBoundary(units[start - 1]) || itemBoundaries.contains(start)) { break }
                 let info = clusterInfo(units, start, end)
                 let s = info.script
                 if s > 1 && s != 103 {
@@ -208,7 +223,8 @@ struct FontFallback {
         while !holes.isEmpty {
             var font: Font?
             if !lastResortTried {
-                let hint = hintCharacter(holes, clusters, units)
+                let rightToLeft = paragraphLevels.map { g0 < $0.count && $0[g0] & 1 == 1 } ?? false
+                let hint = hintCharacter(rightToLeft ? holes.reversed() : holes, clusters, units)
                 if !asked.contains(hint) {
                     asked.insert(hint)
                     if let candidate = systemFont(for: hint), !used.contains(ObjectIdentifier(candidate)) { font = candidate }
@@ -244,8 +260,11 @@ struct FontFallback {
 
     /// Chromium's hint: the characters of the holes, in order, up to and including the first one
     /// with a definite script (not Common or Inherited); of those, the first with a definite
-    /// script after the first character, else the first character.
-    private func hintCharacter(_ holes: [[Int]], _ clusters: [(start: Int, end: Int)], _ units: UnsafeBufferPointer<UInt16>) -> UInt32 {
+    /// script after the first character, else the first character. The holes come in the order
+    /// Chromium queues them, its glyph order: for a right-to-left segment the caller passes them
+    /// last first (each hole still read from its logical start), so an Arabic segment asks for
+    /// its *last* word's first letter (docs/CHROMIUM.md §2.6).
+    private func hintCharacter(_ holes: some Sequence<[Int]>, _ clusters: [(start: Int, end: Int)], _ units: UnsafeBufferPointer<UInt16>) -> UInt32 {
         var hints: [UInt32] = []
         collect: for run in holes {
             for index in run {
