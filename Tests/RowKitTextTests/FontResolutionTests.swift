@@ -160,4 +160,25 @@ import Testing
         normal.whiteSpace = .normal
         #expect(try height("a\u{1F}b\u{C}c\u{85}", normal) == 35)
     }
+
+    /// A space character the font lacks is drawn by HarfBuzz with the space glyph and a fraction
+    /// of the em at HarfBuzz's scale, which Chromium sets from the size itself rather than
+    /// FreeType's 26.6 size: four U+2003 in Liberation Serif Bold (which has no U+2003) at 16.08 px
+    /// are 64.328125 px in Chromium (4 × 16.08), not 4 × 16.078125; U+2009 is 16.08 / 5, U+2002
+    /// half the em. So `em\u{2003}space` (36.625 px to the space) no longer fits 36.6 px.
+    @Test func fallbackSpacesTakeTheirWidthFromTheUnroundedSize() throws {
+        func ceil64(_ w: Double) -> Double { (w * 64).rounded(.up) / 64 }
+        func spaces(_ text: String, _ style: TextStyle) throws -> Double {
+            let p = try PreparedText(text, style: style)
+            return ceil64(p.width(of: 0..<p.units.count))
+        }
+        var s = style(family: "Liberation Serif", size: 16.08)
+        s.font = FontDescriptor(family: "Liberation Serif", weight: .bold)
+        #expect(try spaces("\u{2003}\u{2003}\u{2003}\u{2003}", s) == 64.328125)
+        #expect(try spaces("\u{2009}", s) == 3.21875)
+        #expect(try spaces("\u{2002}", s) == 8.046875)
+        #expect(try lineTexts("em\u{2003}space", width: 36.6, s).count == 4)
+        // A font that has the character keeps its own advance (DejaVu Sans).
+        #expect(try spaces("\u{2003}", style(size: 16.08)) == ceil64(16.078125))
+    }
 }

@@ -106,7 +106,10 @@ extension TextLayout {
                 glyphs.append(ids[g])
                 xs.append(pen + PreparedText.pixels(font.fixedAdvance(offsetsX[g], scale: fixedScale, size: p.fontSize)))
                 ys.append(-PreparedText.pixels(font.fixedAdvance(offsetsY[g], scale: fixedScale, size: p.fontSize)))
-                let advance = PreparedText.pixels(font.fixedAdvance(shapedAdvances[g], scale: fixedScale, size: p.fontSize))
+                var advance = PreparedText.pixels(font.fixedAdvance(shapedAdvances[g], scale: fixedScale, size: p.fontSize))
+                if p.units[unit] & 0xFFF0 == 0x2000, let space = font.fallbackSpaceAdvance(p.units[unit], size: p.fontSize) {
+                    advance = PreparedText.pixels(space)  // drawn where it was measured
+                }
                 advances.append(advance)
                 pen += advance
             }
