@@ -201,6 +201,17 @@ import Testing
         #expect(try lineTexts("gren\u{AD}zung", width: 33, s) == ["gre", "n", "zung"])
     }
 
+    @Test func aLineEndingAtASoftHyphenIsMeasuredWithoutTheKerningAcrossIt() throws {
+        // Chromium 156, Noto Sans Italic 13.5 px: HarfBuzz kerns `r` against `d` across the
+        // invisible soft hyphen of `or­di` (0.27 px), but a line ending there is shaped again
+        // alone: `or‐` is 17.20 px, so at 17 and 17.2 px the line is `o` / `r­di`, not `or‐` /
+        // `di` (random sample soft-hyphen/1333 of seed 914562497; docs/CHROMIUM.md §3(b)).
+        let s = TextStyle(font: FontDescriptor(family: "Noto Sans", slant: .italic), size: 13.5, lineHeight: .pixels(20.25))
+        #expect(try lineTexts("or\u{AD}di", width: 17, s) == ["o", "rdi"])
+        #expect(try lineTexts("or\u{AD}di", width: 17.2, s) == ["o", "rdi"])
+        #expect(try lineTexts("or\u{AD}di", width: 17.22, s) == ["or", "di"])
+    }
+
     // MARK: CJK punctuation at the line end
 
     @Test func closingBracketIsTrimmedAtTheLineEndButFullStopIsNot() throws {
