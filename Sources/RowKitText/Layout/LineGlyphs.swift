@@ -136,9 +136,13 @@ extension TextLayout {
         // with right-to-left runs the pen skips the tabs' stops; count them here.)
         let skippedTabs = !tabbed && p.units[line.start..<contentEnd].contains(0x09)
             ? p.penPosition(of: contentEnd, lineStart: line.start) - p.width(of: line.start..<contentEnd) : 0
-        let excess = pen + skippedTabs - line.width
-        if !line.hyphenated && !line.ellipsized && abs(excess) > 1e-6, contentEnd > line.start,
-           excess > 0 ? CJKPunctuation.isClosingMark(p.units[contentEnd - 1])
+        // A line broken at a soft hyphen: its end too is reshaped, unkerned (``BreakRules``).
+        let hyphenMark = line.hyphenated ? PreparedText.pixels(Int64(p.hyphenWidth)) : 0
+        let excess = pen + skippedTabs + hyphenMark - line.width
+        if !line.ellipsized && abs(excess) > 1e-6, contentEnd > line.start,
+           line.hyphenated
+               ? excess < 0 && p.units[contentEnd - 1] == 0xAD && p.kerningGrowth(at: contentEnd - 1) > 0
+               : excess > 0 ? CJKPunctuation.isClosingMark(p.units[contentEnd - 1])
                : CJKPunctuation.growsAtLineEnd(p.units[contentEnd - 1]) || p.kerningGrowth(at: contentEnd) > 0,
            let last = placed.indices.last, !placed[last].advances.isEmpty {
             var advances = placed[last].advances
