@@ -45,6 +45,21 @@ import Testing
         try expectBreaks("www.example.org/path/to-|file.html")
     }
 
+    @Test func verticalTabAndFormFeedAreNoBreakOpportunity() throws {
+        // Chromium 156, Liberation Serif 500 14 px, 40 px: UAX #14 makes VT and FF mandatory
+        // breaks, Chromium no break at all, whatever surrounds them: `ééé\u{C}éééééé` is
+        // `ééééé` / `éééé` (overflow-wrap through the FF), also with VT and in pre-wrap (VT);
+        // the sample's controls/0154 (seed 1928040167) had an FF between Arabic words.
+        let s = TextStyle(font: FontDescriptor(family: "Liberation Serif", weight: FontWeight(500)), size: 14, lineHeight: .pixels(18))
+        var pre = s
+        pre.whiteSpace = .preWrap
+        for (control, style) in [("\u{B}", s), ("\u{C}", s), ("\u{B}", pre)] {
+            let lines = try lineTexts("ééé\(control)éééééé", width: 40, style).map { $0.filter { !$0.isASCII } }
+            #expect(lines == ["ééééé", "éééé"], "\(control.unicodeScalars.first!.value) \(style.whiteSpace)")
+        }
+        #expect(try lineTexts("abc\u{C}éééééé", width: 40, s).map { $0.filter { $0 != "\u{C}" } } == ["abcéé", "éééé"])
+    }
+
     @Test func hyphenBreaks() throws {
         try expectBreaks("foo-|bar")
         try expectBreaks("ABCD-|1234")

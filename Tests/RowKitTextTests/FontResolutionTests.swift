@@ -120,4 +120,65 @@ import Testing
             #expect(lines.count == 2 && lines[0].hasSuffix(firstLineEnd), "\(direction): \(lines)")
         }
     }
+
+    /// Chromium queues a run's fallback holes in glyph order, so in a right-to-left run the hint
+    /// is the first letter of the *last* hole: Urdu `ر ہ` (Liberation Sans, which has no Arabic)
+    /// asks for ہ, which DejaVu Sans lacks, and Noto Kufi Arabic takes both words; `ہ ر` asks for
+    /// ر, so DejaVu Sans takes ر and only ہ goes to Noto Kufi Arabic (docs/CHROMIUM.md §2.6).
+    @Test func rightToLeftRunsAskForTheLastHolesLetter() throws {
+        func families(_ text: String) throws -> [String] {
+            var s = style(family: "Liberation Sans", size: 33, direction: .auto)
+            s.lineHeight = .normal
+            return try PreparedText(text, style: s).runs.filter { $0.shaped.glyphCount > 0 }.map(\.font.family)
+        }
+        #expect(try Set(families("ر ہ")).subtracting(["Liberation Sans"]) == ["Noto Kufi Arabic"])
+        #expect(try Set(families("ر ن ہ")).subtracting(["Liberation Sans"]) == ["Noto Kufi Arabic"])
+        #expect(try Set(families("ہ ر")).subtracting(["Liberation Sans"]) == ["Noto Kufi Arabic", "DejaVu Sans"])
+        #expect(try Set(families("ر ن ہ ن")).subtracting(["Liberation Sans"]) == ["Noto Kufi Arabic", "DejaVu Sans"])
+        // The corpus line that showed it (`corpus-ur`, 33 px at 224 px): three lines, as in Chromium.
+        var s = style(family: "Helvetica, Arial, sans-serif", size: 33, direction: .auto)
+        s.lineHeight = .normal
+        let lines = try lineTexts("چودھری نے پوچھا۔ ’’ناکام رہا ہوگا۔‘‘", width: 224, s)
+        #expect(lines.map { $0.filter { $0 != " " } } == ["چودھرینے", "پوچھا۔’’ناکام", "رہاہوگا۔‘‘"])
+    }
+
+    /// In `pre-wrap` a tab, a newline and a dropped CR or FF end Chromium's shaping item, so
+    /// the text after them looks for fallback fonts with hints of its own: in `a\u{1F}b␣c\u{85}`
+    /// (Liberation Serif 30.5 px, normal line height) the U+001F hint finds no font and the NEL
+    /// shows the primary's .notdef (one 35 px line), but after a tab, newline, CR or FF the NEL
+    /// is its own hint and takes Noto Sans Symbols2, whose line box is 52 px (docs/CHROMIUM.md §2.6).
+    @Test func preWrapControlsEndFallbackItems() throws {
+        var s = style(.preWrap, family: "Liberation Serif", size: 30.5)
+        s.lineHeight = .normal
+        func height(_ text: String, _ style: TextStyle) throws -> Double { try PreparedText(text, style: style).layout(width: 506).height }
+        #expect(try height("a\u{1F}b c\u{85}", s) == 35)
+        for separator in ["\t", "\u{C}", "\r"] {
+            #expect(try height("a\u{1F}b\(separator)c\u{85}", s) == 52, "\(separator.unicodeScalars.first!.value)")
+        }
+        #expect(try height("a\u{1F}b\nc\u{85}", s) == 35 + 52)
+        var normal = s
+        normal.whiteSpace = .normal
+        #expect(try height("a\u{1F}b\u{C}c\u{85}", normal) == 35)
+    }
+
+    /// A space character the font lacks is drawn by HarfBuzz with the space glyph and a fraction
+    /// of the em at HarfBuzz's scale, which Chromium sets from the size itself rather than
+    /// FreeType's 26.6 size: four U+2003 in Liberation Serif Bold (which has no U+2003) at 16.08 px
+    /// are 64.328125 px in Chromium (4 × 16.08), not 4 × 16.078125; U+2009 is 16.08 / 5, U+2002
+    /// half the em. So `em\u{2003}space` (36.625 px to the space) no longer fits 36.6 px.
+    @Test func fallbackSpacesTakeTheirWidthFromTheUnroundedSize() throws {
+        func ceil64(_ w: Double) -> Double { (w * 64).rounded(.up) / 64 }
+        func spaces(_ text: String, _ style: TextStyle) throws -> Double {
+            let p = try PreparedText(text, style: style)
+            return ceil64(p.width(of: 0..<p.units.count))
+        }
+        var s = style(family: "Liberation Serif", size: 16.08)
+        s.font = FontDescriptor(family: "Liberation Serif", weight: .bold)
+        #expect(try spaces("\u{2003}\u{2003}\u{2003}\u{2003}", s) == 64.328125)
+        #expect(try spaces("\u{2009}", s) == 3.21875)
+        #expect(try spaces("\u{2002}", s) == 8.046875)
+        #expect(try lineTexts("em\u{2003}space", width: 36.6, s).count == 4)
+        // A font that has the character keeps its own advance (DejaVu Sans).
+        #expect(try spaces("\u{2003}", style(size: 16.08)) == ceil64(16.078125))
+    }
 }

@@ -181,6 +181,37 @@ import Testing
         let metrics = try TextMetrics("42\u{AD}jumps", style: style())
         #expect(try metrics.measure(width: 25).lineCount == 4)
     }
+
+    @Test func hyphenThatDoesNotFitIsTakenFromTheSpaceBeforeBreakingTheWordAgain() throws {
+        // Chromium 156, Noto Sans CJK TC Bold 12 px (`Roboto` is not installed; `lang=zh-Hant`
+        // makes it the standard font), whose U+2010 is a full em: `hensi­bil` at 33 px. The
+        // furthest grapheme boundary that fits is after the soft hyphen (`hensi`, 31.9 px), where
+        // the hyphen does not fit; Chromium then looks again in 33 − 12 px and ends the line
+        // after `he`, not after `hens` (28.3 px, which fits). At 30 px the furthest boundary is
+        // after `hens` and the line ends there (docs/CHROMIUM.md §3(b); random sample
+        // soft-hyphen/1328 of seed 1597787627).
+        let s = TextStyle(font: FontDescriptor(family: "Roboto", weight: .bold), size: 12, lineHeight: .normal, lang: "zh-Hant")
+        #expect(try lineTexts("hensi\u{AD}bil", width: 33, s) == ["he", "nsibil"])
+        #expect(try lineTexts("hen\u{AD}si\u{AD}bil", width: 33, s) == ["he", "nsibil"])
+        #expect(try lineTexts("hen\u{AD}si\u{AD}bil", width: 30, s) == ["hens", "ibil"])
+        #expect(try lineTexts("hen\u{AD}si\u{AD}bil", width: 28, s) == ["he", "n", "sibil"])
+        // A boundary kerned in the text is checked shaped alone: `grenz` is 32.9 px kerned
+        // against `u` but 33.06 alone, so the break moves back to the soft hyphen, whose hyphen
+        // does not fit either.
+        #expect(try lineTexts("gren\u{AD}zung", width: 33, s) == ["gre", "n", "zung"])
+    }
+
+    @Test func aLineEndingAtASoftHyphenIsMeasuredWithoutTheKerningAcrossIt() throws {
+        // Chromium 156, Noto Sans Italic 13.5 px: HarfBuzz kerns `r` against `d` across the
+        // invisible soft hyphen of `or­di` (0.27 px), but a line ending there is shaped again
+        // alone: `or‐` is 17.20 px, so at 17 and 17.2 px the line is `o` / `r­di`, not `or‐` /
+        // `di` (random sample soft-hyphen/1333 of seed 914562497; docs/CHROMIUM.md §3(b)).
+        let s = TextStyle(font: FontDescriptor(family: "Noto Sans", slant: .italic), size: 13.5, lineHeight: .pixels(20.25))
+        #expect(try lineTexts("or\u{AD}di", width: 17, s) == ["o", "rdi"])
+        #expect(try lineTexts("or\u{AD}di", width: 17.2, s) == ["o", "rdi"])
+        #expect(try lineTexts("or\u{AD}di", width: 17.22, s) == ["or", "di"])
+    }
+
     // MARK: CJK punctuation at the line end
 
     @Test func closingBracketIsTrimmedAtTheLineEndButFullStopIsNot() throws {
@@ -239,6 +270,20 @@ import Testing
         #expect(try lineTexts("က နား", width: 18.58, s).suffix(3) == ["န", "ာ", "း"])
         // A cluster of two graphemes: the break before its last one fits anyway.
         #expect(try lineTexts("ကနာ", width: 18.58, s) == ["က", "န", "ာ"])
+    }
+
+    @Test func dictionaryWordBreaksInsideAGraphemeEndAndStartLinesShapedAlone() throws {
+        // docs/CHROMIUM.md §3(d), Chromium 156, DejaVu Sans Mono (→ Noto Sans Myanmar) 27.82 px
+        // weight 500: ICU's dictionary ends the word `သင်္` inside the kinzi grapheme `င်္က` (one
+        // HarfBuzz cluster). A line may end there (`င်္` shaped alone, 16.5 px) and the next one
+        // starts with `က` shaped alone (31.3 px) — but overflow-wrap, which breaks between
+        // graphemes only, keeps `င်္က` whole (at 1 px). Random sample corpus-my/0651 of seed
+        // 1597787627.
+        let s = TextStyle(font: FontDescriptor(family: "monospace", weight: FontWeight(500)), size: 27.82, lineHeight: .normal)
+        #expect(try lineTexts("သင်္ကန်း", width: 17.64, s) == ["သ", "င်္", "က", "န်", "း"])
+        #expect(try lineTexts("သင်္ကန်း", width: 30, s) == ["သ", "င်္", "က", "န်း"])
+        #expect(try lineTexts("သင်္ကန်း", width: 1, s) == ["သ", "င်္က", "န်", "း"])
+        #expect(try lineTexts("ပစ္စည်း", width: 1, s) == ["ပ", "စ္စ", "ည်", "း"])
     }
 
     @Test func kernedPunctuationStartingALineIsShapedAloneWithItsOwnFallbackFont() throws {

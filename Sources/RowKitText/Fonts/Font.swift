@@ -106,6 +106,29 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
         return product >= 0 ? (product + 32) >> 6 : -((-product + 32) >> 6)
     }
 
+    /// The advance, 16.16 px, of a space character the font lacks and HarfBuzz draws with its
+    /// space glyph (`_hb_ot_shape_fallback_spaces`): a fraction of the em at HarfBuzz's scale,
+    /// which Chromium sets from the size itself (`SkiaScalarToHarfBuzzPosition`), not from
+    /// FreeType's 26.6 size as glyph advances are. So four U+2003 in Liberation Serif Bold at
+    /// 16.08 px are 64.328125 px, not 4 × 16.078125 (measured, docs/CHROMIUM.md §1). Nil for
+    /// other characters, for spaces the font has and for bitmap fonts.
+    func fallbackSpaceAdvance(_ unit: UInt16, size: Double) -> Int64? {
+        let divisor: Int64
+        switch unit {
+        case 0x2001, 0x2003: divisor = 1
+        case 0x2000, 0x2002: divisor = 2
+        case 0x2004: divisor = 3
+        case 0x2005: divisor = 4
+        case 0x2009: divisor = 5
+        case 0x2006: divisor = 6
+        case 0x200A: divisor = 16
+        default: return nil
+        }
+        guard bitmapStrikePPEM == nil, !covers(UInt32(unit)) else { return nil }
+        let em = Int64(Self.platformSize(size) * 65536)
+        return (em + divisor / 2) / divisor
+    }
+
     deinit {
         HarfBuzz.destroy(hbFont)
         HarfBuzz.destroy(baseFont)

@@ -54,6 +54,12 @@ struct FontFallback {
     private var planFonts: [Font] = []
     /// Plans made so far (each looked ahead in the paragraph, up to its segment's end).
     private(set) var plansMade = 0
+    /// `white-space: pre-wrap`: tabs and newlines are items of their own in Chromium, so the
+    /// text on either side is shaped, and its fallback fonts found, apart.
+    private let preservesControls: Bool
+    /// Offsets of the paragraph where `pre-wrap` dropped a CR or FF (set for one analysis; see
+    /// ``WhiteSpace/droppedControlOffsets(_:)``): item boundaries like a tab's.
+    var itemBoundaries: [Int] = []
 
     init(style: TextStyle, primary: Font, fonts: FontLibrary) {
         self.style = style
@@ -65,6 +71,7 @@ struct FontFallback {
         self.emoji = fonts.emojiFont
         self.language = FallbackLanguage.fontconfigLanguage(for: style.lang)
         self.primaryCoversASCII = (0x21...0x7E).allSatisfy { primary.covers(UInt32($0)) }
+        self.preservesControls = style.whiteSpace == .preWrap
     }
 
     /// Starts over from `initial` (a chooser in its first state) for the next paragraph,
@@ -86,6 +93,12 @@ struct FontFallback {
         swap(&asked, &planAsked)
         swap(&tried, &planFonts)
     }
+
+    /// A tab or newline kept by `pre-wrap`: Chromium's line builder makes it a control item of
+    /// its own, which ends the shaping item — and the holes and hint of font fallback — before
+    /// it, and starts a new one after it (`a\u{1F}b\nc\u{85}`: the second line's NEL takes Noto Sans
+    /// Symbols2, its own hint, not the primary's .notdef the `\u{1F}` hint gives; docs/CHROMIUM.md §2.6).
+    @inline(__always) private func isItemBoundary(_ unit: UInt16) -> Bool { unit == 0x09 || unit == 0x0A }
 
     /// The font for the grapheme `g0..<g1` of the paragraph `units`.
     mutating func font(for units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> Font {
@@ -225,6 +238,8 @@ struct FontFallback {
                 defer { start = end }
                 if truncated && end == limit { reachedEnd = false; break }
                 if start > g0, let levels = paragraphLevels, start < levels.count, levels[start] != levels[g0] { break }
+                if preservesControls && start > g0
+                    && (isItemBoundary(units[start]) || isItemBoundary(units[start - 1]) || itemBoundaries.contains(start)) { break }
                 let info = clusterInfo(units, start, end)
                 let s = info.script
                 if s > 1 && s != 103 {
@@ -252,8 +267,9 @@ struct FontFallback {
         while !holes.isEmpty {
             var font: Font?
             if !lastResortTried {
-                let (hint, hintEnd) = hintCharacter(holes, clusters, units)
-                if asked.isEmpty { planHintEnd = hintEnd }
+                let rightToLeft = paragraphLevels.map { g0 < $0.count && $0[g0] & 1 == 1 } ?? false
+                let (hint, readUpTo) = hintCharacter(holes, clusters, units, rightToLeft: rightToLeft)
+                if asked.isEmpty { planHintEnd = readUpTo }
                 if !asked.contains(hint) {
                     asked.append(hint)
                     if let candidate = systemFont(for: hint), !isUsed(candidate) { font = candidate }
@@ -290,21 +306,48 @@ struct FontFallback {
 
     /// Chromium's hint: the characters of the holes, in order, up to and including the first one
     /// with a definite script (not Common or Inherited); of those, the first with a definite
-    /// script after the first character, else the first character. Also where the character
-    /// with a definite script ends (`Int.max` when there is none).
+    /// script after the first character, else the first character. The holes come in the order
+    /// Chromium queues them, its glyph order: for a right-to-left segment the runs of adjacent
+    /// holes come last first (each still read from its logical start), so an Arabic segment
+    /// asks for its *last* word's first letter (docs/CHROMIUM.md §2.6).
+    ///
+    /// Also the unit up to which the hint depends on the paragraph (`Int.max` when that is not
+    /// known): left to right, the end of the character with a definite script (only holes
+    /// before it were read); right to left, the holes at the segment's end were read first, so
+    /// the character after the segment (whose script or level ended it) — `Int.max` when the
+    /// segment may go on. The word cache keys a plan-starting word on this.
     private func hintCharacter(_ holes: [Int], _ clusters: [(start: Int, end: Int)],
-                               _ units: UnsafeBufferPointer<UInt16>) -> (hint: UInt32, end: Int) {
+                               _ units: UnsafeBufferPointer<UInt16>, rightToLeft: Bool) -> (hint: UInt32, readUpTo: Int) {
         var first: UInt32?
-        for index in holes {
-            var i = clusters[index].start
-            while i < clusters[index].end {
-                let (scalar, length) = UnicodeAnalysis.scalar(at: i, in: units)
-                if Self.hasDefiniteScript(scalar) { return (scalar, i + length) }
-                if first == nil { first = scalar }
-                i += length
+        // Reads hole runs `holes[from..<to]`: the definite-script character and its end, if any.
+        func read(_ from: Int, _ to: Int) -> (UInt32, Int)? {
+            for index in holes[from..<to] {
+                var i = clusters[index].start
+                while i < clusters[index].end {
+                    let (scalar, length) = UnicodeAnalysis.scalar(at: i, in: units)
+                    if Self.hasDefiniteScript(scalar) { return (scalar, i + length) }
+                    if first == nil { first = scalar }
+                    i += length
+                }
             }
+            return nil
         }
-        return (first ?? 0, Int.max)
+        guard rightToLeft else {
+            if let (hint, end) = read(0, holes.count) { return (hint, end) }
+            return (first ?? 0, Int.max)
+        }
+        // The segment ended inside the paragraph at a cluster after the last one (its script,
+        // level or emoji ended it): the hint then depends on the units up to that cluster's end.
+        let segmentEnd = clusters.last?.end ?? 0
+        let decidedBy = segmentEnd < units.count ? segmentEnd + 1 : Int.max
+        var to = holes.count
+        while to > 0 {
+            var from = to - 1
+            while from > 0 && holes[from - 1] == holes[from] - 1 { from -= 1 }
+            if let (hint, _) = read(from, to) { return (hint, decidedBy) }
+            to = from
+        }
+        return (first ?? 0, decidedBy)
     }
 
     private static func hasDefiniteScript(_ scalar: UInt32) -> Bool {

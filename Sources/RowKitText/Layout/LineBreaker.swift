@@ -103,7 +103,8 @@ extension MetricsBlock.View {
                     var endSegment = i - 1
                     var width = content
                     var hyphen = lastFlags & Flag.softHyphen != 0
-                    var growth = lastFlags & Flag.endTrim != 0 ? lineEndGrowth(segment: endSegment) : 0
+                    var growth = lastFlags & Flag.endTrim != 0 ? lineEndGrowth(segment: endSegment)
+                        : hyphen ? softHyphenGrowth(segment: endSegment) : 0
                     if lastFlags & Flag.ideographicSpaceOnly != 0 && endSegment > lineFirst,
                        let before = lineBreakBefore(i, lineFirst: lineFirst, lineStart: lineStart, limit: limit, hyphenWidth: hyphenWidth),
                        before.segment == endSegment - 1 {
@@ -111,7 +112,7 @@ extension MetricsBlock.View {
                         // before it (docs/CHROMIUM.md §3(l)).
                         (endSegment, width, hyphen, growth) = before
                     }
-                    if (hyphen && Self.ceilToLayoutUnit(content) + Self.ceilToLayoutUnit(hyphenWidth) > limit)
+                    if (hyphen && Self.ceilToLayoutUnit(content + growth) + Self.ceilToLayoutUnit(hyphenWidth) > limit)
                         || (growth > 0 && content + growth > limit) {
                         if let fallback = lineBreakBefore(i, lineFirst: lineFirst, lineStart: lineStart, limit: limit, hyphenWidth: hyphenWidth) {
                             endSegment = fallback.segment
@@ -277,7 +278,8 @@ extension MetricsBlock.View {
             x = pen + (f & Flag.tab != 0 ? tabbedSpaceWidth(segment: j, from: pen) : trailing(j))
             guard j < i - 1 else { break }
             let extra = f & Flag.softHyphen != 0 ? Self.ceilToLayoutUnit(hyphenWidth) : 0
-            let growth = f & Flag.endTrim != 0 ? lineEndGrowth(segment: j) : 0
+            let growth = f & Flag.endTrim != 0 ? lineEndGrowth(segment: j)
+                : f & Flag.softHyphen != 0 ? softHyphenGrowth(segment: j) : 0
             if Self.ceilToLayoutUnit(content + growth) + extra <= limit { best = (j, content, f & Flag.softHyphen != 0, growth) }
         }
         return best

@@ -106,7 +106,10 @@ extension TextLayout {
                 glyphs.append(ids[g])
                 xs.append(pen + PreparedText.pixels(font.fixedAdvance(offsetsX[g], scale: fixedScale, size: p.fontSize)))
                 ys.append(-PreparedText.pixels(font.fixedAdvance(offsetsY[g], scale: fixedScale, size: p.fontSize)))
-                let advance = PreparedText.pixels(font.fixedAdvance(shapedAdvances[g], scale: fixedScale, size: p.fontSize))
+                var advance = PreparedText.pixels(font.fixedAdvance(shapedAdvances[g], scale: fixedScale, size: p.fontSize))
+                if p.units[unit] & 0xFFF0 == 0x2000, let space = font.fallbackSpaceAdvance(p.units[unit], size: p.fontSize) {
+                    advance = PreparedText.pixels(space)  // drawn where it was measured
+                }
                 advances.append(advance)
                 pen += advance
             }
@@ -133,9 +136,13 @@ extension TextLayout {
         // with right-to-left runs the pen skips the tabs' stops; count them here.)
         let skippedTabs = !tabbed && p.units[line.start..<contentEnd].contains(0x09)
             ? p.penPosition(of: contentEnd, lineStart: line.start) - p.width(of: line.start..<contentEnd) : 0
-        let excess = pen + skippedTabs - line.width
-        if !line.hyphenated && !line.ellipsized && abs(excess) > 1e-6, contentEnd > line.start,
-           excess > 0 ? CJKPunctuation.isClosingMark(p.units[contentEnd - 1])
+        // A line broken at a soft hyphen: its end too is reshaped, unkerned (``BreakRules``).
+        let hyphenMark = line.hyphenated ? PreparedText.pixels(Int64(p.hyphenWidth)) : 0
+        let excess = pen + skippedTabs + hyphenMark - line.width
+        if !line.ellipsized && abs(excess) > 1e-6, contentEnd > line.start,
+           line.hyphenated
+               ? excess < 0 && p.units[contentEnd - 1] == 0xAD && p.kerningGrowth(at: contentEnd - 1) > 0
+               : excess > 0 ? CJKPunctuation.isClosingMark(p.units[contentEnd - 1])
                : CJKPunctuation.growsAtLineEnd(p.units[contentEnd - 1]) || p.kerningGrowth(at: contentEnd) > 0,
            let last = placed.indices.last, !placed[last].advances.isEmpty {
             var advances = placed[last].advances

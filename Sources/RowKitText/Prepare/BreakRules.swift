@@ -209,6 +209,16 @@ extension MetricsBlock.View {
         max(0, -Int64(special(i).trimAmount))
     }
 
+    /// How much wider the line ending with segment `i` is when it breaks at its soft hyphen: the
+    /// end is shaped again alone, without the kerning HarfBuzz applied across the (invisible)
+    /// soft hyphen (Noto Sans Italic 13.5 px: `or‐` is 17.20 px, `r` kerned against `d` in
+    /// `or­di` 0.27 px less, so at 17 px Chromium breaks `o` / `r­di`; docs/CHROMIUM.md §3(b)).
+    func softHyphenGrowth(segment i: Int) -> Int64 {
+        let e = Int(end(i))
+        guard e > 0, e < unitCount, units.isSoftHyphen(e - 1) else { return 0 }
+        return extras.kerningGrowth(at: e - 1)
+    }
+
     /// How much segment `i`'s (flagged `endTrim`) closing bracket may shrink at a line end.
     func lineEndTrim(segment i: Int) -> Int64 {
         max(0, Int64(special(i).trimAmount))
@@ -216,16 +226,24 @@ extension MetricsBlock.View {
 
     /// Where Chromium ends a line whose last break is a soft hyphen that does not fit with its
     /// hyphen and that has no earlier break that fits: overflow-wrap breaks the word between
-    /// graphemes, through the following soft hyphens too, at the last boundary that fits —
-    /// never just before a soft hyphen (it stays with the grapheme before it), and just after
-    /// one only with its hyphen (`un‐be‐liev` at 55 px: `u` / `n‐` / `bel`, measured,
-    /// docs/CHROMIUM.md §3(b)). When none fits, the line takes its first grapheme (`m` / `‐`).
-    /// Returns the line's end, width (hyphen included) and whether it shows a hyphen; nil when
-    /// the line starts at the end of the text.
+    /// graphemes, through the following soft hyphens too. The break goes at the furthest
+    /// grapheme boundary whose position in the shaped text fits (a soft hyphen has no width, so
+    /// that is never just before one); a boundary where kerning tied two clusters is checked
+    /// with the end shaped alone and, when that no longer fits, the break moves back a grapheme
+    /// at a time. When the break follows a soft hyphen whose hyphen does not fit, Chromium takes
+    /// the hyphen's width from the space and looks again, so the line can end well short of the
+    /// limit (Noto Sans CJK TC Bold 12 px, whose hyphen is 1 em: `hensi‐bil` at 33 px is `he` /
+    /// `nsi‐bil`, at 30 px `hens` / `i‐bil`; `gren‐zung` at 33 px is `gre` / `n‐` / `zung`, as
+    /// `grenz` is 32.9 px kerned but 33.06 alone; DejaVu Sans Bold 31.5 px `un‐be‐liev` at 55 px:
+    /// `u` / `n‐` / `bel`; docs/CHROMIUM.md §3(b)). When none fits, the line takes its first
+    /// grapheme (`m` / `‐`). Returns the line's end, width (hyphen included) and whether it
+    /// shows a hyphen; nil when the line starts at the end of the text.
     func softHyphenOverflowBreak(lineStart: Int, limit: Int64, hyphenWidth: Int64) -> (end: Int, width: Int64, hyphen: Bool)? {
         let units = self.units
+        let extras = self.extras
         let count = unitCount
-        var best: (end: Int, width: Int64, hyphen: Bool)?
+        // Grapheme boundaries whose shaped position fits, with the growth of a line ending there.
+        var boundaries: [(end: Int, x: Int64, growth: Int64, afterSoftHyphen: Bool)] = []
         var first: (end: Int, width: Int64, hyphen: Bool)?
         var x: Int64 = 0
         var u = lineStart
@@ -238,16 +256,28 @@ extension MetricsBlock.View {
             let afterSoftHyphen = units.isSoftHyphen(v - 1)
             if first == nil { first = (v, afterSoftHyphen ? x + hyphenWidth : x, afterSoftHyphen) }
             if x > limit { break }
-            if v < count && units.isSoftHyphen(v) {
-                // Never just before a soft hyphen.
-            } else if afterSoftHyphen {
-                if Self.ceilToLayoutUnit(x) + Self.ceilToLayoutUnit(hyphenWidth) <= limit { best = (v, x + hyphenWidth, true) }
-            } else {
-                best = (v, x, false)
-            }
+            // A break after a soft hyphen: the kerning that tied the cluster before it to the next.
+            let tie = afterSoftHyphen ? v - 1 : v
+            boundaries.append((v, x, tie < count ? extras.kerningGrowth(at: tie) : 0, afterSoftHyphen))
             u = v
         }
-        return best ?? first
+        var space = limit
+        var k = boundaries.count - 1
+        while k >= 0 {
+            let b = boundaries[k]
+            if b.x > space { k -= 1; continue }
+            if b.afterSoftHyphen {
+                if Self.ceilToLayoutUnit(b.x + b.growth) + Self.ceilToLayoutUnit(hyphenWidth) <= limit {
+                    return (b.end, b.x + b.growth + hyphenWidth, true)
+                }
+                // The hyphen does not fit: look again in the space left for it.
+                space = limit - Self.ceilToLayoutUnit(hyphenWidth)
+            } else if b.x + b.growth <= space {
+                return (b.end, b.x + b.growth, false)
+            }
+            k -= 1
+        }
+        return first
     }
 
     /// Where Chromium ends a line holding one word that ends in a full stop or comma shaped
@@ -339,13 +369,27 @@ extension MetricsBlock.View {
             let b = Int(breaks[k])
             var contentEnd = b
             while contentEnd > a && units.isHanging(contentEnd - 1) { contentEnd -= 1 }
-            let w = a == Int(lineStart) && !placed ? lineStartWidth(a, contentEnd) : advanceSum(a..<contentEnd)
+            var w = a == Int(lineStart) && !placed ? lineStartWidth(a, contentEnd) : advanceSum(a..<contentEnd)
             if placed && x + w > limit {
                 if !emit(lineStart, Int32(a), content, false) { return nil }
                 lineStart = Int32(a)
                 placed = false
+                // The word now starts a line: inside a cluster it is shaped again from there.
+                w = lineStartWidth(a, contentEnd)
             }
             if !placed && w > limit {
+                // Overflow-wrap breaks only between graphemes: a word that the dictionary ends
+                // inside one (Myanmar `စ္|စ`, `င်္|က`: ICU words, one Unicode 16 grapheme) is
+                // split up to that grapheme's end, into the next word (Chromium at 1 px:
+                // `ပ` / `စ္စ` / `ည်` / `း`; docs/CHROMIUM.md §3(d)).
+                let wordEnd = contentEnd
+                if contentEnd == b {
+                    let last = Int(breaks[breaks.count - 1])
+                    while contentEnd < last && !units.isGraphemeStart(contentEnd) { contentEnd += 1 }
+                    if contentEnd > wordEnd {
+                        while k + 1 < breaks.count && Int(breaks[k]) < contentEnd { k += 1 }
+                    }
+                }
                 var gx: Int64 = 0, u = a
                 var again: [Int32]?
                 while u < contentEnd {
@@ -363,6 +407,13 @@ extension MetricsBlock.View {
                     continue
                 }
                 content = gx
+                if contentEnd > wordEnd {
+                    // The line goes on inside word k, after the grapheme.
+                    x = content
+                    placed = true
+                    a = contentEnd
+                    continue
+                }
             } else {
                 content = placed ? x + w : w
             }
@@ -417,10 +468,25 @@ enum ClusterSplit {
                 if let ends = try? UnicodeAnalysis.graphemeEnds(slice) {
                     for end in ends { starts[previous] = true; previous = Int(end) }
                 }
+                // Word breaks the dictionary puts inside a grapheme (Myanmar kinzi `င်္|က`) end
+                // and start lines as well: Chromium shapes such a line end and start alone
+                // (`သင်္ကန်း` at 17.64 px: `သ` / `င်္` / `က` / `န်` / `း`, docs/CHROMIUM.md §3(d)).
+                if slice.contains(where: DictionaryScripts.contains), let words = try? UnicodeAnalysis.lineBreaks(slice) {
+                    for end in words.ends where Int(end) < count { starts[Int(end)] = true }
+                }
                 starts[count] = true
                 graphemeStart = starts
             }
-            guard let starts = graphemeStart else { return alone }
+            guard var starts = graphemeStart else { return alone }
+            if (c0..<c1).contains(where: { units[item.lowerBound + $0] == 0x1039 || units[item.lowerBound + $0] == 0x17D2 }) {
+                // A stacked cluster: the words found from its start (where an overflow-wrap line
+                // starts) can break inside it too (`င်္ကန်း` alone: `င်္|ကန်း`).
+                let window = UnsafeBufferPointer(rebasing: units[item.lowerBound + c0..<item.lowerBound + min(count, c1 + 24)])
+                if let words = try? UnicodeAnalysis.lineBreaks(window) {
+                    for end in words.ends where c0 + Int(end) < c1 { starts[c0 + Int(end)] = true }
+                    graphemeStart = starts
+                }
+            }
             let inner = (c0 + 1..<c1).filter { starts[$0] }
             guard !inner.isEmpty, isStart[c0] else { continue }
             let total = unitAdvances[c0]

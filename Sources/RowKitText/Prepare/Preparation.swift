@@ -20,6 +20,7 @@ enum Preparation {
         let context = try scratch.context(style, fonts: fonts, cache: cache)
         guard text.utf16.count <= PreparedText.maximumLength else { throw .textTooLong(length: text.utf16.count) }
         let units = style.whiteSpace.normalize(text)
+        let droppedControls = style.whiteSpace.droppedControlOffsets(text)
         let (levels, paragraphLevel) = units.isEmpty ? (nil, 0) : try units.withUnsafeBufferPointer { (u) throws(TextError) in
             try UnicodeAnalysis.bidiLevels(u, direction: style.direction)
         }
@@ -52,9 +53,10 @@ enum Preparation {
                 return try levels.withUnsafeBufferPointer { (l) throws(TextError) in try body(l) }
             }
             let whole = try withLevels { (l) throws(TextError) -> Bool in
-                if !wholeParagraph, try chunked!.build(u, levels: l, context: context, words: &words!, builder: &builder!,
+                if !wholeParagraph, droppedControls.isEmpty, try chunked!.build(u, levels: l, context: context, words: &words!, builder: &builder!,
                                                        buffer: scratch.buffer, keepRuns: keepRuns) { return false }
                 builder!.resetFallback(context.fallback)
+                builder!.fallback.itemBoundaries = droppedControls
                 try builder!.analyse(u, levels: l, buffer: scratch.buffer)
                 return true
             }

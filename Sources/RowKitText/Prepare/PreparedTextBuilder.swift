@@ -370,7 +370,11 @@ struct Builder {
         let shapedAdvances = shaped.unitAdvances
         for u in start..<end {
             let designUnits = shapedAdvances[u - start]
-            if designUnits != 0 { unitAdvances[u] = clamp(font.fixedAdvance(designUnits, scale: scale, size: style.size)) }
+            if designUnits != 0 {
+                unitAdvances[u] = clamp(font.fixedAdvance(designUnits, scale: scale, size: style.size))
+                // A space the font lacks: HarfBuzz's fallback width (``Font/fallbackSpaceAdvance(_:size:)``).
+                if units[u] & 0xFFF0 == 0x2000, let space = font.fallbackSpaceAdvance(units[u], size: style.size) { unitAdvances[u] = clamp(space) }
+            }
         }
         if font.bitmapStrikePPEM != nil && shaped.aloneWidths.isEmpty {
             // Bitmap glyphs advance by whole strike pixels each: a cluster of several glyphs (an

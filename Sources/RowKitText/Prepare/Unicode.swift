@@ -25,6 +25,9 @@ enum UnicodeAnalysis {
                 && isASCIIOrNoBreakSpace(before) && isASCIIOrNoBreakSpace(units[p]) {
                 continue
             }
+            // VT and FF (mandatory breaks to UAX #14) are no break at all in Chromium, whatever
+            // surrounds them: `ééé\u{C}éééééé` at 40 px is `ééééé` / `éééé` (docs/CHROMIUM.md §3(m)).
+            if p < units.count && (before == 0x0B || before == 0x0C) { continue }
             ends[kept] = ends[k]
             mandatory[kept] = before == 0x0A ? 1 : 0
             kept += 1

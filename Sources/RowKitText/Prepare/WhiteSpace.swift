@@ -33,6 +33,24 @@ extension WhiteSpace {
         return units
     }
 
+    /// Where `.preWrap` dropped a CR or FF, as offsets into the normalized text (empty for
+    /// `.normal` and for texts without them). Chromium keeps such a character as a control item
+    /// of its own, which ends a shaping item — and font fallback's holes and hint — where it was
+    /// (`a\u{1F}b\u{C}c\u{85}` in pre-wrap: the NEL takes Noto Sans Symbols2, its own hint).
+    func droppedControlOffsets(_ text: String) -> [Int] {
+        guard self == .preWrap, text.utf8.contains(where: { $0 == 0x0D || $0 == 0x0C }) else { return [] }
+        var offsets: [Int] = []
+        var kept = 0
+        for unit in text.utf16 {
+            if unit == 0x0D || unit == 0x0C {
+                if offsets.last != kept { offsets.append(kept) }
+            } else {
+                kept += 1
+            }
+        }
+        return offsets
+    }
+
     /// The same for text held as ASCII bytes (most captions and titles), straight from its
     /// UTF-8 storage; nil when a byte is not ASCII.
     private func normalize(ascii bytes: UnsafeBufferPointer<UInt8>) -> [UInt16]? {
