@@ -69,6 +69,25 @@ import PropertyBased
         }
     }
 
+    /// Found by the property above: Noto Sans Devanagari kerns द against its vowel sign ी, two
+    /// HarfBuzz clusters of one grapheme. No line ends between them, so a line broken at the
+    /// soft hyphen after “हिन्दी” is not widened to undo that kerning: measured and drawn are
+    /// the shaped widths plus the hyphen.
+    @Test func kerningInsideAGraphemeDoesNotWidenALineEndingAfterIt() throws {
+        let style = TextStyle(font: FontDescriptor(family: "DejaVu Sans"), size: 21)
+        let text = "हिन्दी\u{AD}a"
+        let layout = try PreparedText(text, style: style).layout(width: 49)
+        let metrics = try TextMetrics(text, style: style)
+        let measured = metrics.withView { $0.lines(width: 49, maxLines: nil).lines }
+        try #require(layout.lines.count == 2 && layout.lines[0].hyphenated)
+        let p = layout.prepared
+        let shaped = p.width(of: 0..<6) + PreparedText.pixels(Int64(p.hyphenWidth))
+        #expect(abs(layout.lines[0].width - shaped) < 0.001)
+        #expect(measured.map(\.width) == layout.lines.map(\.width))
+        let drawn = try #require(drawnWidth(layout, line: 0))
+        #expect(abs(drawn - layout.lines[0].width) < 0.001)
+    }
+
     /// Found by the property above: a line with right-to-left runs, a tab and a closing CJK
     /// bracket trimmed at its end draws exactly its measured width.
     @Test func trimmedBracketAfterATabInABidiLineDrawsItsMeasuredWidth() throws {
