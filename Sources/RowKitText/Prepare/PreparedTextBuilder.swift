@@ -475,9 +475,11 @@ enum RunExtras {
         for p in stride(from: 0, to: kerning.count, by: 2) {
             var e = start + Int(kerning[p]) + 1
             while e < end && bits[e >> 6] & (1 << UInt64(e & 63)) == 0 { e += 1 }
-            // A cluster kerned against the next cluster of its own grapheme (Devanagari द against
-            // its vowel sign ी when HarfBuzz makes them two clusters): no line ends between
-            // them, so no line end undoes that kerning.
+            // The kerned pair lies inside the run, so a line ending at the run's end holds both.
+            // Nor does a line end undo a cluster kerned against the next cluster of its own
+            // grapheme (Devanagari द against its vowel sign ी when HarfBuzz makes them two
+            // clusters): no line ends between them.
+            if e >= end { continue }
             var next = Int.max
             for c in shaped.glyphClusters where Int(c) > Int(kerning[p]) && Int(c) < next { next = Int(c) }
             if next != Int.max && start + next < e { continue }
