@@ -173,11 +173,13 @@ func drawnWidth(_ layout: TextLayout, line i: Int, sourceLocation: SourceLocatio
             guard indices.map({ s.glyphs[$0] }) == piece.glyphs else { continue }
             let differing = indices.enumerated().first { k, g in
                 // A closing bracket trimmed at the line end, or a full stop or a kerned cluster
-                // grown back to full width.
+                // grown back to full width (also one kerned across the soft hyphen a line breaks at).
                 let trimmedEnd = k == indices.count - 1 && (CJKPunctuation.isClosingMark(p.units[contentEnd - 1])
-                    || CJKPunctuation.growsAtLineEnd(p.units[contentEnd - 1]) || p.kerningGrowth(at: contentEnd) > 0)
-                // CJK punctuation reshaped at the line start (LineStartReshape) moves into its width.
-                let reshapedStart = k == 0 && p.lineStartDelta(at: line.start) != 0
+                    || CJKPunctuation.growsAtLineEnd(p.units[contentEnd - 1]) || p.kerningGrowth(at: contentEnd) > 0
+                    || (line.hyphenated && p.units[contentEnd - 1] == 0xAD && p.kerningGrowth(at: contentEnd - 1) > 0))
+                // CJK punctuation reshaped at the line start (LineStartReshape) moves into its
+                // width (right to left, its glyph is the piece's last).
+                let reshapedStart = Int(run.start) + Int(s.clusters[g]) == line.start && p.lineStartDelta(at: line.start) != 0
                 return abs(piece.advances[k] - px(run.font, s.advances[g])) > 1e-9 && !trimmedEnd && !reshapedStart
             }
             if let (k, g) = differing {
@@ -199,8 +201,9 @@ func drawnWidth(_ layout: TextLayout, line i: Int, sourceLocation: SourceLocatio
     }
     // Tabs have no glyphs; their width is the jump to the next stop (8 spaces; the one after
     // when the next is less than half a space away).
+    // (The pen starts changed by a reshaped line start, ``LineStartReshape``.)
     let tab = Int64(p.spaceWidth) * 8
-    var x: Int64 = 0, tabs: Int64 = 0
+    var x: Int64 = p.lineStartDelta(at: line.start), tabs: Int64 = 0
     for u in line.start..<contentEnd {
         if p.units[u] == 0x09 && tab > 0 {
             let stop = TabStop.end(from: x, spaceWidth: p.spaceWidth)

@@ -69,6 +69,31 @@ import PropertyBased
         }
     }
 
+    /// Found by the property above: a `《` reshaped alone at a line start (Noto Sans Lisu's
+    /// narrower `《` after `》`) is drawn at its measured width when the paragraph is right to
+    /// left (the CJK piece is not the line's first visual piece, or is itself right to left), when a tab follows (the
+    /// tab stop counts from the changed pen) and when the line is cut with an ellipsis.
+    @Test func reshapedLineStartDrawsItsMeasuredWidthInRightToLeftTabbedAndEllipsizedLines() throws {
+        let cases: [(String, TextStyle, Double, Int?)] = [
+            ("a《红》《红》A.", TextStyle(font: FontDescriptor(family: "DejaVu Sans"), size: 6, direction: .rtl), 21, nil),
+            ("aaaaaaaaaaaaaaaaaa《红》《红》\ta", TextStyle(font: FontDescriptor(family: "DejaVu Sans"), size: 7, whiteSpace: .preWrap), 48, nil),
+            ("aaa《红》《红》aaaaaaa", TextStyle(font: FontDescriptor(family: "DejaVu Sans"), size: 6), 27, 2),
+            ("。《红》", TextStyle(font: FontDescriptor(family: "DejaVu Sans"), size: 6, direction: .rtl), 0, nil),
+        ]
+        for (text, style, width, maxLines) in cases {
+            let layout = try PreparedText(text, style: style).layout(width: width, maxLines: maxLines)
+            let metrics = try TextMetrics(text, style: style)
+            let measured = metrics.withView { $0.lines(width: width, maxLines: maxLines).lines }
+            #expect(try metrics.measure(width: width, maxLines: maxLines ?? 1_000).maxLineWidth == layout.maxLineWidth)
+            #expect(measured.map(\.width) == layout.lines.map(\.width))
+            #expect(layout.lines.indices.contains { layout.prepared.lineStartDelta(at: layout.lines[$0].start) != 0 }, "the scenario needs a reshaped line start")
+            for i in layout.lines.indices {
+                let drawn = try #require(drawnWidth(layout, line: i))
+                #expect(abs(drawn - layout.lines[i].width) < 0.001, "line \(i) of \(text.debugDescription)")
+            }
+        }
+    }
+
     /// Found by the property above: Noto Sans Devanagari kerns द against its vowel sign ी, two
     /// HarfBuzz clusters of one grapheme. No line ends between them, so a line broken at the
     /// soft hyphen after “हिन्दी” is not widened to undo that kerning: measured and drawn are

@@ -358,7 +358,9 @@ extension MetricsBlock.View {
         guard available >= 0 else { return (start, 0, false) }
         var best = start
         var bestWidth: Int64 = 0
-        var x: Int64 = 0
+        // The line's start counts as it is drawn: CJK punctuation reshaped there, or the rest of
+        // a cluster a break split (``lineStartWidth(_:_:)``), from the first grapheme kept on.
+        var x: Int64 = start < end ? lineStartWidth(start, end) - advanceSum(start..<end) : 0
         var u = start
         let units = self.units
         while u < end {

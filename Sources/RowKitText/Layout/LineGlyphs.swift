@@ -91,18 +91,29 @@ extension TextLayout {
         // Tabs have no glyphs: in a left-to-right line, each run starts where the measured
         // advances (tab stops included) put it.
         let tabbed = !levels.contains(where: { $0 & 1 == 1 }) && p.units[line.start..<contentEnd].contains(0x09)
+        // CJK punctuation reshaped at the line start (measured alone, ``LineStartReshape``)
+        // changes the line's width by this much; tab stops count from the changed pen.
+        let startDeltaFixed = p.lineStartDelta(at: line.start)
+        let startDelta = PreparedText.pixels(startDeltaFixed)
+        // Where the start's glyph is placed: the piece (visual index) and the glyph within it.
+        var startGlyph: (piece: Int, glyph: Int)?
         for index in order {
             let piece = pieces[Int(index)]
             let run = p.runs[piece.run]
             let font = run.font
             let fixedScale = font.fixedScale(size: p.fontSize)
             let s = run.shaped
-            if tabbed { pen = p.penPosition(of: max(line.start, Int(run.start)), lineStart: line.start) }
+            if tabbed {
+                // (Less the start's change, which every piece after the first gets below.)
+                pen = p.penPosition(of: max(line.start, Int(run.start)), lineStart: line.start, startDelta: startDeltaFixed)
+                    - (Int(run.start) > line.start ? startDelta : 0)
+            }
             var glyphs: [UInt32] = [], xs: [Double] = [], ys: [Double] = [], advances: [Double] = []
             let clusters = s.glyphClusters, ids = s.glyphIDs, offsetsX = s.glyphOffsetsX, offsetsY = s.glyphOffsetsY, shapedAdvances = s.glyphAdvances
             for g in piece.first...piece.last {
                 let unit = Int(run.start) + Int(clusters[g])
                 guard unit >= line.start && unit < contentEnd else { continue }
+                if unit == line.start && startGlyph == nil { startGlyph = (placed.count, glyphs.count) }
                 glyphs.append(ids[g])
                 xs.append(pen + PreparedText.pixels(font.fixedAdvance(offsetsX[g], scale: fixedScale, size: p.fontSize)))
                 ys.append(-PreparedText.pixels(font.fixedAdvance(offsetsY[g], scale: fixedScale, size: p.fontSize)))
@@ -115,16 +126,17 @@ extension TextLayout {
             }
             placed.append(PlacedGlyphs(font: run.font, size: p.fontSize, glyphs: glyphs, x: xs, y: ys, advances: advances))
         }
-        // CJK punctuation reshaped at the line start (measured alone, ``LineStartReshape``): its
-        // glyph moves into the measured width, and what follows it with it.
-        let startDelta = PreparedText.pixels(p.lineStartDelta(at: line.start))
-        if startDelta != 0, let k = placed.firstIndex(where: { !$0.advances.isEmpty }),
-           let r = p.runs.firstIndex(where: { Int($0.start) <= line.start && Int($0.end) > line.start }),
-           p.runs[r].font === placed[k].font, p.runs[r].bidiLevel & 1 == 0 {
+        // The reshaped line start: its glyph takes the measured width, and what follows it
+        // visually moves with it. Its blank side is dropped: left to right the glyph moves
+        // left; right to left (mirrored, at the visual end of its piece, perhaps after other
+        // pieces) it stays and its right side goes.
+        if startDelta != 0, let (k, g0) = startGlyph {
+            let movesItself = p.runs.first(where: { Int($0.start) <= line.start && Int($0.end) > line.start })
+                .map { $0.bidiLevel & 1 == 0 } ?? true
             for j in k..<placed.count {
                 var xs = placed[j].x, advances = placed[j].advances
-                for g in xs.indices { xs[g] += startDelta }
-                if j == k { advances[0] += startDelta }
+                for g in xs.indices where j > k || g > g0 || (g == g0 && movesItself) { xs[g] += startDelta }
+                if j == k { advances[g0] += startDelta }
                 placed[j] = PlacedGlyphs(font: placed[j].font, size: placed[j].size, glyphs: placed[j].glyphs, x: xs,
                                          y: placed[j].y, advances: advances)
             }
@@ -159,8 +171,9 @@ extension TextLayout {
 
 extension PreparedText {
     /// x of unit `u` from the start of a line at `lineStart`, tab stops included.
-    func penPosition(of u: Int, lineStart: Int) -> Double {
-        var x: Int64 = 0
+    /// `startDelta`: how much the line's reshaped start (``lineStartDelta(at:)``) changed it.
+    func penPosition(of u: Int, lineStart: Int, startDelta: Int64 = 0) -> Double {
+        var x: Int64 = u > lineStart ? startDelta : 0
         for k in lineStart..<u {
             if units[k] == 0x09 { x = TabStop.end(from: x, spaceWidth: spaceWidth) } else { x += unitAdvance(k) }
         }
