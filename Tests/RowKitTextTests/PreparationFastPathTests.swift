@@ -25,12 +25,13 @@ import PropertyBased
         }
     }
 
-    static let pieces = ["a", "Word", " ", "  ", "\t", "\n", "\r\n", "\r", "\u{0B}", "\u{0C}", "\u{0}", ".", "~", "x y", "é", "漢"]
+    static let pieces = ["a", "Word", " ", "  ", "\t", "\n", "\r\n", "\r", "\u{0B}", "\u{0C}", "\u{0}", ".", "~", "x y", "é", "漢",
+                         "Ж", "ไทย", "😀", "\u{10000}", "\u{10FFFF}", "\u{FFFF}", "\u{3000}", "\u{85}"]
 
     @Test func normalizationMatchesTheModel() async {
         let gen = Gen.int(in: 0...(Self.pieces.count - 1)).array(of: 0...24)
         await propertyCheck(count: 500, input: gen, Gen.bool) { indices, ascii in
-            // ASCII texts take the byte path; the others (with é or 漢) the UTF-16 one.
+            // ASCII texts take the byte path; the others (2-, 3- and 4-byte UTF-8) the transcoding one.
             let text = indices.map { Self.pieces[$0] }.filter { !ascii || $0.utf8.allSatisfy { $0 < 0x80 } }.joined()
             for whiteSpace in WhiteSpace.allCases {
                 #expect(whiteSpace.normalize(text) == Self.model(text, whiteSpace), "\(whiteSpace) \(text.debugDescription)")

@@ -102,7 +102,8 @@ enum CJKPunctuation {
         case 0xFF1B: return .semicolon
         default: break
         }
-        guard unit >= 0x28, unit < 0xD800 || unit >= 0xE000, let scalar = Unicode.Scalar(unit) else { return .kind(.other) }
+        guard unit >= 0x28, unit < 0xD800 || unit >= 0xE000, CategoryFilter.mayBeBracket(UInt32(unit)),
+              let scalar = Unicode.Scalar(unit) else { return .kind(.other) }
         let wide = (unit >= 0x3000 && unit <= 0x303F) || (unit >= 0xFF01 && unit <= 0xFF60) || (unit >= 0xFFE0 && unit <= 0xFFE6)
         switch scalar.properties.generalCategory {
         case .openPunctuation: return .kind(wide ? .open : .openNarrow)

@@ -220,7 +220,7 @@ struct ChunkedBuilder {
     /// or spacing mark, a joiner, a variation selector, an emoji modifier (surrogates), or one
     /// of the letters that are spacing marks (Thai and Lao AM). A cheap filter before asking ICU.
     static func mayStartWithExtender(_ unit: UInt16) -> Bool {
-        guard unit >= 0x300 else { return false }
+        guard unit >= 0x300, !CategoryFilter.isPlainEastAsianLetter(unit) else { return false }
         if unit == 0x200C || unit == 0x200D || unit == 0x0E33 || unit == 0x0EB3 || (unit >= 0xD800 && unit <= 0xDFFF)
             || (unit >= 0xFE00 && unit <= 0xFE0F) { return true }
         guard let scalar = Unicode.Scalar(unit) else { return true }

@@ -18,7 +18,11 @@ enum Preparation {
                            wholeParagraph: Bool = false, _ finish: (Analysed, MetricsBlock.Input, inout MetricsBlock.Planner) -> R) throws(TextError) -> R {
         let scratch = PrepareScratch.current
         let context = try scratch.context(style, fonts: fonts, cache: cache)
-        guard text.utf16.count <= PreparedText.maximumLength else { throw .textTooLong(length: text.utf16.count) }
+        // UTF-16 never has more units than UTF-8 has bytes, and the UTF-8 count is O(1) (the
+        // UTF-16 count of non-ASCII text walks it).
+        if text.utf8.count > PreparedText.maximumLength, text.utf16.count > PreparedText.maximumLength {
+            throw .textTooLong(length: text.utf16.count)
+        }
         let units = style.whiteSpace.normalize(text)
         let droppedControls = style.whiteSpace.droppedControlOffsets(text)
         let (levels, paragraphLevel) = units.isEmpty ? (nil, 0) : try units.withUnsafeBufferPointer { (u) throws(TextError) in

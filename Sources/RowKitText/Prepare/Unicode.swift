@@ -149,7 +149,7 @@ enum ScriptRuns {
 
     /// An opening bracket (general category Ps): the script so far ends before it.
     @inline(__always) static func isOpening(_ scalar: UInt32) -> Bool {
-        guard scalar >= 0x28, let s = Unicode.Scalar(scalar) else { return false }
+        guard scalar >= 0x28, CategoryFilter.mayBeBracket(scalar), let s = Unicode.Scalar(scalar) else { return false }
         return s.properties.generalCategory == .openPunctuation
     }
 }

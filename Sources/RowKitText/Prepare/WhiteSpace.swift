@@ -11,26 +11,7 @@ extension WhiteSpace {
     func normalize(_ text: String) -> [UInt16] {
         var text = text  // `withUTF8` reads small strings too, in place (no copy for native ones)
         if let ascii = text.withUTF8({ normalize(ascii: $0) }) { return ascii }
-        var units: [UInt16] = []
-        units.reserveCapacity(text.utf16.count)
-        switch self {
-        case .normal:
-            if text.utf16.allSatisfy({ $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }) { return [] }
-            var pendingSpace = false
-            for unit in text.utf16 {
-                if unit == 0x20 || unit == 0x09 || unit == 0x0A || unit == 0x0D {
-                    pendingSpace = !units.isEmpty
-                } else {
-                    if pendingSpace { units.append(0x20); pendingSpace = false }
-                    units.append(unit)
-                }
-            }
-        case .preWrap:
-            for unit in text.utf16 where unit != 0x0D && unit != 0x0C {
-                units.append(unit)
-            }
-        }
-        return units
+        return text.withUTF8 { normalize(utf8: $0) }
     }
 
     /// Where `.preWrap` dropped a CR or FF, as offsets into the normalized text (empty for
@@ -78,6 +59,65 @@ extension WhiteSpace {
                 for byte in bytes where byte != 0x0D && byte != 0x0C {
                     units[n] = UInt16(byte)
                     n += 1
+                }
+            }
+            count = n
+        }
+    }
+}
+
+extension WhiteSpace {
+    /// The same for any text, transcoded from its (valid) UTF-8 storage in one pass: the
+    /// white-space rules only look at ASCII units, so every other unit is copied as it comes
+    /// (String's UTF-16 view costs several times more per unit on non-ASCII text).
+    fileprivate func normalize(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [UInt16] {
+        // UTF-16 length (a unit per lead byte, two for a 4-byte sequence) and whether the text
+        // is white space alone (`.normal` makes that empty; VT and FF count as white space here).
+        var length = 0, allSpace = true
+        for byte in bytes {
+            if byte & 0xC0 != 0x80 { length += byte >= 0xF0 ? 2 : 1 }
+            if byte != 0x20 && (byte < 0x09 || byte > 0x0D) { allSpace = false }
+        }
+        if allSpace && self == .normal { return [] }
+        let normal = self == .normal
+        return [UInt16](unsafeUninitializedCapacity: length) { units, count in
+            var n = 0, i = 0
+            var pendingSpace = false
+            let end = bytes.count
+            while i < end {
+                let b0 = bytes[i]
+                if b0 < 0x80 {
+                    i += 1
+                    if normal {
+                        if b0 == 0x20 || b0 == 0x09 || b0 == 0x0A || b0 == 0x0D {
+                            pendingSpace = n > 0
+                            continue
+                        }
+                    } else if b0 == 0x0D || b0 == 0x0C {
+                        continue
+                    }
+                    if pendingSpace { units[n] = 0x20; n += 1; pendingSpace = false }
+                    units[n] = UInt16(b0)
+                    n += 1
+                    continue
+                }
+                if pendingSpace { units[n] = 0x20; n += 1; pendingSpace = false }
+                if b0 < 0xE0 {
+                    units[n] = UInt16(b0 & 0x1F) << 6 | UInt16(bytes[i + 1] & 0x3F)
+                    n += 1
+                    i += 2
+                } else if b0 < 0xF0 {
+                    units[n] = UInt16(b0 & 0x0F) << 12 | UInt16(bytes[i + 1] & 0x3F) << 6 | UInt16(bytes[i + 2] & 0x3F)
+                    n += 1
+                    i += 3
+                } else {
+                    let scalar = UInt32(b0 & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12
+                        | UInt32(bytes[i + 2] & 0x3F) << 6 | UInt32(bytes[i + 3] & 0x3F)
+                    let v = scalar - 0x10000
+                    units[n] = 0xD800 | UInt16(v >> 10)
+                    units[n + 1] = 0xDC00 | UInt16(v & 0x3FF)
+                    n += 2
+                    i += 4
                 }
             }
             count = n
