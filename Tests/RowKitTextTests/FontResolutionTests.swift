@@ -86,6 +86,20 @@ import Testing
         #expect(FontLibrary.shared.synthesis(for: run.font, style: style) == FontSynthesis(bold: true, italic: false))
     }
 
+    @Test(arguments: ["Helvetica", "Times", "Courier"])
+    func theNormalWeightFallbackTakesTheAlternateName(_ family: String) throws {
+        // "Helvetica" bold is Liberation Sans Bold through its alternate name Arial; its normal
+        // weight is found the same way (Liberation Sans Regular). That font has `x` but not
+        // U+0301, so the cluster `x\u{301}` stays a hole and goes to the last-resort font at the
+        // style's weight, Noto Sans Bold: Chromium 10.797 px at 18.67 px. Without the alternate
+        // name no normal-weight font is found, the system font for `x` (Noto Sans Regular)
+        // takes it: 9.875 px.
+        let size = 18.67
+        #expect(abs(try Self.width("x\u{301}", family: family, weight: 700, size: size) - 10.796875) < 1e-9)
+        #expect(abs(try Self.width("e\u{301}\u{301}", family: family, weight: 700, size: size) - 11.03125) < 1e-9)
+        #expect(try Self.fonts("x\u{301}", family: family, weight: 700) == ["NotoSans-Bold.ttf|Noto Sans"])
+    }
+
     @Test func syntheticBoldAndItalicFollowChromiumsRules() throws {
         let library = FontLibrary.shared
         func synthesis(_ text: String, family: String = "DejaVu Sans", weight: Int, slant: FontSlant = .normal) throws -> [FontSynthesis] {

@@ -134,10 +134,14 @@ public final class FontLibrary: Sendable {
             }
             guard !fonts.isEmpty else { throw .noFontFound(descriptor.description) }
             // Bold or italic text falls back to the first family at normal weight and slant
-            // before any system font; Chromium names that family as written (docs/CHROMIUM.md §2.1).
+            // before any system font; Chromium names that family as written, and like every
+            // family lookup it tries the alternate name when that finds nothing (Helvetica →
+            // Arial: Liberation Sans Regular; docs/CHROMIUM.md §2.1, §3(n)).
             var normalStyle: Font?
             if weight >= 600 || slant != .normal {
-                normalStyle = resolveNamed(list[0].writtenName, weight: 400, slant: .normal)
+                let written = list[0].writtenName
+                normalStyle = resolveNamed(written, weight: 400, slant: .normal)
+                    ?? Self.alternateName(written).flatMap { resolveNamed($0, weight: 400, slant: .normal) }
             }
             let hasGeneric = list.contains { if case .generic = $0 { return true }; return false }
             var missing: String?
