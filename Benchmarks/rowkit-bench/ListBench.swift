@@ -285,7 +285,10 @@ func runListBench(rows count: Int) throws -> ListBenchResults {
         // For profiling width changes alone (and a steadier figure than the best of three).
         let start = ContinuousClock.now
         let cpu = cpuSeconds()
-        for k in 0..<loops { try engine.setWidthAndWait(k % 2 == 0 ? 320 : 480) }
+        // ROWKIT_LIST_LOOP_WIDTHS="240,480" profiles the changes where nearly every row is measured.
+        let widths = (ProcessInfo.processInfo.environment["ROWKIT_LIST_LOOP_WIDTHS"] ?? "320,480").split(separator: ",").compactMap { Double($0) }
+        let loopWidths = widths.isEmpty ? [320, 480] : widths
+        for k in 0..<loops { try engine.setWidthAndWait(loopWidths[k % loopWidths.count]) }
         progress("list: \(loops) more width changes: mean \(String(format: "%.1f", seconds(since: start) * 1000 / Double(max(1, loops)))) ms wall, "
                  + "\(String(format: "%.1f", (cpuSeconds() - cpu) * 1000 / Double(max(1, loops)))) CPU-ms")
     }

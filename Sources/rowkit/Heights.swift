@@ -4,6 +4,7 @@ import Foundation
 import RowKitCells
 import RowKitIO
 import RowKitList
+import Synchronization
 
 struct Heights: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -103,32 +104,51 @@ struct Heights: ParsableCommand {
         readerThread.stackSize = 8 << 20
         readerThread.start()
         defer { batches.close() }
+        // Writing a batch's results (one thread) overlaps measuring the next (all cores): with
+        // the two done one after the other, writing was a serial stage in which a core idled.
+        let writing = DispatchQueue(label: "rowkit.heights.writing")
+        let written = DispatchGroup()
+        let writeFailure = Mutex<(any Error)?>(nil)
+        let emitterBox = UncheckedBox(emitter)
+        let progressBox = UncheckedBox(progress)
         var rows = 0
-        while let batch = batches.pop() {
+        var stop = false
+        var readFailure: InputError?
+        while !stop, let batch = batches.pop() {
             let results = ResultSlots<Result<Double, CommandError>>(count: batch.jobs.count)
             let jobs = batch.jobs
             DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
                 results[i] = Self.measure(jobs[i], byName: byName, width: width)
             }
-            for event in batch.events {
-                switch event {
-                case .measured(let i): try emitter.measured(jobs[i], results[i]!)
-                case .error(let error): try emitter.error(error.description)
-                case .sectionStart(let section): emitter.start(section)
-                case .sectionEnd(let section): try emitter.end(section)
+            // The previous batch is written before this one starts being written.
+            written.wait()
+            if writeFailure.withLock({ $0 != nil }) { break }
+            rows += jobs.count
+            let rowsSoFar = rows
+            readFailure = batch.failure
+            stop = batch.failure != nil || batch.isLast
+            writing.async(group: written) {
+                let emitter = emitterBox.value
+                do {
+                    for event in batch.events {
+                        switch event {
+                        case .measured(let i): try emitter.measured(jobs[i], results[i]!)
+                        case .error(let error): try emitter.error(error.description)
+                        case .sectionStart(let section): emitter.start(section)
+                        case .sectionEnd(let section): try emitter.end(section)
+                        }
+                    }
+                    progressBox.value.update(rowsSoFar, fraction: total.map { Double(batch.bytesRead) / Double(max(1, $0)) })
+                } catch {
+                    writeFailure.withLock { $0 = error }
                 }
             }
-            rows += jobs.count
-            progress.update(rows, fraction: total.map { Double(batch.bytesRead) / Double(max(1, $0)) })
-            if let failure = batch.failure {
-                try emitter.output.flush()
-                progress.finish()
-                throw failure
-            }
-            if batch.isLast { break }
         }
+        written.wait()
+        if let failure = writeFailure.withLock({ $0 }) { throw failure }
         try emitter.output.flush()
         progress.finish()
+        if let readFailure { throw readFailure }
         if emitter.failed { throw ExitCode(1) }
     }
 

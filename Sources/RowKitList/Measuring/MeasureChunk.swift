@@ -41,6 +41,9 @@ struct MeasureChunk<Measurer: RowMeasurer>: Sendable {
     var formsOnly: Bool
     /// How to get the data of the items without a form (empty when `formsOnly`).
     var pulls: Pulls
+    /// Items of the chunk not measured at its generation when it was taken (with a form, if
+    /// `formsOnly`); nil when not counted.
+    var pendingCount: Int? = nil
 
     /// Whether `record` keeps its height at this chunk's width without being measured.
     @inline(__always)
@@ -142,7 +145,9 @@ extension ListState {
         // The block counts promise work here; finding none would mean they are wrong: never
         // spin on it.
         guard found > 0 else { return nil }
-        return chunk(blocks: blocks, blockStart: blockStart, range: begin..<end, formsOnly: formsOnly)
+        var taken = chunk(blocks: blocks, blockStart: blockStart, range: begin..<end, formsOnly: formsOnly)
+        taken.pendingCount = found
+        return taken
     }
 
     /// A chunk of the items in `range` that are not measured yet, or nil if all are (items
@@ -319,11 +324,16 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
     /// one (unless forms-only) have their data fetched and a form made. Uses every core for
     /// large chunks; stops early when `token` is cancelled. (The chunk's blocks are let go of
     /// when its results are applied, with the lock held.)
-    func measure(_ chunk: MeasureChunk<Measurer>, token: CancellationToken? = nil) -> MeasureResults {
-        measuring(chunk, blocks: chunk.snapshot.blocks, token: token)
+    ///
+    /// `alongside` (applying the previous chunk's results, with the lock) runs on one of the
+    /// measuring threads as one more piece of work, first: the other cores keep measuring
+    /// meanwhile instead of idling while one thread applies.
+    func measure(_ chunk: MeasureChunk<Measurer>, token: CancellationToken? = nil, alongside: (@Sendable () -> Void)? = nil) -> MeasureResults {
+        measuring(chunk, blocks: chunk.snapshot.blocks, token: token, alongside: alongside)
     }
 
-    private func measuring(_ chunk: MeasureChunk<Measurer>, blocks: [[ItemRecord]], token: CancellationToken?) -> MeasureResults {
+    private func measuring(_ chunk: MeasureChunk<Measurer>, blocks: [[ItemRecord]], token: CancellationToken?,
+                           alongside: (@Sendable () -> Void)?) -> MeasureResults {
         let count = chunk.count
         let parallel = count >= 256 ? Self.cores : 1
         // Several pieces per core, handed out as cores free up: on shared cores one thread can
@@ -341,11 +351,19 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
                     failures.withUnsafeMutableBufferPointer { failures in
                         let out = MeasureOutputs(heights: heights, forms: forms, constantWidths: constantWidths, failures: failures)
                         let per = (count + workers - 1) / workers
-                        let work = { @Sendable (w: Int) in
+                        let extra = alongside == nil ? 0 : 1
+                        let work = { @Sendable (piece: Int) in
+                            // Pieces are handed out in order: the one alongside starts at once.
+                            if let alongside, piece == 0 { alongside(); return }
+                            let w = piece - extra
                             let first = w * per
                             measure(chunk, blocks: blocks, items: first..<min(count, first + per), worker: w, into: out, token: token)
                         }
-                        if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
+                        if workers + extra == 1 {
+                            work(0)
+                        } else {
+                            DispatchQueue.concurrentPerform(iterations: workers + extra, execute: work)
+                        }
                     }
                 }
             }

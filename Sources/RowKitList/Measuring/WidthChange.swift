@@ -76,9 +76,32 @@ extension ListEngine {
         }
         guard let start else { return }
         deliver(start.superseded, .superseded, executor: start.executor)
-        while let chunk = state.withLock({ s in s.generation == start.generation ? s.takeChunk(formsOnly: true, limit: 16_384) : nil }) {
-            let results = context.measure(chunk)
+        // Pipelined: a chunk's results are applied (serial, with the lock) while the next chunk
+        // is measured, as one more piece of its parallel work; measuring and applying one after
+        // the other left a core idle for every apply.
+        let apply = { @Sendable [state] (chunk: MeasureChunk<Measurer>, results: MeasureResults) in
             state.withLock { s in s.apply(chunk, results, anchor: start.anchor, anchorVersion: start.version) }
+        }
+        var measured: (chunk: MeasureChunk<Measurer>, results: MeasureResults)?
+        while let chunk = state.withLock({ s -> MeasureChunk<Measurer>? in
+            // The measured chunk's items still count as stale until applied: stop when they are
+            // all that is left (else the cursor wraps around and takes them again).
+            guard s.generation == start.generation, s.staleFormCount > (measured?.chunk.pendingCount ?? 0) else { return nil }
+            return s.takeChunk(formsOnly: true, limit: 16_384)
+        }) {
+            var alongside: (@Sendable () -> Void)?
+            if let previous = measured {
+                let (previousChunk, previousResults) = (previous.chunk, previous.results)
+                alongside = { apply(previousChunk, previousResults) }
+            }
+            let results = context.measure(chunk, alongside: alongside)
+            measured = (chunk, results)
+        }
+        if let measured { apply(measured.chunk, measured.results) }
+        // Whatever the count above missed (items changed by other threads meanwhile), one chunk
+        // at a time; normally nothing.
+        while let chunk = state.withLock({ s in s.generation == start.generation ? s.takeChunk(formsOnly: true, limit: 16_384) : nil }) {
+            apply(chunk, context.measure(chunk))
         }
         let waiting = takeFinishedWidthWaiters()
         deliver(waiting.completions, .completed, executor: waiting.executor)
