@@ -167,3 +167,44 @@ extension ChunkedPreparationTests {
         #expect(MemoryLayout<WordCache.Entry>.stride <= 72)
     }
 }
+
+extension ChunkedPreparationTests {
+    /// Styles that differ only in colour, line height or alignment share their words (a list's
+    /// body, subtitle and content texts in one font and size): the second style adds no entry
+    /// for words the first met, and its forms equal the whole-paragraph analysis in that style
+    /// (with its own line height in the header).
+    @Test func stylesDifferingOnlyInColourShareTheirWords() throws {
+        let cache = ShapeCache(capacity: 1000)
+        func entries() -> Int { PrepareScratch.current.words?.young.entries.count ?? 0 }
+        let text = "the quick brown fox jumps over the lazy dog"
+        var black = style(family: "DejaVu Sans", size: 13)
+        black.color = Color(white: 0)
+        var gray = black
+        gray.color = Color(white: 0.5)
+        gray.lineHeight = .pixels(20)
+        gray.alignment = .center
+        _ = try TextMetrics(text, style: black, cache: cache)
+        let count = entries()
+        #expect(count >= 8)
+        try Self.expectSame(text, gray, cache: cache)
+        #expect(entries() == count, "a colour, line height or alignment of its own makes no new entry")
+        #expect(try TextMetrics(text, style: gray, cache: cache).lineHeight == 20)
+        // What analysis reads keeps words apart: size, weight, language, white space, direction.
+        var bigger = black
+        bigger.size = 14
+        var bold = black
+        bold.font.weight = .bold
+        var japanese = black
+        japanese.lang = "ja"
+        var preWrap = black
+        preWrap.whiteSpace = .preWrap
+        var rtl = black
+        rtl.direction = .rtl
+        for other in [bigger, bold, japanese, preWrap, rtl] {
+            #expect(!PrepareScratch.sharesAnalysis(black, other))
+            let before = entries()
+            try Self.expectSame(text, other, cache: cache)
+            #expect(entries() > before)
+        }
+    }
+}
