@@ -208,3 +208,22 @@ extension ChunkedPreparationTests {
         }
     }
 }
+
+extension ChunkedPreparationTests {
+    /// The doorkeeper: every missed chunk is stored until the young generation first fills;
+    /// after that, a chunk only the second time it is missed; emptying the cache starts over.
+    @Test func chunksAreAdmittedOnTheirSecondMissOnceTheCacheHasFilled() {
+        var cache = WordCache()
+        let a: UInt64 = 0x1234_5678_9ABC_DEF0, b: UInt64 = 0x0FED_CBA9_8765_4321
+        let before = (cache.admits(a), cache.admits(a))
+        #expect(before == (true, true), "no doorkeeper before the cache has filled")
+        cache.rotate()
+        let first = cache.admits(a), second = cache.admits(a), other = cache.admits(b)
+        #expect(!first, "first miss under pressure: not stored")
+        #expect(second, "second miss: stored")
+        #expect(!other)
+        cache.removeAll()
+        let afterEmptying = cache.admits(b)
+        #expect(afterEmptying)
+    }
+}

@@ -41,3 +41,25 @@ import Testing
         }
     }
 }
+
+extension SingleUnitGraphemeTests {
+    /// Font fallback skips shaping a lone unified ideograph the font's character map lacks
+    /// (`CategoryFilter.isUnifiedIdeograph`): HarfBuzz gives .notdef for every one of them in
+    /// fonts without CJK — checked against HarfBuzz itself.
+    @Test func loneIdeographsAFontLacksShapeToNotdef() throws {
+        var checked = 0
+        for family in ["Noto Sans", "DejaVu Sans", "Liberation Serif"] {
+            let font = try FontLibrary.shared.font(for: FontDescriptor(family: family))
+            for value in UInt16(0x3400)...UInt16(0x9FFF) where CategoryFilter.isUnifiedIdeograph(value) {
+                guard !font.covers(UInt32(value)) else { continue }
+                checked += 1
+                let unit = [value]
+                let shaped = unit.withUnsafeBufferPointer { font.shapes(cluster: $0) }
+                #expect(!shaped, "U+\(String(value, radix: 16, uppercase: true)) in \(family)")
+                if shaped { return }
+            }
+        }
+        #expect(checked > 20_000)
+        #expect(!CategoryFilter.isUnifiedIdeograph(0xF900) && !CategoryFilter.isUnifiedIdeograph(0x3041))
+    }
+}

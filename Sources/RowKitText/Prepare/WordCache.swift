@@ -195,6 +195,9 @@ struct WordCache {
     /// release of each of its arrays) for every chunk the young one lacked.
     private(set) var old = Generation(slots: 1)
     private(set) var hasOld = false
+    /// Fingerprints of chunks missed once while the cache is under pressure (``admits(_:)``),
+    /// direct-mapped by hash (256 KB, made at the first rotation).
+    private var seenOnce: [UInt32] = []
     /// Lookups that found their chunk, and chunks analysed (since the thread started).
     var hits = 0, misses = 0
     /// Times the young generation filled and replaced the old one (since the thread started).
@@ -208,13 +211,31 @@ struct WordCache {
         young = Generation()
         old = Generation(slots: 1)
         hasOld = false
+        seenOnce = []
+    }
+
+    /// Whether a missed chunk (its key's `hash`) should be remembered. Always, until the young
+    /// generation has filled once; after that only chunks missed before (a doorkeeper, as in
+    /// TinyLFU): a list's long tail of words met once would otherwise fill the young generation
+    /// every few thousand rows and push out the words that do come back. A chunk not admitted
+    /// is analysed as any miss and not stored; its fingerprint is remembered until another
+    /// chunk's takes its slot.
+    @inline(__always)
+    mutating func admits(_ hash: UInt64) -> Bool {
+        guard hasOld else { return true }
+        if seenOnce.isEmpty { seenOnce = [UInt32](repeating: 0, count: 1 << 16) }
+        let slot = Int(truncatingIfNeeded: hash >> 48)
+        let fingerprint = UInt32(truncatingIfNeeded: hash) | 1
+        if seenOnce[slot] == fingerprint { return true }
+        seenOnce[slot] = fingerprint
+        return false
     }
 
     /// Entries held, over both generations.
     var count: Int { young.entries.count + (hasOld ? old.entries.count : 0) }
 
     /// Heap bytes held, over both generations (``Generation/byteCount``).
-    var byteCount: Int { young.byteCount + (hasOld ? old.byteCount : 0) }
+    var byteCount: Int { young.byteCount + (hasOld ? old.byteCount : 0) + 4 * seenOnce.count }
 
     /// The entry for the key (promoted to the young generation if found in the old one).
     @inline(__always)
@@ -233,12 +254,15 @@ struct WordCache {
 
     /// Makes room in the young generation: when full, it becomes the old one.
     mutating func rotateIfFull() {
-        if young.isFull {
-            rotations += 1
-            old = young
-            hasOld = true
-            young = Generation()
-        }
+        if young.isFull { rotate() }
+    }
+
+    /// The young generation becomes the old one (the old one is dropped).
+    mutating func rotate() {
+        rotations += 1
+        old = young
+        hasOld = true
+        young = Generation()
     }
 
     /// A hash of the key (multiply-xor over the context, state, levels and text, four units at
