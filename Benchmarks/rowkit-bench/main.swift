@@ -12,6 +12,11 @@ import RowKitCells
 import RowKitText
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+if let fixed = getenv("ROWKIT_WORD_CACHE_CAPACITY").flatMap { Int(String(cString: $0)) }, fixed > 0 {
+    // Measuring aid: another word-cache capacity per generation (entries, a power of two), to
+    // compare sizes (docs/DESIGN.md, text-perf's sixth round).
+    PrepareScratch.overrideWordCacheCapacity(fixed)
+}
 if arguments.first == "--profile-prepare" {
     // Profiling aid: RowKit prepare + measure only, cache emptied per pass, for about 5 s
     // (or for exactly N passes over N×1000 paragraphs with `--profile-prepare N`, for callgrind).
@@ -94,7 +99,7 @@ if arguments.first == "--profile-corpus" {
     let micros = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
     let words = PrepareScratch.wordCacheStatistics
     print("profile-corpus \(corpus.name): \(passes) passes, \(micros / Double(passes * corpus.paragraphs.count)) µs per paragraph (checksum \(sum)); "
-          + "word cache: \(words.entries) entries, \(words.hits) hits, \(words.misses) misses, \(words.rotations) rotations over the whole run, \(words.bytes / 1024) KiB")
+          + "word cache: \(words.entries) entries, \(words.hits) hits, \(words.misses) misses, \(words.rotations) rotations over the whole run, \(words.capacity) per generation, \(words.bytes / 1024) KiB")
     exit(0)
 }
 if arguments.first == "--profile-measure" {
@@ -230,6 +235,11 @@ if arguments.first == "--list-only" {
     // Only the list-engine benchmark: --list-only [ROWS]
     let rows = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
     do { print(try runListBench(rows: rows).table()) } catch { progress("rowkit-bench: \(error)"); exit(1) }
+    if getenv("ROWKIT_LIST_FORM_COLD") != nil {
+        let words = PrepareScratch.wordCacheStatistics
+        print("word cache: \(words.entries) entries, \(words.hits) hits, \(words.misses) misses, \(words.rotations) rotations, "
+              + "\(words.capacity) per generation, \(words.bytes / 1024) KiB")
+    }
     exit(0)
 }
 let options = Options.parse(arguments)

@@ -226,4 +226,16 @@ extension ChunkedPreparationTests {
         let afterEmptying = cache.admits(b)
         #expect(afterEmptying)
     }
+
+    @Test func theWordCacheIsBoundedAndPaysForItsTableAloneUpFront() {
+        var cache = WordCache()
+        #expect(cache.young.capacity == WordCache.capacity)
+        #expect(cache.young.table.count == 2 * WordCache.capacity)
+        #expect(cache.young.entries.capacity == 0 && cache.young.units.capacity == 0)
+        #expect(cache.young.unitCapacity == 32 * WordCache.capacity)
+        cache.rotate()
+        cache.rotate()
+        #expect(cache.young.capacity == WordCache.capacity && cache.old.capacity == WordCache.capacity)
+        #expect(cache.byteCount < 2 * 8 * WordCache.capacity + 4 * 65_536 + 64, "two empty tables and the doorkeeper")
+    }
 }

@@ -102,10 +102,18 @@ package final class PrepareScratch {
     }
 
     /// This thread's word cache: entries held, lookups that found their chunk or not,
-    /// generation rotations and heap bytes.
-    package static var wordCacheStatistics: (entries: Int, hits: Int, misses: Int, rotations: Int, bytes: Int) {
-        guard let words = current.words else { return (0, 0, 0, 0, 0) }
-        return (words.count, words.hits, words.misses, words.rotations, words.byteCount)
+    /// generation rotations, the young generation's capacity and heap bytes.
+    package static var wordCacheStatistics: (entries: Int, hits: Int, misses: Int, rotations: Int, capacity: Int, bytes: Int) {
+        guard let words = current.words else { return (0, 0, 0, 0, 0, 0) }
+        return (words.count, words.hits, words.misses, words.rotations, words.young.capacity, words.byteCount)
+    }
+
+    /// Benchmarks only: word-cache generations made from now on hold `entries` (a power of two)
+    /// instead of ``WordCache/capacity``; this thread's cache starts over at that size.
+    package static func overrideWordCacheCapacity(_ entries: Int) {
+        precondition(entries > 0 && entries & (entries - 1) == 0, "word-cache capacity must be a power of two")
+        WordCache.capacityOverride.store(entries, ordering: .relaxed)
+        current.words?.removeAll()
     }
 
     /// This thread's scratch space.

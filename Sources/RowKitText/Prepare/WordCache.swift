@@ -1,3 +1,4 @@
+import Synchronization
 /// How the chunks of earlier paragraphs were analysed — a chunk being a word and the white
 /// space after it, whose edges are breaks whatever surrounds them — so that a chunk met again
 /// in the same circumstances costs a hash lookup and a copy instead of break analysis, font
@@ -8,17 +9,19 @@
 /// paragraph is prepared, so that no access to it needs a dynamic exclusivity check. Keyed by the chunk's text and everything
 /// its analysis depends on: the style context (font library, shape cache, primary font, size,
 /// weight, slant), the font-fallback state carried in (``FontFallback/CarriedState``) and the
-/// chunk's bidi levels. Bounded: two generations of at most ``capacity`` entries (and
-/// ``unitCapacity`` UTF-16 units) each; when the young one fills, it becomes the old one and
-/// the old one is dropped. Entries found in the old generation are copied to the young one.
+/// chunk's bidi levels. Bounded: two generations of at most ``capacity`` entries (and 32 UTF-16
+/// units per entry) each; when the young one fills, it becomes the old one and the old one is
+/// dropped. Entries found in the old generation are copied to the young one.
 struct WordCache {
-    /// Entries per generation. 32,768 (~8–9 MB per generation, ~17 MB per thread with both
-    /// full). 65,536 was tried: a million generated list rows' long tail of words then missed
-    /// 22% instead of 28%, but ~32 MB per preparing thread put the list's memory over its
-    /// 1,000 B-per-row budget at a million rows (docs/DESIGN.md, "Caches and their bounds").
+    /// Entries per generation: 32,768 (~9 MB per full generation, ~19 MB per preparing thread
+    /// with both full and the doorkeeper). Only the 256 KB table is made up front; the entries'
+    /// arrays grow as they are added. Larger sizes were measured (docs/DESIGN.md, "Issue 8,
+    /// sixth round"): 65,536 and 131,072 entries cut a million-row list's misses but cost
+    /// ~17 and ~55 MB more per preparing thread, which its 1,000 B-per-row budget has no room for.
     static let capacity = 32_768
-    /// UTF-16 units of chunk text per generation (room for 32 units per entry on average).
-    static let unitCapacity = 1 << 20
+    /// Benchmarks only: the capacity of generations made from now on, when not 0 (a power of
+    /// two), to compare sizes (`ROWKIT_WORD_CACHE_CAPACITY` in rowkit-bench).
+    package static let capacityOverride = Atomic<Int>(0)
     /// Chunks longer than this are analysed but not remembered.
     static let maximumLength = 64
 
@@ -100,10 +103,18 @@ struct WordCache {
         /// Stored run extras (``Flag/storedExtras``): kerning pairs, then cluster-rest triples.
         var extras: [Int32] = []
 
-        init(slots: Int = 2 * WordCache.capacity) {
-            table = [Int32](repeating: -1, count: slots)
+        /// UTF-16 units of chunk text the generation takes (32 per entry on average).
+        let unitCapacity: Int
+
+        /// A generation of at most `capacity` entries (a power of two).
+        init(capacity: Int) {
+            table = [Int32](repeating: -1, count: 2 * capacity)
             mask = table.count - 1
+            unitCapacity = 32 * capacity
         }
+
+        /// Entries the generation takes.
+        var capacity: Int { table.count / 2 }
 
         /// Heap bytes of the generation's arrays (by capacity; the shaped runs it references are
         /// shared with the shape cache and not counted).
@@ -113,7 +124,7 @@ struct WordCache {
                 + runs.capacity * MemoryLayout<Run>.stride + shapedRuns.capacity * 8 + extras.capacity * 4
         }
 
-        var isFull: Bool { 2 * entries.count >= table.count || units.count >= WordCache.unitCapacity }
+        var isFull: Bool { 2 * entries.count >= table.count || units.count >= unitCapacity }
 
         /// The index of the entry matching the key, or nil.
         @inline(__always)
@@ -189,11 +200,11 @@ struct WordCache {
         }
     }
 
-    var young = Generation()
+    var young = Generation(capacity: WordCache.generationCapacity)
     /// The previous young generation; an empty table until the first rotation (`hasOld`). Not
     /// an optional: reading an optional's payload copied the whole generation (a retain and
     /// release of each of its arrays) for every chunk the young one lacked.
-    private(set) var old = Generation(slots: 1)
+    private(set) var old = Generation(capacity: 1)
     private(set) var hasOld = false
     /// Fingerprints of chunks missed once while the cache is under pressure (``admits(_:)``),
     /// direct-mapped by hash (256 KB, made at the first rotation).
@@ -204,12 +215,18 @@ struct WordCache {
     var rotations = 0
 
     /// A tiny cache, holding the place of the thread's real one while that one is in use.
-    static var empty: WordCache { WordCache(young: Generation(slots: 16)) }
+    static var empty: WordCache { WordCache(young: Generation(capacity: 8)) }
+
+    /// The capacity of a new generation (``capacity`` unless a benchmark overrides it).
+    static var generationCapacity: Int {
+        let override = capacityOverride.load(ordering: .relaxed)
+        return override > 0 ? override : capacity
+    }
 
     /// Drops everything.
     mutating func removeAll() {
-        young = Generation()
-        old = Generation(slots: 1)
+        young = Generation(capacity: WordCache.generationCapacity)
+        old = Generation(capacity: 1)
         hasOld = false
         seenOnce = []
     }
@@ -262,7 +279,7 @@ struct WordCache {
         rotations += 1
         old = young
         hasOld = true
-        young = Generation()
+        young = Generation(capacity: WordCache.generationCapacity)
     }
 
     /// A hash of the key (multiply-xor over the context, state, levels and text, four units at
