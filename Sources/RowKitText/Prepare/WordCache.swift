@@ -13,11 +13,12 @@ import Synchronization
 /// units per entry) each; when the young one fills, it becomes the old one and the old one is
 /// dropped. Entries found in the old generation are copied to the young one.
 struct WordCache {
-    /// Entries per generation: 32,768 (~9 MB per full generation, ~19 MB per preparing thread
-    /// with both full and the doorkeeper). Only the 256 KB table is made up front; the entries'
-    /// arrays grow as they are added. Larger sizes were measured (docs/DESIGN.md, "Issue 8,
-    /// sixth round"): 65,536 and 131,072 entries cut a million-row list's misses but cost
-    /// ~17 and ~55 MB more per preparing thread, which its 1,000 B-per-row budget has no room for.
+    /// Entries per generation: 32,768 (~300 B each with their data: ~10 MB per full generation,
+    /// ~20 MB per preparing thread with both full and the doorkeeper). Only the 256 KB table is
+    /// made up front; the entries' arrays grow as they are added. Larger sizes were measured
+    /// (docs/DESIGN.md, "Issue 8, sixth round"): 65,536 and 131,072 entries cut a steady list
+    /// row by 9% and 11% but cost ~20 and ~59 MB more per preparing thread, which a million-row
+    /// list's 1,000 B-per-row budget has no room for.
     static let capacity = 32_768
     /// Benchmarks only: the capacity of generations made from now on, when not 0 (a power of
     /// two), to compare sizes (`ROWKIT_WORD_CACHE_CAPACITY` in rowkit-bench).
