@@ -45,6 +45,43 @@ import Testing
         try expectBreaks("www.example.org/path/to-|file.html")
     }
 
+    /// Chromium 156, DejaVu Sans 16 px at 60 px: after overflow-wrap splits `aaaaaaaaaaaa-…`
+    /// before the `-`, the break opportunity after it is looked for again from the line start,
+    /// with nothing before it: a `-` before a digit (a break only after a letter or digit) and a
+    /// word-initial hyphen before a letter (UAX #14 LB20a) no longer allow one. The random
+    /// samples' `rowkit-1.0.0.tar.gz` lines (url/0448, url/1111 of seed 31337).
+    @Test func overflowWrapLineStartSeesNoContextBeforeIt() throws {
+        let cases: [(String, [String])] = [
+            ("aaaaaaaaaaaa-1234567", ["aaaaaa", "aaaaaa", "-12345", "67"]),
+            ("aaaaaaaaaaaa-1.0.0.tar", ["aaaaaa", "aaaaaa", "-1.0.0.t", "ar"]),
+            ("aaaaaaaaaaaa\u{2010}αβγδεζηθ", ["aaaaaa", "aaaaaa", "\u{2010}αβγδε", "ζηθ"]),
+            ("aaaaaaaaaaaa\u{2013}abcdefgh", ["aaaaaa", "aaaaaa", "\u{2013}abcde", "fgh"]),
+            // Still a break: `-` before a letter (Chromium's table), a hyphen before a digit,
+            // an em dash.
+            ("aaaaaaaaaaaa-abcdefg", ["aaaaaa", "aaaaaa", "-", "abcdef", "g"]),
+            ("aaaaaaaaaaaa\u{2010}12345678", ["aaaaaa", "aaaaaa", "\u{2010}", "12345", "678"]),
+            ("aaaaaaaaaaaa\u{2014}αβγδεζηθ", ["aaaaaa", "aaaaaa", "\u{2014}", "αβγδεζ", "ηθ"]),
+        ]
+        for (text, lines) in cases {
+            #expect(try lineTexts(text, width: 60) == lines, "\(text)")
+        }
+    }
+
+    /// UAX #14 LB20a as Chromium's ICU has it (DejaVu Sans 16 px at 30 px): a hyphen after a
+    /// space does not break from the letter after it, also for the en and figure dashes, the
+    /// Armenian hyphen and U+2E17 and before Hebrew letters (the system's ICU glues only `-`
+    /// and U+2010, and not before Hebrew); after a letter, or before a digit, it still breaks.
+    @Test func wordInitialHyphenStaysWithTheLetterAfterIt() throws {
+        try expectBreaks("aa |\u{2013}αβγ")
+        try expectBreaks("aa |\u{2012}αβγ")
+        try expectBreaks("aa |\u{58A}αβγ")
+        try expectBreaks("aa |\u{2010}עבר")
+        try expectBreaks("aa |\u{2013}abc")
+        try expectBreaks("aa |x\u{2013}|αβγ")
+        try expectBreaks("aa |\u{2013}|123")
+        #expect(try lineTexts("aa \u{2013}abc", width: 30) == ["aa", "\u{2013}ab", "c"])
+    }
+
     @Test func verticalTabAndFormFeedAreNoBreakOpportunity() throws {
         // Chromium 156, Liberation Serif 500 14 px, 40 px: UAX #14 makes VT and FF mandatory
         // breaks, Chromium no break at all, whatever surrounds them: `ééé\u{C}éééééé` is

@@ -187,7 +187,8 @@ extension MetricsBlock.View {
                 lineFirst = i
                 // CJK punctuation starting the line is shaped again alone (docs/CHROMIUM.md §3(e)).
                 let w = f & Flag.lineStartAlone != 0 ? lineStartWidth(Int(segmentStart), contentEnd(i)) : w
-                if w > limit && f & Flag.breakable != 0 {
+                // A line resumed before the segment (a word joined across it) can break anywhere.
+                if w > limit && (f & Flag.breakable != 0 || segmentStart < start(i)) {
                     // overflow-wrap: break-word — whole graphemes per line, at least one; a
                     // closing bracket that ends the word may shrink to fit.
                     var gx: Int64 = 0
@@ -195,6 +196,7 @@ extension MetricsBlock.View {
                     let contentEnd = self.contentEnd(i)
                     let endTrim = f & Flag.endTrim != 0 ? lineEndTrim(segment: i) : 0
                     var dictionary: [Int32]?
+                    var joined = false
                     while u < contentEnd {
                         let piece = breakWordLine(from: u, contentEnd: contentEnd, limit: limit, endTrim: endTrim)
                         if piece.end == contentEnd {
@@ -202,11 +204,29 @@ extension MetricsBlock.View {
                             if piece.trimmed { trim = endTrim }
                             break
                         }
+                        if i + 1 < n && self.units.joinsAtLineStart(piece.end) {
+                            // The line starts at the word's last grapheme, which has no break
+                            // after it seen from there: the word goes on into the next segment
+                            // (BreakOpportunities.lineStartJoins, docs/CHROMIUM.md §3(d)).
+                            if !emit(lineStart, Int32(piece.end), piece.width, false) { return }
+                            lineStart = Int32(piece.end)
+                            joined = true
+                            break
+                        }
                         if !emit(lineStart, Int32(piece.end), piece.width, false) { return }
                         lineStart = Int32(piece.end)
                         u = piece.end
                         dictionary = dictionaryBreaks(from: u)
                         if dictionary != nil { break }
+                    }
+                    if joined {
+                        placed = 0
+                        lastFlags = 0
+                        x = 0
+                        content = 0
+                        resume = Int(lineStart)
+                        i += 1
+                        continue
                     }
                     content = gx - trim
                     if let breaks = dictionary {
