@@ -48,6 +48,8 @@ extension MetricsBlock.View {
         // A line starts inside segment i at this unit (after an overflow break whose rest is
         // still wider than the line, which is broken again between graphemes); -1: none.
         var resume = -1
+        // The pen at a line start from its shaping item's start, for lines with a reshaped end.
+        var itemPens: (unit: Int, x: Int64) = (0, 0)
         // `breakable` only matters for a segment wider than the line, which the fast loop
         // leaves to the general path anyway.
         let specialFlags = ~Flag.breakable
@@ -113,7 +115,7 @@ extension MetricsBlock.View {
                         (endSegment, width, hyphen, growth) = before
                     }
                     if (hyphen && Self.ceilToLayoutUnit(content + growth) + Self.ceilToLayoutUnit(hyphenWidth) > limit)
-                        || (growth > 0 && content + growth > limit) {
+                        || (growth > 0 && !Self.reshapedEndFits(content + growth, itemX: itemPen(at: Int(lineStart), cache: &itemPens), limit: limit)) {
                         if let fallback = lineBreakBefore(i, lineFirst: lineFirst, lineStart: lineStart, limit: limit, hyphenWidth: hyphenWidth) {
                             endSegment = fallback.segment
                             width = fallback.width
@@ -277,6 +279,7 @@ extension MetricsBlock.View {
     func lineBreakBefore(_ i: Int, lineFirst: Int, lineStart: Int32, limit: Int64, hyphenWidth: Int64)
         -> (segment: Int, width: Int64, hyphen: Bool, growth: Int64)? {
         var best: (segment: Int, width: Int64, hyphen: Bool, growth: Int64)?
+        var itemPens: (unit: Int, x: Int64) = (0, 0)
         var x: Int64 = 0
         var content: Int64 = 0
         // Every candidate but the last (j = i - 1) counts; the latest one that fits wins.
@@ -300,7 +303,10 @@ extension MetricsBlock.View {
             let extra = f & Flag.softHyphen != 0 ? Self.ceilToLayoutUnit(hyphenWidth) : 0
             let growth = f & Flag.endTrim != 0 ? lineEndGrowth(segment: j)
                 : f & Flag.softHyphen != 0 ? softHyphenGrowth(segment: j) : 0
-            if Self.ceilToLayoutUnit(content + growth) + extra <= limit { best = (j, content, f & Flag.softHyphen != 0, growth) }
+            let fits = growth > 0 && extra == 0
+                ? Self.reshapedEndFits(content + growth, itemX: itemPen(at: Int(lineStart), cache: &itemPens), limit: limit)
+                : Self.ceilToLayoutUnit(content + growth) + extra <= limit
+            if fits { best = (j, content, f & Flag.softHyphen != 0, growth) }
         }
         return best
     }

@@ -314,6 +314,44 @@ extension MetricsBlock.View {
         return extras.kerningGrowth(at: e - 1)
     }
 
+    /// Whether a line of content width `width` (16.16 px) whose end is shaped again alone (a
+    /// break HarfBuzz flags unsafe, or a full stop full width again at the end) fits `limit`
+    /// (``fitLimit``). Chromium measures such a line by positions in its shaping item: the
+    /// line's start and end, each rounded up to the 1/64 px layout unit, are at most the box
+    /// width apart — no layout unit of allowance. `itemX` is the pen at the line start from
+    /// the item's start (the text's start, or in `pre-wrap` the last newline or tab). So a line
+    /// starting on the layout grid (the item's start) gets no allowance, one starting between
+    /// two grid points usually does (measured, docs/CHROMIUM.md §3(e)): Noto Sans CJK 29.5 px at
+    /// 118 px, `今日はとて` is `今日は` / `とて` (`と` kerned against `て`, 118.0156 px alone) but
+    /// `ああああ今日はとて` keeps `今日はと`; `とギョーザ` at 60 px is `とギョ` / `ーザ`,
+    /// `ラーメンとギョーザ` keeps `とギョー`.
+    static func reshapedEndFits(_ width: Int64, itemX: Int64, limit: Int64) -> Bool {
+        ceilToLayoutUnit(itemX + width) - ceilToLayoutUnit(itemX) <= limit - 1024
+    }
+
+    /// The pen at unit `u` from the start of its shaping item: the text's start, or the last
+    /// newline or tab before `u` in `pre-wrap` (each ends an item, docs/CHROMIUM.md §2.6).
+    /// `cache` carries the last answer, so that a walk over increasing units reads each unit
+    /// once.
+    func itemPen(at u: Int, cache: inout (unit: Int, x: Int64)) -> Int64 {
+        let units = self.units
+        if u < cache.unit { cache = (0, 0) }
+        var (k, x) = cache
+        while k < u {
+            let kind = units.kind(k)
+            let a = units.attributes(k)
+            if (kind == MetricsBlock.Attribute.newline && a & MetricsBlock.Attribute.ideographicSpace == 0)
+                || kind == MetricsBlock.Attribute.tab {
+                x = 0
+            } else {
+                x += units.advance(k)
+            }
+            k += 1
+        }
+        cache = (k, x)
+        return x
+    }
+
     /// How much segment `i`'s (flagged `endTrim`) closing bracket may shrink at a line end.
     func lineEndTrim(segment i: Int) -> Int64 {
         max(0, Int64(special(i).trimAmount))
