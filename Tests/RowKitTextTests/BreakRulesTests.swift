@@ -82,6 +82,16 @@ import Testing
         #expect(try lineTexts("aa \u{2013}abc", width: 30) == ["aa", "\u{2013}ab", "c"])
     }
 
+    /// The Khmer repetition sign U+17D7 stays with the word before it in Chromium (its ICU; the
+    /// system's dictionary ends a word before it): DejaVu Serif Condensed 38.5 px at 120 px
+    /// (→ Noto Sans Khmer), `សត្វតូចៗដូចជា` is `សត្វ` / `តូចៗ` / `ដូចជា`; after a space it starts
+    /// a line as before. The sample's corpus-km/1415 (seed 1541130422).
+    @Test func khmerRepetitionSignStaysWithItsWord() throws {
+        let s = TextStyle(font: FontDescriptor(family: "DejaVu Serif Condensed"), size: 38.5, lineHeight: .pixels(50))
+        #expect(try lineTexts("សត្វតូចៗដូចជា", width: 120, s) == ["សត្វ", "តូចៗ", "ដូចជា"])
+        #expect(try lineTexts("សត្វតូច ៗ ដូចជា", width: 120, s).map { $0.filter { $0 != " " } } == ["សត្វតូច", "ៗដូចជា"])
+    }
+
     @Test func verticalTabAndFormFeedAreNoBreakOpportunity() throws {
         // Chromium 156, Liberation Serif 500 14 px, 40 px: UAX #14 makes VT and FF mandatory
         // breaks, Chromium no break at all, whatever surrounds them: `ééé\u{C}éééééé` is

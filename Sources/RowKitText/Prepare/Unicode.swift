@@ -28,6 +28,10 @@ enum UnicodeAnalysis {
             // VT and FF (mandatory breaks to UAX #14) are no break at all in Chromium, whatever
             // surrounds them: `ééé\u{C}éééééé` at 40 px is `ééééé` / `éééé` (docs/CHROMIUM.md §3(m)).
             if p < units.count && (before == 0x0B || before == 0x0C) { continue }
+            // The Khmer repetition sign U+17D7 stays with the word before it (Chromium's ICU;
+            // the system's dictionary ends a word before it): DejaVu Serif Condensed 38.5 px,
+            // `សត្វតូចៗដូចជា` at 120 px is `សត្វ` / `តូចៗ` / `ដូចជា` (docs/CHROMIUM.md §3(g)).
+            if p < units.count && units[p] == 0x17D7 && before >= 0x1780 && before <= 0x17FF { continue }
             ends[kept] = ends[k]
             mandatory[kept] = before == 0x0A ? 1 : 0
             kept += 1
