@@ -92,6 +92,18 @@ import Testing
         #expect(try lineTexts("សត្វតូច ៗ ដូចជា", width: 120, s).map { $0.filter { $0 != " " } } == ["សត្វតូច", "ៗដូចជា"])
     }
 
+    /// A soft hyphen inside an Arabic word is transparent to joining: taken by the primary font
+    /// (Liberation Sans Bold for Helvetica) between letters DejaVu Sans draws, it leaves them
+    /// joined, as Chromium shapes them with the paragraph as context (21.91 px: `بكم\u{AD}في`
+    /// is 60.20 px like `بكمفي`, RowKit had 61.52 with a final `م`); so the sample's controls/0889
+    /// (seed 5555) is one line at 210 px.
+    @Test func softHyphenInsideAnArabicWordKeepsItJoined() throws {
+        let s = TextStyle(font: FontDescriptor(family: "Helvetica, Arial, sans-serif", weight: FontWeight(700)), size: 21.91,
+                          lineHeight: .pixels(27), whiteSpace: .preWrap)
+        #expect(try width("بكم\u{AD}في", s) == width("بكمفي", s))
+        #expect(try lineTexts("مرحبا\u{200B}بكم\u{AD}في موقعنا An\u{2060}", width: 210, s).count == 1)
+    }
+
     @Test func verticalTabAndFormFeedAreNoBreakOpportunity() throws {
         // Chromium 156, Liberation Serif 500 14 px, 40 px: UAX #14 makes VT and FF mandatory
         // breaks, Chromium no break at all, whatever surrounds them: `ééé\u{C}éééééé` is
