@@ -104,6 +104,19 @@ import Testing
         #expect(try lineTexts("مرحبا\u{200B}بكم\u{AD}في موقعنا An\u{2060}", width: 210, s).count == 1)
     }
 
+    /// A soft hyphen that ends the text, or a forced line, must fit with its hyphen, which is not
+    /// drawn (Chromium 156, DejaVu Sans 16 px: `er\u{AD}` is 16.42 px, the hyphen 5.78): at 18 px
+    /// `e` / `r\u{AD}`, at 30 px one line; in `pre-wrap` before a newline the same. The sample's
+    /// controls/1104 (seed 5555).
+    @Test func softHyphenEndingTheTextFitsWithItsHyphen() throws {
+        #expect(try lineTexts("er\u{AD}", width: 18) == ["e", "r"])
+        #expect(try lineTexts("er\u{AD}", width: 30) == ["er"])
+        #expect(try lineTexts("er", width: 18) == ["er"])
+        #expect(try lineTexts("er\u{AD}\nab", width: 18, style(.preWrap)).map { $0.filter { $0 != "\n" } } == ["e", "r", "a", "b"])
+        let p = try prepare("er\u{AD}")
+        #expect(try p.layout(width: 30).lines[0].hyphenated == false)
+    }
+
     @Test func verticalTabAndFormFeedAreNoBreakOpportunity() throws {
         // Chromium 156, Liberation Serif 500 14 px, 40 px: UAX #14 makes VT and FF mandatory
         // breaks, Chromium no break at all, whatever surrounds them: `ééé\u{C}éééééé` is

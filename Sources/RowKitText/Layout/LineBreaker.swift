@@ -30,14 +30,16 @@ extension MetricsBlock.View {
     func forEachLine(maxWidth: Double, _ emit: (Int32, Int32, Int64, Bool) -> Bool) {
         let n = segmentCount
         guard n > 0 else { return }
+        let codes = self.codes
         let limit = Self.fitLimit(maxWidth)
         let single = singleLineWidth
-        if single <= limit {
+        let hyphenWidth = Int64(self.hyphenWidth)
+        if single <= limit && (codes[n - 1] & MetricsBlock.Code.special == 0 || flags(n - 1) & Flag.softHyphen == 0
+                                  || Self.endingSoftHyphenFits(single, hyphen: hyphenWidth, limit: limit)) {
             _ = emit(0, Int32(unitCount), single, false)
             return
         }
-        let hyphenWidth = Int64(self.hyphenWidth)
-        let widths = self.widths, codes = self.codes, trail = self.trail
+        let widths = self.widths, trail = self.trail
         var lineStart: Int32 = 0
         var lineFirst = 0           // first segment on the current line
         var x: Int64 = 0            // pen after the last placed segment, hanging spaces included
@@ -93,7 +95,10 @@ extension MetricsBlock.View {
             let w = resume >= 0 ? lineStartWidth(resume, contentEnd(i)) : Int64(widths[i])
             resume = -1
             var trim: Int64 = 0
-            if placed > 0 && f & Flag.whitespaceOnly == 0 && x + w > limit {
+            // A soft hyphen ending the text or a forced line must fit with its (undrawn) hyphen.
+            let endHyphen = f & Flag.softHyphen != 0 && (i == n - 1 || f & Flag.mandatoryBreak != 0) ? hyphenWidth : 0
+            if placed > 0 && f & Flag.whitespaceOnly == 0
+                && (x + w > limit || (endHyphen > 0 && !Self.endingSoftHyphenFits(x + w, hyphen: endHyphen, limit: limit))) {
                 // A closing mark ending the line gives up its end half only when the break
                 // follows it directly, not after white space (docs/CHROMIUM.md §3(e)).
                 if f & Flag.endTrim != 0 && f & Flag.mandatoryBreak == 0 && trailing(i) == 0 { trim = lineEndTrim(segment: i) }
@@ -190,7 +195,8 @@ extension MetricsBlock.View {
                 // CJK punctuation starting the line is shaped again alone (docs/CHROMIUM.md §3(e)).
                 let w = f & Flag.lineStartAlone != 0 ? lineStartWidth(Int(segmentStart), contentEnd(i)) : w
                 // A line resumed before the segment (a word joined across it) can break anywhere.
-                if w > limit && (f & Flag.breakable != 0 || segmentStart < start(i)) {
+                if (w > limit || (endHyphen > 0 && !Self.endingSoftHyphenFits(w, hyphen: endHyphen, limit: limit)))
+                    && (f & Flag.breakable != 0 || segmentStart < start(i)) {
                     // overflow-wrap: break-word — whole graphemes per line, at least one; a
                     // closing bracket that ends the word may shrink to fit.
                     var gx: Int64 = 0
@@ -200,7 +206,12 @@ extension MetricsBlock.View {
                     var dictionary: [Int32]?
                     var joined = false
                     while u < contentEnd {
-                        let piece = breakWordLine(from: u, contentEnd: contentEnd, limit: limit, endTrim: endTrim)
+                        var piece = breakWordLine(from: u, contentEnd: contentEnd, limit: limit, endTrim: endTrim)
+                        if piece.end == contentEnd && endHyphen > 0 && !Self.endingSoftHyphenFits(piece.width, hyphen: endHyphen, limit: limit) {
+                            // The rest does not fit with the hyphen: broken in the space left for it.
+                            let shorter = breakWordLine(from: u, contentEnd: contentEnd, limit: limit - Self.ceilToLayoutUnit(endHyphen), endTrim: 0)
+                            if shorter.end < contentEnd - 1 { piece = shorter }
+                        }
                         if piece.end == contentEnd {
                             gx = piece.width
                             if piece.trimmed { trim = endTrim }

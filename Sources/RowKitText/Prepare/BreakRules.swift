@@ -352,6 +352,14 @@ extension MetricsBlock.View {
         return x
     }
 
+    /// Whether a line of content width `width` that ends the text (or a forced line) with a soft
+    /// hyphen fits: Chromium counts the hyphen there although it draws none (measured,
+    /// docs/CHROMIUM.md §3(b)): DejaVu Sans 16 px, `er\u{AD}` (16.42 px, hyphen 5.78) at 18 px is
+    /// `e` / `r\u{AD}`, at 30 px one line 16.42 px wide.
+    @inline(__always) static func endingSoftHyphenFits(_ width: Int64, hyphen: Int64, limit: Int64) -> Bool {
+        ceilToLayoutUnit(width) + ceilToLayoutUnit(hyphen) <= limit
+    }
+
     /// How much segment `i`'s (flagged `endTrim`) closing bracket may shrink at a line end.
     func lineEndTrim(segment i: Int) -> Int64 {
         max(0, Int64(special(i).trimAmount))
