@@ -115,6 +115,9 @@ import Testing
         #expect(try lineTexts("er\u{AD}\nab", width: 18, style(.preWrap)).map { $0.filter { $0 != "\n" } } == ["e", "r", "a", "b"])
         let p = try prepare("er\u{AD}")
         #expect(try p.layout(width: 30).lines[0].hyphenated == false)
+        // The measuring form's one-line shortcut does not skip the rule.
+        #expect(try p.measure(width: 18).lineCount == 2)
+        #expect(try TextMetrics("er\u{AD}", style: style()).measure(width: 18).lineCount == 2)
     }
 
     @Test func verticalTabAndFormFeedAreNoBreakOpportunity() throws {

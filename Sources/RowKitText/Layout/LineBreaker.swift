@@ -30,16 +30,14 @@ extension MetricsBlock.View {
     func forEachLine(maxWidth: Double, _ emit: (Int32, Int32, Int64, Bool) -> Bool) {
         let n = segmentCount
         guard n > 0 else { return }
-        let codes = self.codes
         let limit = Self.fitLimit(maxWidth)
         let single = singleLineWidth
-        let hyphenWidth = Int64(self.hyphenWidth)
-        if single <= limit && (codes[n - 1] & MetricsBlock.Code.special == 0 || flags(n - 1) & Flag.softHyphen == 0
-                                  || Self.endingSoftHyphenFits(single, hyphen: hyphenWidth, limit: limit)) {
+        if single <= limit {
             _ = emit(0, Int32(unitCount), single, false)
             return
         }
-        let widths = self.widths, trail = self.trail
+        let hyphenWidth = Int64(self.hyphenWidth)
+        let widths = self.widths, codes = self.codes, trail = self.trail
         var lineStart: Int32 = 0
         var lineFirst = 0           // first segment on the current line
         var x: Int64 = 0            // pen after the last placed segment, hanging spaces included
