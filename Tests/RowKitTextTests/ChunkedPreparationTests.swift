@@ -167,3 +167,63 @@ extension ChunkedPreparationTests {
         #expect(MemoryLayout<WordCache.Entry>.stride <= 72)
     }
 }
+
+extension ChunkedPreparationTests {
+    /// Styles that differ only in colour, line height or alignment share their words (a list's
+    /// body, subtitle and content texts in one font and size): the second style adds no entry
+    /// for words the first met, and its forms equal the whole-paragraph analysis in that style
+    /// (with its own line height in the header).
+    @Test func stylesDifferingOnlyInColourShareTheirWords() throws {
+        let cache = ShapeCache(capacity: 1000)
+        func entries() -> Int { PrepareScratch.current.words?.young.entries.count ?? 0 }
+        let text = "the quick brown fox jumps over the lazy dog"
+        var black = style(family: "DejaVu Sans", size: 13)
+        black.color = Color(white: 0)
+        var gray = black
+        gray.color = Color(white: 0.5)
+        gray.lineHeight = .pixels(20)
+        gray.alignment = .center
+        _ = try TextMetrics(text, style: black, cache: cache)
+        let count = entries()
+        #expect(count >= 8)
+        try Self.expectSame(text, gray, cache: cache)
+        #expect(entries() == count, "a colour, line height or alignment of its own makes no new entry")
+        #expect(try TextMetrics(text, style: gray, cache: cache).lineHeight == 20)
+        // What analysis reads keeps words apart: size, weight, language, white space, direction.
+        var bigger = black
+        bigger.size = 14
+        var bold = black
+        bold.font.weight = .bold
+        var japanese = black
+        japanese.lang = "ja"
+        var preWrap = black
+        preWrap.whiteSpace = .preWrap
+        var rtl = black
+        rtl.direction = .rtl
+        for other in [bigger, bold, japanese, preWrap, rtl] {
+            #expect(!PrepareScratch.sharesAnalysis(black, other))
+            let before = entries()
+            try Self.expectSame(text, other, cache: cache)
+            #expect(entries() > before)
+        }
+    }
+}
+
+extension ChunkedPreparationTests {
+    /// The doorkeeper: every missed chunk is stored until the young generation first fills;
+    /// after that, a chunk only the second time it is missed; emptying the cache starts over.
+    @Test func chunksAreAdmittedOnTheirSecondMissOnceTheCacheHasFilled() {
+        var cache = WordCache()
+        let a: UInt64 = 0x1234_5678_9ABC_DEF0, b: UInt64 = 0x0FED_CBA9_8765_4321
+        let before = (cache.admits(a), cache.admits(a))
+        #expect(before == (true, true), "no doorkeeper before the cache has filled")
+        cache.rotate()
+        let first = cache.admits(a), second = cache.admits(a), other = cache.admits(b)
+        #expect(!first, "first miss under pressure: not stored")
+        #expect(second, "second miss: stored")
+        #expect(!other)
+        cache.removeAll()
+        let afterEmptying = cache.admits(b)
+        #expect(afterEmptying)
+    }
+}

@@ -182,6 +182,8 @@ struct FontFallback {
             let (scalar, length) = UnicodeAnalysis.scalar(at: i, in: units)
             if !font.covers(scalar) && !ICU.isDefaultIgnorable(scalar) {
                 if scalar == 0x3000 { return false }
+                // An ideograph alone has no decomposition: HarfBuzz could only give .notdef.
+                if g1 - g0 == 1 && CategoryFilter.isUnifiedIdeograph(units[g0]) { return false }
                 return font.shapes(cluster: UnsafeBufferPointer(rebasing: units[g0..<g1]))
             }
             i += length

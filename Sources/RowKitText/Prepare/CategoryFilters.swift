@@ -22,4 +22,12 @@ enum CategoryFilter {
         (unit >= 0x4E00 && unit <= 0x9FFF) || (unit >= 0xAC00 && unit <= 0xD7A3)
             || (unit >= 0x3041 && unit <= 0x3096) || (unit >= 0x30A1 && unit <= 0x30FA)
     }
+
+    /// Whether `unit` is a CJK unified ideograph (extension A or the main block): characters
+    /// without any decomposition, so HarfBuzz shapes one alone to .notdef with any font whose
+    /// character map lacks it — font fallback need not shape it to find out (`SingleUnitGraphemeTests`
+    /// checks every one against HarfBuzz for the test fonts).
+    @inline(__always) static func isUnifiedIdeograph(_ unit: UInt16) -> Bool {
+        (unit >= 0x4E00 && unit <= 0x9FFF) || (unit >= 0x3400 && unit <= 0x4DBF)
+    }
 }

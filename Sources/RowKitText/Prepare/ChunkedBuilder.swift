@@ -120,8 +120,8 @@ struct ChunkedBuilder {
                     key.mask |= 1 << UInt64(k - p)
                 }
             }
-            let hash = cacheable ? WordCache.hash(context: context.id, state: state, levels: key, units: chunk) : 0
-            if cacheable, let index = words.find(hash, context: context.id, state: state, levels: key, units: chunk) {
+            let hash = cacheable ? WordCache.hash(context: context.analysisID, state: state, levels: key, units: chunk) : 0
+            if cacheable, let index = words.find(hash, context: context.analysisID, state: state, levels: key, units: chunk) {
                 words.hits += 1
                 let e = words.young.entries[index]
                 if e.flags & WordCache.Flag.joinsNeighbours != 0 { return false }
@@ -196,9 +196,9 @@ struct ChunkedBuilder {
                 }
                 // Line-start widths of reshaped CJK punctuation are not in the shaped runs.
                 if !builder.reshapedStarts.isEmpty || builder.shapedWithContextScript { cacheable = false }
-                if cacheable {
+                if cacheable && words.admits(hash) {
                     words.rotateIfFull()
-                    let index = words.young.insert(builder, chunk: chunk, hash: hash, context: context.id, in: state,
+                    let index = words.young.insert(builder, chunk: chunk, hash: hash, context: context.analysisID, in: state,
                                                   levels: key, extended: extended)
                     words.young.entries[index].planStart = Int8(planStart)
                     let kernsBefore = kerns.count, aloneBefore = alone.count

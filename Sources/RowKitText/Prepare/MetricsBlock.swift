@@ -728,9 +728,15 @@ package enum MetricsBlock {
 }
 
 /// A small open-addressing map from (advance, attributes) keys to palette indices. A slot
-/// packs the key plus one (40 bits; 0 is empty) and the index (24 bits).
+/// packs the key plus one (40 bits; 0 is empty) and the index (24 bits). The slots taken are
+/// listed, so that emptying the map for the next text clears those alone: once a long text has
+/// grown the table to 4,096 slots, clearing all of them (32 KB) cost more than planning a
+/// short text.
 struct PaletteMap {
     private var slots: [UInt64] = []
+    /// The slots taken, in the order they were taken (room for half the table: the map is
+    /// never fuller than that).
+    private var used: [Int32] = []
     private var count = 0
     private var mask = -1
 
@@ -740,7 +746,12 @@ struct PaletteMap {
     mutating func reset() {
         if slots.count > 4096 { self = PaletteMap(); return }
         if count > 0 {
-            slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            let n = count
+            slots.withUnsafeMutableBufferPointer { s in
+                used.withUnsafeBufferPointer { u in
+                    for k in 0..<n { s[Int(u[k])] = 0 }
+                }
+            }
             count = 0
         }
     }
@@ -750,12 +761,14 @@ struct PaletteMap {
     @inline(__always)
     mutating func withRoom<R>(for n: Int, _ body: (inout Table) -> R) -> R {
         while 2 * (count + n) > slots.count { grow() }
-        let m = mask
+        let m = mask, c = count
         var added = 0
         let result = slots.withUnsafeMutableBufferPointer { buffer in
-            var table = Table(slots: buffer, mask: m)
-            defer { added = table.added }
-            return body(&table)
+            used.withUnsafeMutableBufferPointer { taken in
+                var table = Table(slots: buffer, mask: m, used: taken.baseAddress! + c)
+                defer { added = table.added }
+                return body(&table)
+            }
         }
         count += added
         return result
@@ -765,6 +778,8 @@ struct PaletteMap {
     struct Table {
         let slots: UnsafeMutableBufferPointer<UInt64>
         let mask: Int
+        /// Where the slots this borrow takes are listed.
+        let used: UnsafeMutablePointer<Int32>
         var added = 0
 
         /// The index of `key` (< 2^40), inserting it with `next` when absent. Indices ≥ 2^24 (a
@@ -778,6 +793,7 @@ struct PaletteMap {
                 if s == 0 {
                     guard next < 1 << 24 else { return next }
                     slots[slot] = stored | UInt64(next) << 40
+                    used[added] = Int32(slot)
                     added += 1
                     return next
                 }
@@ -791,11 +807,15 @@ struct PaletteMap {
         let old = slots
         let size = max(512, old.count * 2)
         slots = [UInt64](repeating: 0, count: size)
+        used = [Int32](repeating: 0, count: size / 2)
         mask = size - 1
+        var k = 0
         for s in old where s != 0 {
             var slot = Int(truncatingIfNeeded: ((s & 0xFF_FFFF_FFFF) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = s
+            used[k] = Int32(slot)
+            k += 1
         }
     }
 }

@@ -11,6 +11,11 @@ package final class PrepareScratch {
     /// field each time.
     final class Context {
         let id: Int32
+        /// The word cache's key for the style: shared by the contexts (same font library and
+        /// shape cache) whose styles differ only in what analysing a chunk never reads —
+        /// colour, line height, alignment — so that a list's texts in one font and size but
+        /// several colours share their words (``sharesAnalysis(_:_:)``).
+        let analysisID: Int32
         let fonts: FontLibrary
         let cache: ShapeCache
         let style: TextStyle
@@ -22,9 +27,10 @@ package final class PrepareScratch {
         /// The shape cache's generation the word cache's entries for this context date from.
         var generation: UInt64
 
-        init(id: Int32, fonts: FontLibrary, cache: ShapeCache, style: TextStyle, resolved: ResolvedStyle, fallback: FontFallback,
-             language: ShapingLanguage, generation: UInt64) {
+        init(id: Int32, analysisID: Int32, fonts: FontLibrary, cache: ShapeCache, style: TextStyle, resolved: ResolvedStyle,
+             fallback: FontFallback, language: ShapingLanguage, generation: UInt64) {
             self.id = id
+            self.analysisID = analysisID
             self.fonts = fonts
             self.cache = cache
             self.style = style
@@ -69,12 +75,23 @@ package final class PrepareScratch {
             words?.removeAll()
         }
         if contexts.contains(where: { $0.cache === cache && $0.generation != generation }) { forget(cache, generation: generation) }
-        let context = Context(id: nextContextID, fonts: fonts, cache: cache, style: style, resolved: resolved,
+        let analysisID = contexts.first {
+            $0.fonts === fonts && $0.cache === cache && $0.resolved.primary === resolved.primary && Self.sharesAnalysis($0.style, style)
+        }?.analysisID ?? nextContextID
+        let context = Context(id: nextContextID, analysisID: analysisID, fonts: fonts, cache: cache, style: style, resolved: resolved,
                               fallback: FontFallback(style: style, primary: resolved.primary, fonts: fonts),
                               language: ShapingLanguage(style.lang), generation: generation)
         nextContextID &+= 1
         contexts.append(context)
         return context
+    }
+
+    /// Whether chunks analysed in style `a` are analysed the same in style `b`: what the
+    /// analysis reads of a style is its font, size, content language, white-space rule and
+    /// direction (the chunk's bidi levels are in the word cache's key besides); colour, line
+    /// height and alignment only matter to the measuring form's header and to drawing.
+    static func sharesAnalysis(_ a: TextStyle, _ b: TextStyle) -> Bool {
+        a.font == b.font && a.size == b.size && a.lang == b.lang && a.whiteSpace == b.whiteSpace && a.direction == b.direction
     }
 
     /// The shape cache was emptied: forget every word prepared through anything (simplest, and

@@ -60,6 +60,8 @@ enum UnicodeAnalysis {
 
     /// Grapheme cluster end offsets.
     static func graphemeEnds(_ units: UnsafeBufferPointer<UInt16>) throws(TextError) -> [Int32] {
+        // CJK and Hangul prose, among others: every unit is a grapheme, no need to ask ICU.
+        if SingleUnitGraphemes.all(units) { return (0..<Int32(units.count)).map { $0 + 1 } }
         let capacity = units.count + 1
         var ends = [Int32](repeating: 0, count: capacity)
         let count = ends.withUnsafeMutableBufferPointer {

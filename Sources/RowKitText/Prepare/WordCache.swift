@@ -164,7 +164,7 @@ struct WordCache {
         }
 
         /// Appends a copy of entry `index` of `other` (with its data) and returns its index here.
-        mutating func copy(_ index: Int, from other: Generation) -> Int {
+        mutating func copy(_ index: Int, from other: borrowing Generation) -> Int {
             var e = other.entries[index]
             let u = Int(e.unitStart), n = Int(e.length)
             e.unitStart = Int32(units.count)
@@ -190,44 +190,79 @@ struct WordCache {
     }
 
     var young = Generation()
-    private(set) var old: Generation?
+    /// The previous young generation; an empty table until the first rotation (`hasOld`). Not
+    /// an optional: reading an optional's payload copied the whole generation (a retain and
+    /// release of each of its arrays) for every chunk the young one lacked.
+    private(set) var old = Generation(slots: 1)
+    private(set) var hasOld = false
+    /// Fingerprints of chunks missed once while the cache is under pressure (``admits(_:)``),
+    /// direct-mapped by hash (256 KB, made at the first rotation).
+    private var seenOnce: [UInt32] = []
     /// Lookups that found their chunk, and chunks analysed (since the thread started).
     var hits = 0, misses = 0
     /// Times the young generation filled and replaced the old one (since the thread started).
     var rotations = 0
 
     /// A tiny cache, holding the place of the thread's real one while that one is in use.
-    static var empty: WordCache { WordCache(young: Generation(slots: 16), old: nil) }
+    static var empty: WordCache { WordCache(young: Generation(slots: 16)) }
 
     /// Drops everything.
     mutating func removeAll() {
         young = Generation()
-        old = nil
+        old = Generation(slots: 1)
+        hasOld = false
+        seenOnce = []
+    }
+
+    /// Whether a missed chunk (its key's `hash`) should be remembered. Always, until the young
+    /// generation has filled once; after that only chunks missed before (a doorkeeper, as in
+    /// TinyLFU): a list's long tail of words met once would otherwise fill the young generation
+    /// every few thousand rows and push out the words that do come back. A chunk not admitted
+    /// is analysed as any miss and not stored; its fingerprint is remembered until another
+    /// chunk's takes its slot.
+    @inline(__always)
+    mutating func admits(_ hash: UInt64) -> Bool {
+        guard hasOld else { return true }
+        if seenOnce.isEmpty { seenOnce = [UInt32](repeating: 0, count: 1 << 16) }
+        let slot = Int(truncatingIfNeeded: hash >> 48)
+        let fingerprint = UInt32(truncatingIfNeeded: hash) | 1
+        if seenOnce[slot] == fingerprint { return true }
+        seenOnce[slot] = fingerprint
+        return false
     }
 
     /// Entries held, over both generations.
-    var count: Int { young.entries.count + (old?.entries.count ?? 0) }
+    var count: Int { young.entries.count + (hasOld ? old.entries.count : 0) }
 
     /// Heap bytes held, over both generations (``Generation/byteCount``).
-    var byteCount: Int { young.byteCount + (old?.byteCount ?? 0) }
+    var byteCount: Int { young.byteCount + (hasOld ? old.byteCount : 0) + 4 * seenOnce.count }
 
     /// The entry for the key (promoted to the young generation if found in the old one).
     @inline(__always)
     mutating func find(_ hash: UInt64, context: Int32, state: FontFallback.CarriedState, levels: Levels,
                        units: UnsafeBufferPointer<UInt16>) -> Int? {
         if let index = young.find(hash, context: context, state: state, levels: levels, units: units) { return index }
-        guard let old, let index = old.find(hash, context: context, state: state, levels: levels, units: units) else { return nil }
-        rotateIfFull()
+        guard hasOld, let index = old.find(hash, context: context, state: state, levels: levels, units: units) else { return nil }
+        if young.isFull {
+            // Rare: the rotation drops the generation the entry is in, so keep it for the copy.
+            let previous = old
+            rotateIfFull()
+            return young.copy(index, from: previous)
+        }
         return young.copy(index, from: old)
     }
 
     /// Makes room in the young generation: when full, it becomes the old one.
     mutating func rotateIfFull() {
-        if young.isFull {
-            rotations += 1
-            old = young
-            young = Generation()
-        }
+        if young.isFull { rotate() }
+    }
+
+    /// The young generation becomes the old one (the old one is dropped).
+    mutating func rotate() {
+        rotations += 1
+        old = young
+        hasOld = true
+        young = Generation()
     }
 
     /// A hash of the key (multiply-xor over the context, state, levels and text, four units at
