@@ -133,6 +133,29 @@ int rk_forbids_break_after(uint32_t cp) {
     }
 }
 
+int rk_precedes_word_initial_hyphen(uint32_t cp) {
+    switch (u_getIntPropertyValue((UChar32)cp, UCHAR_LINE_BREAK)) {
+    case U_LB_MANDATORY_BREAK: case U_LB_CARRIAGE_RETURN: case U_LB_LINE_FEED: case U_LB_NEXT_LINE:
+    case U_LB_SPACE: case U_LB_ZWSPACE: case U_LB_CONTINGENT_BREAK: case U_LB_GLUE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int rk_is_letter_after_hyphen(uint32_t cp) {
+    switch (u_getIntPropertyValue((UChar32)cp, UCHAR_LINE_BREAK)) {
+    case U_LB_ALPHABETIC: case U_LB_HEBREW_LETTER: case U_LB_AMBIGUOUS: case U_LB_UNKNOWN:
+        return 1;
+    case U_LB_COMPLEX_CONTEXT: {
+        int8_t category = u_charType((UChar32)cp);
+        return category != U_NON_SPACING_MARK && category != U_COMBINING_SPACING_MARK;
+    }
+    default:
+        return 0;
+    }
+}
+
 int32_t rk_script(uint32_t cp) {
     UErrorCode status = U_ZERO_ERROR;
     UScriptCode script = uscript_getScript((UChar32)cp, &status);

@@ -45,6 +45,81 @@ import Testing
         try expectBreaks("www.example.org/path/to-|file.html")
     }
 
+    /// Chromium 156, DejaVu Sans 16 px at 60 px: after overflow-wrap splits `aaaaaaaaaaaa-…`
+    /// before the `-`, the break opportunity after it is looked for again from the line start,
+    /// with nothing before it: a `-` before a digit (a break only after a letter or digit) and a
+    /// word-initial hyphen before a letter (UAX #14 LB20a) no longer allow one. The random
+    /// samples' `rowkit-1.0.0.tar.gz` lines (url/0448, url/1111 of seed 31337).
+    @Test func overflowWrapLineStartSeesNoContextBeforeIt() throws {
+        let cases: [(String, [String])] = [
+            ("aaaaaaaaaaaa-1234567", ["aaaaaa", "aaaaaa", "-12345", "67"]),
+            ("aaaaaaaaaaaa-1.0.0.tar", ["aaaaaa", "aaaaaa", "-1.0.0.t", "ar"]),
+            ("aaaaaaaaaaaa\u{2010}αβγδεζηθ", ["aaaaaa", "aaaaaa", "\u{2010}αβγδε", "ζηθ"]),
+            ("aaaaaaaaaaaa\u{2013}abcdefgh", ["aaaaaa", "aaaaaa", "\u{2013}abcde", "fgh"]),
+            // Still a break: `-` before a letter (Chromium's table), a hyphen before a digit,
+            // an em dash.
+            ("aaaaaaaaaaaa-abcdefg", ["aaaaaa", "aaaaaa", "-", "abcdef", "g"]),
+            ("aaaaaaaaaaaa\u{2010}12345678", ["aaaaaa", "aaaaaa", "\u{2010}", "12345", "678"]),
+            ("aaaaaaaaaaaa\u{2014}αβγδεζηθ", ["aaaaaa", "aaaaaa", "\u{2014}", "αβγδεζ", "ηθ"]),
+        ]
+        for (text, lines) in cases {
+            #expect(try lineTexts(text, width: 60) == lines, "\(text)")
+        }
+    }
+
+    /// UAX #14 LB20a as Chromium's ICU has it (DejaVu Sans 16 px at 30 px): a hyphen after a
+    /// space does not break from the letter after it, also for the en and figure dashes, the
+    /// Armenian hyphen and U+2E17 and before Hebrew letters (the system's ICU glues only `-`
+    /// and U+2010, and not before Hebrew); after a letter, or before a digit, it still breaks.
+    @Test func wordInitialHyphenStaysWithTheLetterAfterIt() throws {
+        try expectBreaks("aa |\u{2013}αβγ")
+        try expectBreaks("aa |\u{2012}αβγ")
+        try expectBreaks("aa |\u{58A}αβγ")
+        try expectBreaks("aa |\u{2010}עבר")
+        try expectBreaks("aa |\u{2013}abc")
+        try expectBreaks("aa |x\u{2013}|αβγ")
+        try expectBreaks("aa |\u{2013}|123")
+        #expect(try lineTexts("aa \u{2013}abc", width: 30) == ["aa", "\u{2013}ab", "c"])
+    }
+
+    /// The Khmer repetition sign U+17D7 stays with the word before it in Chromium (its ICU; the
+    /// system's dictionary ends a word before it): DejaVu Serif Condensed 38.5 px at 120 px
+    /// (→ Noto Sans Khmer), `សត្វតូចៗដូចជា` is `សត្វ` / `តូចៗ` / `ដូចជា`; after a space it starts
+    /// a line as before. The sample's corpus-km/1415 (seed 1541130422).
+    @Test func khmerRepetitionSignStaysWithItsWord() throws {
+        let s = TextStyle(font: FontDescriptor(family: "DejaVu Serif Condensed"), size: 38.5, lineHeight: .pixels(50))
+        #expect(try lineTexts("សត្វតូចៗដូចជា", width: 120, s) == ["សត្វ", "តូចៗ", "ដូចជា"])
+        #expect(try lineTexts("សត្វតូច ៗ ដូចជា", width: 120, s).map { $0.filter { $0 != " " } } == ["សត្វតូច", "ៗដូចជា"])
+    }
+
+    /// A soft hyphen inside an Arabic word is transparent to joining: taken by the primary font
+    /// (Liberation Sans Bold for Helvetica) between letters DejaVu Sans draws, it leaves them
+    /// joined, as Chromium shapes them with the paragraph as context (21.91 px: `بكم\u{AD}في`
+    /// is 60.20 px like `بكمفي`, RowKit had 61.52 with a final `م`); so the sample's controls/0889
+    /// (seed 5555) is one line at 210 px.
+    @Test func softHyphenInsideAnArabicWordKeepsItJoined() throws {
+        let s = TextStyle(font: FontDescriptor(family: "Helvetica, Arial, sans-serif", weight: FontWeight(700)), size: 21.91,
+                          lineHeight: .pixels(27), whiteSpace: .preWrap)
+        #expect(try width("بكم\u{AD}في", s) == width("بكمفي", s))
+        #expect(try lineTexts("مرحبا\u{200B}بكم\u{AD}في موقعنا An\u{2060}", width: 210, s).count == 1)
+    }
+
+    /// A soft hyphen that ends the text, or a forced line, must fit with its hyphen, which is not
+    /// drawn (Chromium 156, DejaVu Sans 16 px: `er\u{AD}` is 16.42 px, the hyphen 5.78): at 18 px
+    /// `e` / `r\u{AD}`, at 30 px one line; in `pre-wrap` before a newline the same. The sample's
+    /// controls/1104 (seed 5555).
+    @Test func softHyphenEndingTheTextFitsWithItsHyphen() throws {
+        #expect(try lineTexts("er\u{AD}", width: 18) == ["e", "r"])
+        #expect(try lineTexts("er\u{AD}", width: 30) == ["er"])
+        #expect(try lineTexts("er", width: 18) == ["er"])
+        #expect(try lineTexts("er\u{AD}\nab", width: 18, style(.preWrap)).map { $0.filter { $0 != "\n" } } == ["e", "r", "a", "b"])
+        let p = try prepare("er\u{AD}")
+        #expect(try p.layout(width: 30).lines[0].hyphenated == false)
+        // The measuring form's one-line shortcut does not skip the rule.
+        #expect(try p.measure(width: 18).lineCount == 2)
+        #expect(try TextMetrics("er\u{AD}", style: style()).measure(width: 18).lineCount == 2)
+    }
+
     @Test func verticalTabAndFormFeedAreNoBreakOpportunity() throws {
         // Chromium 156, Liberation Serif 500 14 px, 40 px: UAX #14 makes VT and FF mandatory
         // breaks, Chromium no break at all, whatever surrounds them: `ééé\u{C}éééééé` is

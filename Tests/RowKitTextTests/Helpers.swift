@@ -73,10 +73,12 @@ func observedBreaks(_ text: String, _ style: TextStyle = style()) throws -> Set<
     for b in graphemeBoundaries(p) where b > 2 && b < p.units.count {
         var contentEnd = b
         while contentEnd > 0 && p.units[contentEnd - 1] == 0x20 { contentEnd -= 1 }
-        // A full stop trimmed before punctuation is full width when a line ends after it.
+        // A full stop trimmed before punctuation is full width when a line ends after it; such
+        // a reshaped end starting the text fits only when rounded up to 1/64 px (§3(e)).
         let segment = p.segmentEnds.firstIndex(of: Int32(b))
         let growth = segment.map { PreparedText.pixels(p.lineEndGrowth(segment: $0)) } ?? 0
-        let layout = try p.layout(width: p.width(of: 0..<contentEnd) + growth)
+        let w = p.width(of: 0..<contentEnd)
+        let layout = try p.layout(width: growth > 0 ? ((w + growth) * 64).rounded(.up) / 64 : w)
         if layout.lines.count > 1 && layout.lines[0].end == b { found.insert(b - 2) }
     }
     return found

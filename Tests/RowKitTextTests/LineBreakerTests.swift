@@ -41,6 +41,24 @@ import Testing
         #expect(try p.lineCount(width: w - 1.0 / 64 - 0.001) == 2)
     }
 
+    /// docs/CHROMIUM.md §3(e): a line whose end is shaped again alone (`と` kerned against `て`
+    /// in Noto Sans CJK JP: 118.0156 px alone, 117.1 kerned) is measured by its start and end
+    /// positions in the shaping item, each rounded up to 1/64 px: at the item's start (the
+    /// text's, or after a `pre-wrap` newline) it gets no layout unit of allowance, after four
+    /// kana (118.00006 px into the item) it does. Chromium 156, DejaVu Sans 500 29.5 px, 118 px.
+    @Test func reshapedLineEndIsMeasuredByItsPositionsInTheItem() throws {
+        var s = TextStyle(font: FontDescriptor(family: "DejaVu Sans", weight: FontWeight(500)), size: 29.5, lineHeight: .pixels(36))
+        #expect(try lineTexts("今日はとて", width: 118, s) == ["今日は", "とて"])
+        #expect(try lineTexts("ああああ今日はとて", width: 118, s) == ["ああああ", "今日はと", "て"])
+        #expect(try lineTexts("今日はと", width: 118, s) == ["今日はと"])
+        s.whiteSpace = .preWrap
+        #expect(try lineTexts("ああああ\n今日はとて", width: 118, s).map { $0.filter { $0 != "\n" } } == ["ああああ", "今日は", "とて"])
+        // Noto Sans CJK TC 15 px at 60 px: `ー` is kerned against `ザ`.
+        let tc = TextStyle(font: FontDescriptor(family: "Noto Sans CJK TC"), size: 15, lineHeight: .pixels(19))
+        #expect(try lineTexts("とギョーザ", width: 60, tc) == ["とギョ", "ーザ"])
+        #expect(try lineTexts("ラーメンとギョーザ", width: 60, tc) == ["ラーメン", "とギョー", "ザ"])
+    }
+
     // MARK: overflow-wrap: break-word
 
     @Test func longWordMovesDownThenBreaksBetweenGraphemes() throws {

@@ -42,6 +42,13 @@ int rk_forbids_break_before(uint32_t cp);
 /// 1 when no line break may come right after `cp` (classes OP, QU, GL, ZWJ).
 int rk_forbids_break_after(uint32_t cp);
 
+/// 1 for what may come before a word-initial hyphen (UAX #14 LB20a: classes BK, CR, LF, NL, SP,
+/// ZW, CB, GL).
+int rk_precedes_word_initial_hyphen(uint32_t cp);
+/// 1 for a letter a word-initial hyphen does not break from (LB20a's AL and HL, with LB1's AI,
+/// XX and SA letters as AL).
+int rk_is_letter_after_hyphen(uint32_t cp);
+
 /// NFC-composes `length` UTF-16 units into `out`; returns the composed length, or -1.
 int32_t rk_compose_nfc(const uint16_t *text, int32_t length, uint16_t *out, int32_t capacity);
 

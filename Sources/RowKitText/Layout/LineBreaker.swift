@@ -48,6 +48,8 @@ extension MetricsBlock.View {
         // A line starts inside segment i at this unit (after an overflow break whose rest is
         // still wider than the line, which is broken again between graphemes); -1: none.
         var resume = -1
+        // The pen at a line start from its shaping item's start, for lines with a reshaped end.
+        var itemPens: (unit: Int, x: Int64) = (0, 0)
         // `breakable` only matters for a segment wider than the line, which the fast loop
         // leaves to the general path anyway.
         let specialFlags = ~Flag.breakable
@@ -91,7 +93,10 @@ extension MetricsBlock.View {
             let w = resume >= 0 ? lineStartWidth(resume, contentEnd(i)) : Int64(widths[i])
             resume = -1
             var trim: Int64 = 0
-            if placed > 0 && f & Flag.whitespaceOnly == 0 && x + w > limit {
+            // A soft hyphen ending the text or a forced line must fit with its (undrawn) hyphen.
+            let endHyphen = f & Flag.softHyphen != 0 && (i == n - 1 || f & Flag.mandatoryBreak != 0) ? hyphenWidth : 0
+            if placed > 0 && f & Flag.whitespaceOnly == 0
+                && (x + w > limit || (endHyphen > 0 && !Self.endingSoftHyphenFits(x + w, hyphen: endHyphen, limit: limit))) {
                 // A closing mark ending the line gives up its end half only when the break
                 // follows it directly, not after white space (docs/CHROMIUM.md §3(e)).
                 if f & Flag.endTrim != 0 && f & Flag.mandatoryBreak == 0 && trailing(i) == 0 { trim = lineEndTrim(segment: i) }
@@ -113,7 +118,7 @@ extension MetricsBlock.View {
                         (endSegment, width, hyphen, growth) = before
                     }
                     if (hyphen && Self.ceilToLayoutUnit(content + growth) + Self.ceilToLayoutUnit(hyphenWidth) > limit)
-                        || (growth > 0 && content + growth > limit) {
+                        || (growth > 0 && !Self.reshapedEndFits(content + growth, itemX: itemPen(at: Int(lineStart), cache: &itemPens), limit: limit)) {
                         if let fallback = lineBreakBefore(i, lineFirst: lineFirst, lineStart: lineStart, limit: limit, hyphenWidth: hyphenWidth) {
                             endSegment = fallback.segment
                             width = fallback.width
@@ -187,7 +192,9 @@ extension MetricsBlock.View {
                 lineFirst = i
                 // CJK punctuation starting the line is shaped again alone (docs/CHROMIUM.md §3(e)).
                 let w = f & Flag.lineStartAlone != 0 ? lineStartWidth(Int(segmentStart), contentEnd(i)) : w
-                if w > limit && f & Flag.breakable != 0 {
+                // A line resumed before the segment (a word joined across it) can break anywhere.
+                if (w > limit || (endHyphen > 0 && !Self.endingSoftHyphenFits(w, hyphen: endHyphen, limit: limit)))
+                    && (f & Flag.breakable != 0 || segmentStart < start(i)) {
                     // overflow-wrap: break-word — whole graphemes per line, at least one; a
                     // closing bracket that ends the word may shrink to fit.
                     var gx: Int64 = 0
@@ -195,11 +202,26 @@ extension MetricsBlock.View {
                     let contentEnd = self.contentEnd(i)
                     let endTrim = f & Flag.endTrim != 0 ? lineEndTrim(segment: i) : 0
                     var dictionary: [Int32]?
+                    var joined = false
                     while u < contentEnd {
-                        let piece = breakWordLine(from: u, contentEnd: contentEnd, limit: limit, endTrim: endTrim)
+                        var piece = breakWordLine(from: u, contentEnd: contentEnd, limit: limit, endTrim: endTrim)
+                        if piece.end == contentEnd && endHyphen > 0 && !Self.endingSoftHyphenFits(piece.width, hyphen: endHyphen, limit: limit) {
+                            // The rest does not fit with the hyphen: broken in the space left for it.
+                            let shorter = breakWordLine(from: u, contentEnd: contentEnd, limit: limit - Self.ceilToLayoutUnit(endHyphen), endTrim: 0)
+                            if shorter.end < contentEnd - 1 { piece = shorter }
+                        }
                         if piece.end == contentEnd {
                             gx = piece.width
                             if piece.trimmed { trim = endTrim }
+                            break
+                        }
+                        if i + 1 < n && self.units.joinsAtLineStart(piece.end) {
+                            // The line starts at the word's last grapheme, which has no break
+                            // after it seen from there: the word goes on into the next segment
+                            // (BreakOpportunities.lineStartJoins, docs/CHROMIUM.md §3(d)).
+                            if !emit(lineStart, Int32(piece.end), piece.width, false) { return }
+                            lineStart = Int32(piece.end)
+                            joined = true
                             break
                         }
                         if !emit(lineStart, Int32(piece.end), piece.width, false) { return }
@@ -207,6 +229,15 @@ extension MetricsBlock.View {
                         u = piece.end
                         dictionary = dictionaryBreaks(from: u)
                         if dictionary != nil { break }
+                    }
+                    if joined {
+                        placed = 0
+                        lastFlags = 0
+                        x = 0
+                        content = 0
+                        resume = Int(lineStart)
+                        i += 1
+                        continue
                     }
                     content = gx - trim
                     if let breaks = dictionary {
@@ -257,6 +288,7 @@ extension MetricsBlock.View {
     func lineBreakBefore(_ i: Int, lineFirst: Int, lineStart: Int32, limit: Int64, hyphenWidth: Int64)
         -> (segment: Int, width: Int64, hyphen: Bool, growth: Int64)? {
         var best: (segment: Int, width: Int64, hyphen: Bool, growth: Int64)?
+        var itemPens: (unit: Int, x: Int64) = (0, 0)
         var x: Int64 = 0
         var content: Int64 = 0
         // Every candidate but the last (j = i - 1) counts; the latest one that fits wins.
@@ -280,7 +312,10 @@ extension MetricsBlock.View {
             let extra = f & Flag.softHyphen != 0 ? Self.ceilToLayoutUnit(hyphenWidth) : 0
             let growth = f & Flag.endTrim != 0 ? lineEndGrowth(segment: j)
                 : f & Flag.softHyphen != 0 ? softHyphenGrowth(segment: j) : 0
-            if Self.ceilToLayoutUnit(content + growth) + extra <= limit { best = (j, content, f & Flag.softHyphen != 0, growth) }
+            let fits = growth > 0 && extra == 0
+                ? Self.reshapedEndFits(content + growth, itemX: itemPen(at: Int(lineStart), cache: &itemPens), limit: limit)
+                : Self.ceilToLayoutUnit(content + growth) + extra <= limit
+            if fits { best = (j, content, f & Flag.softHyphen != 0, growth) }
         }
         return best
     }

@@ -39,6 +39,100 @@ enum ASCIIBreakRules {
     }
 }
 
+/// Where a line may break: ICU's UAX #14 opportunities with Chromium's own decisions on top —
+/// after every space, its table between printable ASCII pairs (``ASCIIBreakRules``), Unicode
+/// 15.1's quotation rules (``QuotationRules``).
+enum BreakOpportunities {
+    /// The break offsets of `units` (the last is its end) and which are forced.
+    static func find(_ units: UnsafeBufferPointer<UInt16>, language: String?) throws(TextError) -> (ends: [Int32], mandatory: [UInt8]) {
+        let (icu, icuMandatory) = try UnicodeAnalysis.lineBreaks(units, language: language)
+        var ends: [Int32] = []
+        var mandatory: [UInt8] = []
+        ends.reserveCapacity(icu.count + 4)
+        mandatory.reserveCapacity(icu.count + 4)
+        var k = 0
+        for p in 1..<max(1, units.count) {
+            var isBreak = false, forced: UInt8 = 0
+            if k < icu.count && Int(icu[k]) == p { isBreak = true; forced = icuMandatory[k]; k += 1 }
+            let a = units[p - 1], b = units[p]
+            if forced == 0 && (a == 0x20 || a == 0x09) && b != 0x20 && b != 0x09 && b != 0x0A {
+                // Chromium breaks after every space, even before `!` or `)` where UAX #14 would not.
+                isBreak = true
+            } else if forced == 0 && ASCIIBreakRules.applies(a, b) {
+                isBreak = ASCIIBreakRules.allowsBreak(before: p >= 2 ? units[p - 2] : 0, a, b)
+            } else if !isBreak && (a >= 0x80 || b >= 0x80) {
+                isBreak = QuotationRules.allowsBreak(units, at: p)
+            } else if isBreak && forced == 0 && isHyphen(a) {
+                isBreak = !gluesWordInitialHyphen(units, at: p)
+            }
+            if isBreak { ends.append(Int32(p)); mandatory.append(forced) }
+        }
+        ends.append(Int32(units.count))
+        mandatory.append(icu.last.map { Int($0) == units.count ? icuMandatory[icu.count - 1] : 0 } ?? 0)
+        return (ends, mandatory)
+    }
+
+    /// The hyphens of Unicode 16's word-initial hyphen rule (UAX #14 LB20a, classes HY and HH):
+    /// `-`, U+2010 and the dashes Chromium's ICU glues as it glues U+2010 (U+058A, U+2012,
+    /// U+2013, U+2E17, measured; the system's ICU glues only `-` and U+2010).
+    @inline(__always) static func isHyphen(_ unit: UInt16) -> Bool {
+        unit == 0x2D || unit == 0x2010 || unit == 0x2013 || unit == 0x2012 || unit == 0x058A || unit == 0x2E17
+    }
+
+    /// UAX #14 LB20a as Chromium's ICU has it: no break between a hyphen that starts a word (at
+    /// the start of the text or after a space, a newline, ZWSP or a no-break character) and a
+    /// letter after it (AL or HL). DejaVu Sans 16 px at 30 px: `aa –abc` is `aa` / `–ab` / `c`,
+    /// `aa ‐עבר` is `aa` / `‐עב` / `ר`, `aa x–αβγ` still breaks after the dash (docs/CHROMIUM.md
+    /// §3(i)). Printable ASCII pairs are left to Chromium's table.
+    static func gluesWordInitialHyphen(_ units: UnsafeBufferPointer<UInt16>, at p: Int) -> Bool {
+        guard p >= 1, p < units.count, isHyphen(units[p - 1]), !ASCIIBreakRules.applies(units[p - 1], units[p]) else { return false }
+        if p >= 2 {
+            let (before, _) = QuotationRules.scalar(before: p - 1, in: units)
+            guard ICU.precedesWordInitialHyphen(before) else { return false }
+        }
+        return ICU.isLetterAfterHyphen(UnicodeAnalysis.scalar(at: p, in: units).0)
+    }
+
+    /// The dashes whose break opportunity after them depends on what precedes them: `-` before
+    /// a digit (Chromium's table: only after a letter or digit) and the hyphens and dashes ICU
+    /// glues to a following letter when a boundary precedes them (its rule 20.9: `-`, U+2010,
+    /// U+2012, U+2013, U+058A, U+2E17 among those measured; the em dash, U+30A0 and the
+    /// fullwidth hyphens break anyway). Only these are looked at again from a line start.
+    @inline(__always) static func mayJoinAtLineStart(_ unit: UInt16) -> Bool {
+        unit == 0x2D || (unit >= 0x80 && unit < 0xD800 && Unicode.Scalar(unit).map { $0.properties.generalCategory == .dashPunctuation } == true)
+    }
+
+    /// The units that, starting a line after an overflow-wrap split (a line start that is no
+    /// break opportunity), lose the break opportunity right after their grapheme: Chromium
+    /// looks for the next opportunity from the line start with nothing before it in view, as
+    /// if the text began there (measured, docs/CHROMIUM.md §3(d)): DejaVu Sans 16 px at 60 px,
+    /// `aaaaaaaaaaaa-1234567` is `aaaaaa` / `aaaaaa` / `-12345` / `67` (a `-` between a letter
+    /// and a digit allows a break, a `-` at the start of the text does not), `…‐αβγδεζηθ` ends
+    /// `‐αβγδε` / `ζηθ`; `…-abcdefg` still breaks after the `-`. Such a unit is the last
+    /// grapheme of a segment that holds more than one, the segment ends at its content (a
+    /// break not after white space), and the rules run on the text from the unit, with a few
+    /// units after the break for context, find no break there. Sorted unit offsets.
+    static func lineStartJoins(_ units: UnsafeBufferPointer<UInt16>, segmentEnds: UnsafeBufferPointer<Int32>,
+                               contentEnds: UnsafeBufferPointer<Int32>, graphemeStartBits: UnsafeBufferPointer<UInt64>,
+                               language: String?) -> [Int32] {
+        var result: [Int32] = []
+        let count = units.count
+        var segmentStart = 0
+        for i in segmentEnds.indices {
+            let b = Int(segmentEnds[i])
+            defer { segmentStart = b }
+            guard b < count, Int(contentEnds[i]) == b, b - segmentStart >= 2 else { continue }
+            var g = b - 1
+            while g > segmentStart && graphemeStartBits[g >> 6] & (1 << UInt64(g & 63)) == 0 { g -= 1 }
+            guard g > segmentStart, mayJoinAtLineStart(units[g]) else { continue }
+            let window = UnsafeBufferPointer(rebasing: units[g..<min(count, b + 16)])
+            guard let found = try? find(window, language: language) else { continue }
+            if !found.ends.contains(Int32(b - g)) { result.append(Int32(g)) }
+        }
+        return result
+    }
+}
+
 /// Unicode 15.1's rules for quotation marks between East Asian text (UAX #14 LB19, LB19a), which
 /// the system ICU (Unicode 15.0) lacks and Chromium's ICU has: `汉“汉”汉` breaks as
 /// `汉|“汉”|汉`, while quotes next to non-East-Asian text still glue to their neighbours.
@@ -218,6 +312,52 @@ extension MetricsBlock.View {
         let e = Int(end(i))
         guard e > 0, e < unitCount, units.isSoftHyphen(e - 1) else { return 0 }
         return extras.kerningGrowth(at: e - 1)
+    }
+
+    /// Whether a line of content width `width` (16.16 px) whose end is shaped again alone (a
+    /// break HarfBuzz flags unsafe, or a full stop full width again at the end) fits `limit`
+    /// (``fitLimit``). Chromium measures such a line by positions in its shaping item: the
+    /// line's start and end, each rounded up to the 1/64 px layout unit, are at most the box
+    /// width apart — no layout unit of allowance. `itemX` is the pen at the line start from
+    /// the item's start (the text's start, or in `pre-wrap` the last newline or tab). So a line
+    /// starting on the layout grid (the item's start) gets no allowance, one starting between
+    /// two grid points usually does (measured, docs/CHROMIUM.md §3(e)): Noto Sans CJK 29.5 px at
+    /// 118 px, `今日はとて` is `今日は` / `とて` (`と` kerned against `て`, 118.0156 px alone) but
+    /// `ああああ今日はとて` keeps `今日はと`; `とギョーザ` at 60 px is `とギョ` / `ーザ`,
+    /// `ラーメンとギョーザ` keeps `とギョー`.
+    static func reshapedEndFits(_ width: Int64, itemX: Int64, limit: Int64) -> Bool {
+        ceilToLayoutUnit(itemX + width) - ceilToLayoutUnit(itemX) <= limit - 1024
+    }
+
+    /// The pen at unit `u` from the start of its shaping item: the text's start, or the last
+    /// newline or tab before `u` in `pre-wrap` (each ends an item, docs/CHROMIUM.md §2.6).
+    /// `cache` carries the last answer, so that a walk over increasing units reads each unit
+    /// once.
+    func itemPen(at u: Int, cache: inout (unit: Int, x: Int64)) -> Int64 {
+        let units = self.units
+        if u < cache.unit { cache = (0, 0) }
+        var (k, x) = cache
+        while k < u {
+            let kind = units.kind(k)
+            let a = units.attributes(k)
+            if (kind == MetricsBlock.Attribute.newline && a & MetricsBlock.Attribute.ideographicSpace == 0)
+                || kind == MetricsBlock.Attribute.tab {
+                x = 0
+            } else {
+                x += units.advance(k)
+            }
+            k += 1
+        }
+        cache = (k, x)
+        return x
+    }
+
+    /// Whether a line of content width `width` that ends the text (or a forced line) with a soft
+    /// hyphen fits: Chromium counts the hyphen there although it draws none (measured,
+    /// docs/CHROMIUM.md §3(b)): DejaVu Sans 16 px, `er\u{AD}` (16.42 px, hyphen 5.78) at 18 px is
+    /// `e` / `r\u{AD}`, at 30 px one line 16.42 px wide.
+    @inline(__always) static func endingSoftHyphenFits(_ width: Int64, hyphen: Int64, limit: Int64) -> Bool {
+        ceilToLayoutUnit(width) + ceilToLayoutUnit(hyphen) <= limit
     }
 
     /// How much segment `i`'s (flagged `endTrim`) closing bracket may shrink at a line end.

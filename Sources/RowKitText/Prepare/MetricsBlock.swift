@@ -105,6 +105,9 @@ package enum MetricsBlock {
         static let softHyphen: UInt8 = 1 << 4
         /// The unit is the ideographic space U+3000 (kind newline: it hangs, but is no newline).
         static let ideographicSpace: UInt8 = 1 << 5
+        /// A line starting at the unit after an overflow-wrap split has no break after its
+        /// grapheme (``BreakOpportunities/lineStartJoins(_:segmentEnds:contentEnds:graphemeStartBits:language:)``).
+        static let joinsAtLineStart: UInt8 = 1 << 6
     }
 
     /// Header flag bits.
@@ -265,6 +268,9 @@ package enum MetricsBlock {
             let units = input.units, advances = input.unitAdvances, bits = input.graphemeStartBits
             var lastKey = UInt64.max, lastIndex: UInt32 = 0
             let inner = input.clusterInnerBits
+            let joins = BreakOpportunities.lineStartJoins(units, segmentEnds: input.segmentEnds, contentEnds: input.contentEnds,
+                                                          graphemeStartBits: bits, language: input.language)
+            var nextJoin = 0
             codes.withUnsafeMutableBufferPointer { out in
                 var start = 0
                 while start < u {
@@ -285,6 +291,10 @@ package enum MetricsBlock {
                                 a |= Attribute.softHyphen
                             } else if unit == 0x3000 {
                                 a |= Attribute.newline | Attribute.ideographicSpace
+                            }
+                            if nextJoin < joins.count && Int(joins[nextJoin]) == k {
+                                a |= Attribute.joinsAtLineStart
+                                nextJoin += 1
                             }
                             let key = UInt64(UInt32(bitPattern: advances[k])) | UInt64(a) << 32
                             if key != lastKey {
@@ -631,6 +641,8 @@ package enum MetricsBlock {
         /// A HarfBuzz cluster starts at unit `u`.
         @inline(__always) func isClusterStart(_ u: Int) -> Bool { attributes(u) & Attribute.clusterStart != 0 }
         @inline(__always) func isSoftHyphen(_ u: Int) -> Bool { attributes(u) & Attribute.softHyphen != 0 }
+        /// A line starting at `u` after an overflow-wrap split has no break after its grapheme.
+        @inline(__always) func joinsAtLineStart(_ u: Int) -> Bool { attributes(u) & Attribute.joinsAtLineStart != 0 }
         /// Space, tab or newline (not U+3000): where a soft-hyphenated word ends.
         @inline(__always) func endsWord(_ u: Int) -> Bool {
             let a = attributes(u)

@@ -86,7 +86,9 @@ extension ParagraphArrays {
         let (classMetrics, classRuns) = fontClasses(unitCount: units.count, resolved)
         return withArrays { v in
             var singleLine: Int64 = 0
-            if v.flags.contains(where: { $0 & (MetricsBlock.Flag.mandatoryBreak | MetricsBlock.Flag.tab) != 0 }) {
+            if v.flags.contains(where: { $0 & (MetricsBlock.Flag.mandatoryBreak | MetricsBlock.Flag.tab) != 0 })
+                || v.flags.last.map({ $0 & MetricsBlock.Flag.softHyphen != 0 }) == true {
+                // A soft hyphen ending the text must fit with its hyphen: no one-line shortcut.
                 singleLine = .max
             } else if !v.widths.isEmpty {
                 for i in v.widths.indices { singleLine += Int64(v.widths[i]) + Int64(v.spaceWidths[i]) }

@@ -305,31 +305,10 @@ struct Builder {
         mandatory.append(units[units.count - 1] == 0x0A ? 1 : 0)
     }
 
-    /// ICU's UAX #14 opportunities, with Chromium's table deciding between printable ASCII pairs.
+    /// ICU's UAX #14 opportunities, with Chromium's table deciding between printable ASCII pairs
+    /// (``BreakOpportunities``).
     func lineBreaks(_ units: UnsafeBufferPointer<UInt16>) throws(TextError) -> (ends: [Int32], mandatory: [UInt8]) {
-        let (icu, icuMandatory) = try UnicodeAnalysis.lineBreaks(units, language: style.lang)
-        var ends: [Int32] = []
-        var mandatory: [UInt8] = []
-        ends.reserveCapacity(icu.count + 4)
-        mandatory.reserveCapacity(icu.count + 4)
-        var k = 0
-        for p in 1..<units.count {
-            var isBreak = false, forced: UInt8 = 0
-            if k < icu.count && Int(icu[k]) == p { isBreak = true; forced = icuMandatory[k]; k += 1 }
-            let a = units[p - 1], b = units[p]
-            if forced == 0 && (a == 0x20 || a == 0x09) && b != 0x20 && b != 0x09 && b != 0x0A {
-                // Chromium breaks after every space, even before `!` or `)` where UAX #14 would not.
-                isBreak = true
-            } else if forced == 0 && ASCIIBreakRules.applies(a, b) {
-                isBreak = ASCIIBreakRules.allowsBreak(before: p >= 2 ? units[p - 2] : 0, a, b)
-            } else if !isBreak && (a >= 0x80 || b >= 0x80) {
-                isBreak = QuotationRules.allowsBreak(units, at: p)
-            }
-            if isBreak { ends.append(Int32(p)); mandatory.append(forced) }
-        }
-        ends.append(Int32(units.count))
-        mandatory.append(icu.last.map { Int($0) == units.count ? icuMandatory[icu.count - 1] : 0 } ?? 0)
-        return (ends, mandatory)
+        try BreakOpportunities.find(units, language: style.lang)
     }
 
     /// Shapes `start..<end` (through the cache), records it as a glyph run and credits its

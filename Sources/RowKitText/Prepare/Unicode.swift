@@ -28,6 +28,10 @@ enum UnicodeAnalysis {
             // VT and FF (mandatory breaks to UAX #14) are no break at all in Chromium, whatever
             // surrounds them: `ééé\u{C}éééééé` at 40 px is `ééééé` / `éééé` (docs/CHROMIUM.md §3(m)).
             if p < units.count && (before == 0x0B || before == 0x0C) { continue }
+            // The Khmer repetition sign U+17D7 stays with the word before it (Chromium's ICU;
+            // the system's dictionary ends a word before it): DejaVu Serif Condensed 38.5 px,
+            // `សត្វតូចៗដូចជា` at 120 px is `សត្វ` / `តូចៗ` / `ដូចជា` (docs/CHROMIUM.md §3(g)).
+            if p < units.count && units[p] == 0x17D7 && before >= 0x1780 && before <= 0x17FF { continue }
             ends[kept] = ends[k]
             mandatory[kept] = before == 0x0A ? 1 : 0
             kept += 1
@@ -106,10 +110,13 @@ enum UnicodeAnalysis {
         return (before, after)
     }
 
-    /// Units of scripts whose letters join, and the joiners themselves.
+    /// Units of scripts whose letters join, the joiners themselves, and the soft hyphen, which
+    /// is transparent to joining (Joining_Type T): a soft hyphen inside an Arabic word, taken by
+    /// the primary font, leaves the letters around it joined (Helvetica bold 21.91 px → DejaVu
+    /// Sans: `بكم\u{AD}في` is 60.20 px like `بكمفي`, docs/CHROMIUM.md §3(b)).
     @inline(__always) static func joins(_ unit: UInt16) -> Bool {
         (unit >= 0x0600 && unit <= 0x08FF) || (unit >= 0xFB50 && unit <= 0xFDFF) || (unit >= 0xFE70 && unit <= 0xFEFF)
-            || (unit >= 0x1800 && unit <= 0x18AF) || unit == 0x200C || unit == 0x200D
+            || (unit >= 0x1800 && unit <= 0x18AF) || unit == 0x200C || unit == 0x200D || unit == 0x00AD
     }
 
     /// The scalar starting at `index` and its length in units (lone surrogates read as U+FFFD).

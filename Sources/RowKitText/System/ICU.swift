@@ -45,6 +45,11 @@ enum ICU {
     @inline(__always) static func forbidsBreakBefore(_ scalar: UInt32) -> Bool { rk_forbids_break_before(scalar) != 0 }
     @inline(__always) static func forbidsBreakAfter(_ scalar: UInt32) -> Bool { rk_forbids_break_after(scalar) != 0 }
 
+    /// What may come before a word-initial hyphen (UAX #14 LB20a: BK, CR, LF, NL, SP, ZW, CB, GL).
+    @inline(__always) static func precedesWordInitialHyphen(_ scalar: UInt32) -> Bool { rk_precedes_word_initial_hyphen(scalar) != 0 }
+    /// A letter a word-initial hyphen does not break from (LB20a: AL, HL, and AI, XX, SA letters).
+    @inline(__always) static func isLetterAfterHyphen(_ scalar: UInt32) -> Bool { rk_is_letter_after_hyphen(scalar) != 0 }
+
     /// ICU script code of a character (0 Common, 1 Inherited, 103 Unknown).
     @inline(__always) static func script(_ scalar: UInt32) -> Int32 { rk_script(scalar) }
 
