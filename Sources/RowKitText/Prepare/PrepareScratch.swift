@@ -86,12 +86,17 @@ package final class PrepareScratch {
         return context
     }
 
-    /// Whether chunks analysed in style `a` are analysed the same in style `b`: what the
-    /// analysis reads of a style is its font, size, content language, white-space rule and
-    /// direction (the chunk's bidi levels are in the word cache's key besides); colour, line
-    /// height and alignment only matter to the measuring form's header and to drawing.
+    /// Whether chunks analysed in style `a` are analysed the same in style `b`: the styles are
+    /// equal but for colour, line height and alignment, which only matter to the measuring
+    /// form's header and to drawing (the chunk's bidi levels are in the word cache's key
+    /// besides). Written as "equal after copying those three over" so that a field added to
+    /// `TextStyle` later is not shared unless it is named here.
     static func sharesAnalysis(_ a: TextStyle, _ b: TextStyle) -> Bool {
-        a.font == b.font && a.size == b.size && a.lang == b.lang && a.whiteSpace == b.whiteSpace && a.direction == b.direction
+        var a = a
+        a.color = b.color
+        a.lineHeight = b.lineHeight
+        a.alignment = b.alignment
+        return a == b
     }
 
     /// The shape cache was emptied: forget every word prepared through anything (simplest, and
