@@ -120,6 +120,21 @@ import Testing
         #expect(try TextMetrics("er\u{AD}", style: style()).measure(width: 18).lineCount == 2)
     }
 
+    /// A soft hyphen that starts a line after an overflow-wrap split is a break opportunity like
+    /// any other, taken before the word is split between graphemes (Chromium 156, Liberation Sans
+    /// 100 38 px at 21 px: `l\u{AD}i\u{AD}ty` is `l` / `‐` / `it` / `y` — `l‐` and `i‐`, 21.11 px,
+    /// do not fit, the hyphen alone, 12.66, does; the sample's soft-hyphen/0395 of seed 7001).
+    @Test func softHyphenStartingALineAfterAnOverflowSplitIsABreak() throws {
+        let s = TextStyle(font: FontDescriptor(family: "Liberation Sans", weight: FontWeight(100)), size: 38, lineHeight: .pixels(48))
+        let p = try prepare("l\u{AD}i\u{AD}ty", s)
+        #expect(try lineTexts(p, width: 21) == ["l", "", "it", "y"])
+        #expect(try p.layout(width: 21).lines[1].hyphenated)
+        #expect(try TextMetrics("l\u{AD}i\u{AD}ty", style: s).measure(width: 21).lineCount == 4)
+        // Neighbours that agreed before: the rest fits whole; a single soft hyphen.
+        #expect(try lineTexts("l\u{AD}i\u{AD}t", width: 21, s) == ["l", "it"])
+        #expect(try lineTexts("l\u{AD}put\u{AD}er", width: 21, s) == ["l", "", "p", "u", "t", "", "e", "r"])
+    }
+
     @Test func verticalTabAndFormFeedAreNoBreakOpportunity() throws {
         // Chromium 156, Liberation Serif 500 14 px, 40 px: UAX #14 makes VT and FF mandatory
         // breaks, Chromium no break at all, whatever surrounds them: `ééé\u{C}éééééé` is

@@ -131,7 +131,11 @@ extension MetricsBlock.View {
                             // (docs/CHROMIUM.md §3(b, e)); the line resumes where it broke.
                             if !emit(lineStart, Int32(split.end), split.width, split.hyphen) { return }
                             lineStart = Int32(split.end)
-                            var j = endSegment
+                            // The split can fall in an earlier segment than the last placed one
+                            // (back through soft hyphens): the line resumes in the segment
+                            // holding it, so a soft hyphen left at its start is still a break
+                            // (a hyphen-only line, docs/CHROMIUM.md §3(b)).
+                            var j = lineFirst
                             while j < n && Int(end(j)) <= split.end { j += 1 }
                             if j < n && j > 0 && Int(end(j - 1)) == split.end {
                                 placed = 0
