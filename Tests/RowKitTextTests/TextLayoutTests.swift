@@ -102,6 +102,9 @@ import Testing
         ("Noto Sans", 11, 15), ("Noto Sans", 16, 22), ("Noto Sans", 17.5, 24), ("Noto Sans", 24, 33),
         ("Liberation Serif", 13, 16), ("Liberation Serif", 16, 18), ("Liberation Serif", 20, 23),
         ("Liberation Sans", 15, 17), ("Liberation Sans", 24, 28),
+        // At the size the font is made at (Font.platformSize): 37.17 px is 37.16, 36.1 is 36.09,
+        // 16.38 is 16.37 — measured in Chromium; the unsnapped size gives 44, 43 and 23.
+        ("DejaVu Sans Mono", 37.17, 43), ("DejaVu Sans Mono", 36.1, 42), ("Noto Sans", 16.38, 22),
     ])
     func normalLineHeightRoundsEachMetric(_ family: String, _ size: Double, _ expected: Double) throws {
         // docs/CHROMIUM.md §5 table: round(ascent) + round(descent) + round(lineGap).

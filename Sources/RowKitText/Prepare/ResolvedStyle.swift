@@ -25,9 +25,9 @@ struct ResolvedStyle {
         // Chromium snaps a line height to its 1/64 px layout unit (rounding to nearest).
         case .pixels(let px): lineHeight = (px * 64).rounded() / 64
         case .normal:
-            // Chromium rounds each metric at the size, then adds them.
-            lineHeight = (Double(font.ascender) * scale).rounded() + (Double(font.descender) * scale).rounded()
-                + (Double(font.lineGap) * scale).rounded()
+            // Chromium rounds each metric at the size, then adds them (Font.normalLineMetrics).
+            let m = font.normalLineMetrics(size: style.size)
+            lineHeight = m.above + m.below
         }
         ascent = Double(font.ascender) * scale
         descent = Double(font.descender) * scale
