@@ -366,9 +366,10 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
         // for it while the other core idles. Every chunk still ends with one core finishing
         // the last piece while the others wait, half a piece on average, so pieces are small:
         // 256 rows from forms (~75 µs at a million rows: half a 1,024-row piece per 16,384-row
-        // chunk is ~3% of two cores) and `coldPieceRows` for a chunk that makes forms (data
-        // pulled, texts prepared, ~50–100 µs a row).
-        let pieces = parallel == 1 ? 1 : max(parallel * 8, count / (chunk.formsOnly ? 256 : Self.coldPieceRows))
+        // chunk is ~3% of two cores) and `coldPieceRows` for a chunk where at least one row in
+        // eight makes its form (data pulled, texts prepared, ~50–100 µs a row).
+        let makesForms = chunk.pulls.ids.count &* 8 >= count
+        let pieces = parallel == 1 ? 1 : max(parallel * 8, count / (makesForms ? Self.coldPieceRows : 256))
         // Pieces of `per` items; no piece starts past the end.
         let per = max(1, (count + pieces - 1) / pieces)
         let workers = max(1, (count + per - 1) / per)
