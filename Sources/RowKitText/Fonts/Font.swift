@@ -38,8 +38,17 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     private let baseFont: HBFont
     /// Clusters shaped to decide coverage, bounded (see ``covers(cluster:)``).
     private let coverage = Mutex<[[UInt16]: Bool]>([:])
-    /// Punctuation spacing facts per shaping language id, bounded (see ``punctuationSpacing(_:)``).
-    private let spacing = Mutex<[UInt16: PunctuationSpacing]>([:])
+    /// Punctuation spacing facts per shaping language id, size and slant, bounded (see
+    /// ``punctuationSpacing(_:size:italic:)``).
+    private let spacing = Mutex<[SpacingKey: PunctuationSpacing]>([:])
+
+    /// What the punctuation spacing facts depend on: the language, FreeType's scale of the size
+    /// (the pixel bounds change with it) and synthetic italic.
+    private struct SpacingKey: Hashable {
+        var language: UInt16
+        var scale: Int64
+        var italic: Bool
+    }
 
     init?(id: Int32, path: String, faceIndex: Int32, family: String) {
         guard let face = HarfBuzz.loadFace(path: path, index: faceIndex) else { return nil }
@@ -170,15 +179,17 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
         return shaped
     }
 
-    /// How this font spaces CJK punctuation in `language` (read once per language, at most 256
-    /// languages kept): see ``PunctuationSpacing``.
-    func punctuationSpacing(_ language: ShapingLanguage) -> PunctuationSpacing {
+    /// How this font spaces CJK punctuation in `language` at `size`, drawn with synthetic italic
+    /// when `italic` (read once per language, size and slant; at most 256 kept): see
+    /// ``PunctuationSpacing``.
+    func punctuationSpacing(_ language: ShapingLanguage, size: Double, italic: Bool) -> PunctuationSpacing {
         guard hasHalfWidthPunctuation else { return .none }
-        if let known = spacing.withLock({ $0[language.id] }) { return known }
-        let facts = PunctuationSpacing(font: baseFont, hasHalt: true, language: language.language)
+        let key = SpacingKey(language: language.id, scale: fixedScale(size: size), italic: italic)
+        if let known = spacing.withLock({ $0[key] }) { return known }
+        let facts = PunctuationSpacing(font: baseFont, hasHalt: true, language: language.language, scale: key.scale, italic: italic)
         spacing.withLock { table in
             if table.count >= 256 { table.removeAll(keepingCapacity: true) }
-            table[language.id] = facts
+            table[key] = facts
         }
         return facts
     }

@@ -229,11 +229,12 @@ enum CJKPunctuation {
     }
 
     /// A closing mark that may lose its end half at a line end to fit (brackets; quotes where
-    /// the font's are fullwidth): full stops, commas and colons never are.
+    /// the font draws them fullwidth, ``PunctuationSpacing/quotesTrimAtLineEnd``): full stops,
+    /// commas and colons never are.
     static func trimsAtLineEnd(_ unit: UInt16, in spacing: PunctuationSpacing) -> Bool {
         switch codePointClass(unit) {
         case .kind(.close): return true
-        case .closeQuote: return spacing.quotesFullwidth
+        case .closeQuote: return spacing.quotesTrimAtLineEnd
         default: return false
         }
     }
@@ -832,6 +833,14 @@ enum LineStartReshape {
 }
 
 extension Builder {
+    /// How `font` spaces CJK punctuation in this text: in its language, at its size, slanted when
+    /// the font draws this style with synthetic italic (Chromium classes punctuation from the
+    /// glyphs as drawn, docs/CHROMIUM.md §3(e)).
+    func punctuationSpacing(of font: Font) -> PunctuationSpacing {
+        let italic = style.font.slant != .normal && fonts.synthesis(for: font, style: style).italic
+        return font.punctuationSpacing(language, size: style.size, italic: italic)
+    }
+
     /// `units[range]` shaped alone with font fallback started afresh from it (a chooser that
     /// sees only these units, so they are their own hint character): the font and the width.
     mutating func shapedAfresh(_ units: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, rightToLeft: Bool,
@@ -852,7 +861,7 @@ extension Builder {
         guard units[last] < 0xD800 || units[last] >= 0xE000 else { return half }
         let (font, width) = shapedAfresh(units, last..<(last + 1), rightToLeft: run.bidiLevel & 1 == 1, buffer: buffer)
         if font === run.font { return half }
-        let trims = font.hasHalfWidthPunctuation && CJKPunctuation.trimsAtLineEnd(units[last], in: font.punctuationSpacing(language))
+        let trims = font.hasHalfWidthPunctuation && CJKPunctuation.trimsAtLineEnd(units[last], in: punctuationSpacing(of: font))
         return max(0, unitAdvances[last] - (trims ? width / 2 : width))
     }
 
@@ -871,7 +880,7 @@ extension Builder {
         var found = Set<Int>()
         for u in candidates.sorted() {
             guard let run = runs.last(where: { Int($0.start) <= u - 1 }), Int(run.end) > u, run.font.hasHalfWidthPunctuation,
-                  LineStartReshape.kerned(units[u - 1], units[u], spacing: run.font.punctuationSpacing(language)) else { continue }
+                  LineStartReshape.kerned(units[u - 1], units[u], spacing: punctuationSpacing(of: run.font)) else { continue }
             var g1 = u + 1
             while g1 < units.count && graphemeStartBits[g1 >> 6] & (1 << UInt64(g1 & 63)) == 0 { g1 += 1 }
             let (font, width) = shapedAfresh(units, u..<g1, rightToLeft: run.bidiLevel & 1 == 1, buffer: buffer)

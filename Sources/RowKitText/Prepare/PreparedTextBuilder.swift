@@ -249,7 +249,7 @@ struct Builder {
                 if units[last] == 0xAD { flag |= MetricsBlock.Flag.softHyphen }
                 if units[last] >= 0x2019, !trimmed.contains(last), unitAdvances[last] > 0, CJKPunctuation.isClosingMark(units[last]),
                    let run = runs.last(where: { Int($0.start) <= last }), run.font.hasHalfWidthPunctuation,
-                   CJKPunctuation.trimsAtLineEnd(units[last], in: run.font.punctuationSpacing(language)) {
+                   CJKPunctuation.trimsAtLineEnd(units[last], in: punctuationSpacing(of: run.font)) {
                     flag |= MetricsBlock.Flag.endTrim
                     endTrimSegments.append(Int32(k))
                     endTrimAmounts.append(lineEndTrimAmount(units, last: last, run: run, buffer: buffer))
@@ -319,7 +319,7 @@ struct Builder {
         let slice = UnsafeBufferPointer(rebasing: units[start..<end])
         var halfWidth: [UInt16] = []
         if font.hasHalfWidthPunctuation {
-            let spacing = font.punctuationSpacing(language)
+            let spacing = punctuationSpacing(of: font)
             for u in start..<end where CJKPunctuation.isTrimmed(units, u, run: start..<end, spacing: spacing) {
                 halfWidth.append(UInt16(truncatingIfNeeded: u - start))
                 trimmed.insert(u)

@@ -120,9 +120,11 @@ enum HarfBuzz {
     }
 
     /// Shapes `scalars` (one glyph each expected) in `language` as Han text and returns each
-    /// glyph (0 for .notdef), its advance and its ink extent (left, right) in design units,
-    /// offsets included; nil when a scalar does not shape to exactly one glyph of its own.
-    static func glyphBounds(_ font: HBFont, _ scalars: [UInt32], language: HBLanguage?) -> [(glyph: UInt32, advance: Int32, left: Int32, right: Int32)]? {
+    /// glyph (0 for .notdef), its advance and x offset, and its outline's points — on-curve and
+    /// control points, as FreeType's control box counts them — in design units (`font` at its
+    /// face's scale); nil when a scalar does not shape to exactly one glyph of its own.
+    static func glyphOutlines(_ font: HBFont, _ scalars: [UInt32], language: HBLanguage?)
+        -> [(glyph: UInt32, advance: Int32, xOffset: Int32, points: [(x: Float, y: Float)])]? {
         let buffer = hb_buffer_create()!
         defer { hb_buffer_destroy(buffer) }
         var text = scalars
@@ -134,13 +136,12 @@ enum HarfBuzz {
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count), Int(count) == scalars.count,
               let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return nil }
-        var out: [(glyph: UInt32, advance: Int32, left: Int32, right: Int32)] = []
+        var out: [(glyph: UInt32, advance: Int32, xOffset: Int32, points: [(x: Float, y: Float)])] = []
         for i in 0..<Int(count) {
             guard infos[i].cluster == UInt32(i) else { return nil }
-            var extents = hb_glyph_extents_t()
-            _ = hb_font_get_glyph_extents(font, infos[i].codepoint, &extents)
-            let left = extents.x_bearing + positions[i].x_offset
-            out.append((infos[i].codepoint, positions[i].x_advance, left, left + extents.width))
+            var points: [(x: Float, y: Float)] = []
+            withUnsafeMutablePointer(to: &points) { hb_font_get_glyph_shape(font, infos[i].codepoint, outlinePointFuncs, $0) }
+            out.append((infos[i].codepoint, positions[i].x_advance, positions[i].x_offset, points))
         }
         return out
     }
@@ -214,6 +215,30 @@ enum HarfBuzz {
         let p = text.utf8Start
         return (hb_tag_t(p[0]) << 24) | (hb_tag_t(p[1]) << 16) | (hb_tag_t(p[2]) << 8) | hb_tag_t(p[3])
     }
+}
+
+/// Draw functions that collect every point of an outline, control points included, into the
+/// `[(x: Float, y: Float)]` the draw data points to (``HarfBuzz/glyphOutlines(_:_:language:)``).
+private nonisolated(unsafe) let outlinePointFuncs: OpaquePointer = {
+    let funcs = hb_draw_funcs_create()!
+    hb_draw_funcs_set_move_to_func(funcs, { _, data, _, x, y, _ in add(data, x, y) }, nil, nil)
+    hb_draw_funcs_set_line_to_func(funcs, { _, data, _, x, y, _ in add(data, x, y) }, nil, nil)
+    hb_draw_funcs_set_quadratic_to_func(funcs, { _, data, _, cx, cy, x, y, _ in
+        add(data, cx, cy)
+        add(data, x, y)
+    }, nil, nil)
+    hb_draw_funcs_set_cubic_to_func(funcs, { _, data, _, c1x, c1y, c2x, c2y, x, y, _ in
+        add(data, c1x, c1y)
+        add(data, c2x, c2y)
+        add(data, x, y)
+    }, nil, nil)
+    hb_draw_funcs_make_immutable(funcs)
+    return funcs
+}()
+
+/// Appends a point to the outline ``outlinePointFuncs`` collects.
+private func add(_ data: UnsafeMutableRawPointer?, _ x: Float, _ y: Float) {
+    data!.assumingMemoryBound(to: [(x: Float, y: Float)].self).pointee.append((x, y))
 }
 
 /// Font functions of every shaping font (a sub-font of the face's font; everything not set here
