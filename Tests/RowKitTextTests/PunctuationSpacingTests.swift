@@ -62,4 +62,29 @@ import Testing
             #expect(try lineTexts("好！”她", width: width, style) == ["好", "！”", "她"], "\(style.size)")
         }
     }
+
+    @Test func aTrimmedLineEndIsTheLineUpToTheMarkAndTheMarkEachRoundedUp() throws {
+        // Chromium shapes the trimmed mark again as a part of its own; the line up to it (by its
+        // positions in the shaping item) and the mark are each rounded up to 1/64 px, then the
+        // usual 1/64 px of allowance. At 16 px (13 px) FreeType makes the em 16.00003 px
+        // (13.00002): `好”` is 16.015625 + 8.015625, so at 40 px `好！”` breaks before `”`,
+        // which stands alone; after `あ` the line starts off the 1/64 px grid and the same end
+        // fits. At 10 px (9.99998) the pieces round to whole halves: `好”` fits 14.984375 px.
+        // HarfBuzz's `halt` takes half the design advance at the linear scale: 10.55 px at 21.1 px
+        // (`好好」` fits 52.734375). All measured in Chromium (docs/CHROMIUM.md §3(e)).
+        for family in ["sans-serif", "serif"] {
+            let style16 = cjk(family, size: 16, lang: "zh-Hans"), style13 = cjk(family, size: 13, lang: "zh-Hans")
+            #expect(try lineTexts("好！”", width: 40, style16) == ["好！", "”"], "\(family)")
+            #expect(try lineTexts("好！”", width: 40.015625, style16) == ["好！”"], "\(family)")
+            #expect(try lineTexts("あ好！”", width: 40, style16) == ["あ", "好！”"], "\(family)")
+            #expect(try lineTexts("好！”", width: 32.5, style13) == ["好！", "”"], "\(family)")
+            #expect(try lineTexts("あ好！”", width: 32.5, style13) == ["あ", "好！”"], "\(family)")
+        }
+        let style10 = cjk("sans-serif", size: 10, lang: "zh-Hans")
+        #expect(try lineTexts("好”", width: 14.984375, style10) == ["好”"])
+        #expect(try lineTexts("好”", width: 14.96875, style10) == ["好", "”"])
+        let style21 = cjk("sans-serif", size: 21.1, lang: "zh-Hans")
+        #expect(try lineTexts("好好」", width: 52.734375, style21) == ["好好」"])
+        #expect(try lineTexts("好好」", width: 52.71875, style21) == ["好", "好」"])
+    }
 }

@@ -100,7 +100,9 @@ extension MetricsBlock.View {
                 // A closing mark ending the line gives up its end half only when the break
                 // follows it directly, not after white space (docs/CHROMIUM.md §3(e)).
                 if f & Flag.endTrim != 0 && f & Flag.mandatoryBreak == 0 && trailing(i) == 0 { trim = lineEndTrim(segment: i) }
-                if trim == 0 || x + w - trim > limit {
+                // The trimmed mark is shaped again, a part of its own (docs/CHROMIUM.md §3(e)).
+                if trim == 0 || !Self.trimmedEndFits(x + w, lastAdvance: units.advance(contentEnd(i) - 1), trim: trim,
+                                                     itemX: itemPen(at: Int(lineStart), cache: &itemPens), limit: limit) {
                     // The line ends before segment i: after the last placed segment, unless
                     // that one ends in a soft hyphen whose hyphen does not fit, or in a full
                     // stop that is full width at a line end and then does not fit — then at

@@ -330,6 +330,17 @@ extension MetricsBlock.View {
         ceilToLayoutUnit(itemX + width) - ceilToLayoutUnit(itemX) <= limit - 1024
     }
 
+    /// Whether a line of content width `width` (16.16 px) whose last glyph, a closing mark of
+    /// advance `lastAdvance`, gives up `trim` at the line end fits `limit` (``fitLimit``).
+    /// Chromium shapes the mark again with `halt` as a part of its own: the line up to the mark
+    /// is measured by its positions in the shaping item (as in ``reshapedEndFits(_:itemX:limit:)``)
+    /// and the trimmed mark alone, each rounded up to the 1/64 px layout unit, with the layout
+    /// unit of allowance. So `好”` at 16 px (the em 16.00003 px) needs 24.015625 px, at 10 px
+    /// (9.99998) 14.984375 (measured at 32 sizes, docs/CHROMIUM.md §3(e)).
+    static func trimmedEndFits(_ width: Int64, lastAdvance: Int64, trim: Int64, itemX: Int64, limit: Int64) -> Bool {
+        ceilToLayoutUnit(itemX + width - lastAdvance) - ceilToLayoutUnit(itemX) + ceilToLayoutUnit(lastAdvance - trim) <= limit
+    }
+
     /// The pen at unit `u` from the start of its shaping item: the text's start, or the last
     /// newline or tab before `u` in `pre-wrap` (each ends an item, docs/CHROMIUM.md §2.6).
     /// `cache` carries the last answer, so that a walk over increasing units reads each unit
@@ -678,7 +689,8 @@ extension MetricsBlock.View {
     /// the limit; a break before it when it starts after `u`, or inside it before one of its
     /// graphemes, the last whose prefix (shaped alone, see ``ClusterSplit``) still fits; a line
     /// that fits nothing keeps the first cluster but its last grapheme, or the first grapheme.
-    /// `endTrim` is what a closing bracket ending the word may give up to fit. Returns the end,
+    /// `endTrim` is what a closing bracket ending the word may give up to fit
+    /// (``trimmedEndFits(_:lastAdvance:trim:itemX:limit:)``). Returns the end,
     /// the line's width there (untrimmed) and whether the bracket's trim made it fit.
     func breakWordLine(from u: Int, contentEnd: Int, limit: Int64, endTrim: Int64) -> (end: Int, width: Int64, trimmed: Bool) {
         let units = self.units
@@ -717,7 +729,11 @@ extension MetricsBlock.View {
                 candidates.append((g, x + prefix))
             }
             if x + total > limit {
-                if c1 == contentEnd && endTrim > 0 && x + total - endTrim <= limit { return (contentEnd, x + total, true) }
+                if c1 == contentEnd && endTrim > 0 {
+                    var pens: (unit: Int, x: Int64) = (0, 0)
+                    if Self.trimmedEndFits(x + total, lastAdvance: units.advance(contentEnd - 1), trim: endTrim,
+                                           itemX: itemPen(at: u, cache: &pens), limit: limit) { return (contentEnd, x + total, true) }
+                }
                 // The latest boundary up to the cluster reaching past the limit whose line fits.
                 if let fit = candidates.last(where: { $0.width <= limit }) { return (fit.end, fit.width, false) }
                 // Nothing fits: the line overflows up to the latest boundary, or takes the first grapheme.
@@ -856,8 +872,13 @@ extension Builder {
     /// ending there must be trimmed to fit (16.16 px): Chromium shapes the mark again alone,
     /// with font fallback afresh, trimmed when that font trims it — half its advance in the
     /// same CJK font, but `》` becomes Noto Sans Lisu's 0.46 em (docs/CHROMIUM.md §3(e)).
+    ///
+    /// The half is HarfBuzz's `halt` adjustment: half the mark's design advance at the font's
+    /// linear scale, not at FreeType's rounded one (16 px: 8 px off a 16.00003 px mark, 21.1 px:
+    /// 10.55 px; docs/CHROMIUM.md §3(e)).
     mutating func lineEndTrimAmount(_ units: UnsafeBufferPointer<UInt16>, last: Int, run: GlyphRun, buffer: HBBuffer) -> Int32 {
-        let half = unitAdvances[last] / 2
+        let designUnits = (Double(unitAdvances[last]) * 64 / Double(run.font.fixedScale(size: style.size))).rounded()
+        let half = clamp(Int64((designUnits * Double(Font.platformSize(style.size)) / Double(run.font.unitsPerEm) * 32768).rounded()))
         guard units[last] < 0xD800 || units[last] >= 0xE000 else { return half }
         let (font, width) = shapedAfresh(units, last..<(last + 1), rightToLeft: run.bidiLevel & 1 == 1, buffer: buffer)
         if font === run.font { return half }
