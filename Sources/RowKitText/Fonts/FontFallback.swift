@@ -32,6 +32,10 @@ struct FontFallback {
     private var planClusters: [(start: Int, end: Int)] = []
     private var planHoles: [Int] = []
     private var planAsked: [UInt32] = []
+    /// The segment's clusters' ``FontChoiceMemo`` slots (−1: none), in the memo's generation
+    /// `planSlotGeneration`: where a plan finds whether its fonts render a hole, asked before.
+    private var planSlots: [Int] = []
+    private var planSlotGeneration = -1
     private(set) var plannedStart = 0
     private var plannedEnd = -1
     /// Where the current plan's first hint character ends in the paragraph (``hintCharacter``:
@@ -78,12 +82,13 @@ struct FontFallback {
     /// keeping this one's plan arrays (emptied) so that plans do not allocate them again.
     mutating func restart(from initial: FontFallback) {
         var planned: [UInt16] = [], clusters: [(start: Int, end: Int)] = [], holes: [Int] = [], asked: [UInt32] = []
-        var tried: [Font] = []
+        var tried: [Font] = [], slots: [Int] = []
         swap(&planned, &plannedFonts)
         swap(&clusters, &planClusters)
         swap(&holes, &planHoles)
         swap(&asked, &planAsked)
         swap(&tried, &planFonts)
+        swap(&slots, &planSlots)
         self = initial
         planned.removeAll(keepingCapacity: true)
         tried.removeAll(keepingCapacity: true)
@@ -92,6 +97,7 @@ struct FontFallback {
         swap(&holes, &planHoles)
         swap(&asked, &planAsked)
         swap(&tried, &planFonts)
+        swap(&slots, &planSlots)
     }
 
     /// A tab or newline kept by `pre-wrap`: Chromium's line builder makes it a control item of
@@ -129,15 +135,35 @@ struct FontFallback {
     /// emoji cluster — functions of the cluster and the style only, so remembered for short
     /// clusters (``FontChoiceMemo``).
     mutating func clusterInfo(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> (font: Font?, script: Int32, emoji: Bool) {
+        clusterInfoAndSlot(units, g0, g1).info
+    }
+
+    /// ``clusterInfo(_:_:_:)`` and the cluster's ``FontChoiceMemo`` slot (−1: not memoized).
+    /// Mutating, as the plan that calls it: a non-mutating call from there copies the chooser.
+    @inline(__always)
+    private mutating func clusterInfoAndSlot(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> (info: (font: Font?, script: Int32, emoji: Bool), slot: Int) {
         if g1 - g0 <= 4, memoContext >= 0, let memo {
-            if let known = memo.lookup(units, g0, g1, context: memoContext) { return known }
+            if let index = memo.slot(units, g0, g1, context: memoContext) { return (memo.info(at: index), index) }
             let cluster = analyse(units, g0, g1)
             let info = (font: chainFont(units, g0, g1, cluster), script: ICU.script(cluster.base), emoji: cluster.emojiCluster)
-            memo.store(units, g0, g1, context: memoContext, info)
-            return info
+            return (info, memo.store(units, g0, g1, context: memoContext, info))
         }
         let cluster = analyse(units, g0, g1)
-        return (chainFont(units, g0, g1, cluster), ICU.script(cluster.base), cluster.emojiCluster)
+        return ((chainFont(units, g0, g1, cluster), ICU.script(cluster.base), cluster.emojiCluster), -1)
+    }
+
+    /// ``covers(_:_:_:_:)`` for the plan's cluster `index`, answered by the memo when it was
+    /// asked before for the same font (and stored there otherwise). Mutating for the same reason.
+    @inline(__always)
+    private mutating func planCovers(_ font: Font, _ units: UnsafeBufferPointer<UInt16>, cluster index: Int, _ c: (start: Int, end: Int)) -> Bool {
+        guard let memo, planSlotGeneration == memo.generation, index < planSlots.count, planSlots[index] >= 0 else {
+            return covers(font, units, c.start, c.end)
+        }
+        let slot = planSlots[index]
+        if let known = memo.planCoverage(at: slot, font: font) { return known }
+        let answer = covers(font, units, c.start, c.end)
+        memo.setPlanCoverage(at: slot, font: font, covers: answer)
+        return answer
     }
 
     /// What a cluster holds that matters for font choice.
@@ -198,10 +224,11 @@ struct FontFallback {
     private mutating func plan(_ units: UnsafeBufferPointer<UInt16>, from g0: Int) {
         // The segment's clusters and its holes (indices into the clusters, in order) go into
         // arrays kept from plan to plan (a plan per script segment of every paragraph).
-        var clusters: [(start: Int, end: Int)] = [], holes: [Int] = [], asked: [UInt32] = []
+        var clusters: [(start: Int, end: Int)] = [], holes: [Int] = [], asked: [UInt32] = [], slots: [Int] = []
         swap(&clusters, &planClusters)
         swap(&holes, &planHoles)
         swap(&asked, &planAsked)
+        swap(&slots, &planSlots)
         defer {
             swap(&clusters, &planClusters)
             swap(&holes, &planHoles)
@@ -212,7 +239,9 @@ struct FontFallback {
         // last grapheme of a window that stops short of the text is not trusted).
         var size = paragraphGraphemes == nil ? 32 : 2048
         let all = paragraphGraphemes.flatMap { $0.last == Int32(units.count) ? $0 : nil }
+        var walkGeneration = -1
         while true {
+            walkGeneration = memo?.generation ?? -1
             let limit = min(units.count, g0 + min(size, 2048))
             let truncated = limit < units.count && size < 2048
             // The window's grapheme ends: the paragraph's own (from `first`, the last cut at
@@ -232,6 +261,7 @@ struct FontFallback {
             }
             clusters.removeAll(keepingCapacity: true)
             holes.removeAll(keepingCapacity: true)
+            slots.removeAll(keepingCapacity: true)
             var script: Int32 = -1
             var start = g0
             var reachedEnd = true
@@ -242,7 +272,7 @@ struct FontFallback {
                 if start > g0, let levels = paragraphLevels, start < levels.count, levels[start] != levels[g0] { break }
                 if preservesControls && start > g0
                     && (isItemBoundary(units[start]) || isItemBoundary(units[start - 1]) || itemBoundaries.contains(start)) { break }
-                let info = clusterInfo(units, start, end)
+                let (info, slot) = clusterInfoAndSlot(units, start, end)
                 let s = info.script
                 if s > 1 && s != 103 {
                     if script < 0 { script = s } else if s != script { break }
@@ -250,10 +280,14 @@ struct FontFallback {
                 if start > g0 && info.emoji { break }
                 if start == g0 || info.font == nil { holes.append(clusters.count) }
                 clusters.append((start, end))
+                slots.append(slot)
             }
             if reachedEnd { break }
             size *= 4
         }
+        // The slots are valid if the walk did not empty the memo (nothing stores there from here on).
+        planSlotGeneration = memo != nil && memo!.generation == walkGeneration ? walkGeneration : -2
+        swap(&slots, &planSlots)
         plannedEnd = clusters.last?.end ?? g0 + 1
         plannedStart = g0
         plannedFonts.removeAll(keepingCapacity: true)
@@ -287,7 +321,7 @@ struct FontFallback {
             var kept = 0
             for i in 0..<holes.count {
                 let c = clusters[holes[i]]
-                if covers(font, units, c.start, c.end) {
+                if planCovers(font, units, cluster: holes[i], c) {
                     plannedFonts[c.start - g0] = index
                 } else {
                     holes[kept] = holes[i]
@@ -364,6 +398,16 @@ struct FontFallback {
         if (hint >= 0xE000 && hint <= 0xF8FF) || hint >= 0xF0000 || (hint >= 0xFDD0 && hint <= 0xFDEF) || hint & 0xFFFE == 0xFFFE {
             return nil
         }
+        if memoContext >= 0, let memo {
+            if let known = memo.systemFont(for: hint, context: memoContext) { return known }
+            let font = systemFontUnmemoized(for: hint)
+            memo.storeSystemFont(font, for: hint, context: memoContext)
+            return font
+        }
+        return systemFontUnmemoized(for: hint)
+    }
+
+    private func systemFontUnmemoized(for hint: UInt32) -> Font? {
         if let normal = normalStyle, normal.covers(hint) { return normal }
         return fonts.systemFallback(for: hint, language: language)
     }
