@@ -5,7 +5,7 @@
 /// recur all the time, and each answer asks coverage questions — shaping — of several fonts,
 /// and ICU for properties). Exact because all three are functions of the cluster and the style.
 /// One per thread (it lives in the thread's reused builder), so its table is a plain buffer
-/// (no exclusivity checks). Bounded: 16,384 cluster slots (~640 KB) and 8,192 hint slots (128 KB),
+/// (no exclusivity checks). Bounded: 16,384 cluster slots (512 KB) and 8,192 hint slots (128 KB),
 /// each table emptied when half full.
 ///
 /// Font-fallback plans also keep here, per cluster, whether the last system font a plan tried
@@ -14,15 +14,16 @@
 /// character the font the system offers for it (behind the font library's lock otherwise):
 /// both functions of the cluster or hint, the font and the style context.
 final class FontChoiceMemo {
+    /// 32 bytes.
     private struct Slot {
         var text: UInt64 = 0           // up to four UTF-16 units
-        var context: Int32 = 0
-        var length: Int32 = 0          // 0: empty slot
-        var script: Int32 = 0
-        var emoji = false
-        var planCovers = false         // whether `planFont` renders the cluster
         var font: Unmanaged<Font>?     // nil: a hole
-        var planFont: Unmanaged<Font>? // nil: no plan asked yet
+        var context: Int32 = 0
+        var planFontID: Int32 = -1     // the font a plan last asked about (``Font/id``), −1: none
+        var script: Int16 = 0
+        var length: UInt8 = 0          // 0: empty slot
+        var emoji = false
+        var planCovers = false         // whether that font renders the cluster
     }
 
     private struct HintSlot {
@@ -67,7 +68,7 @@ final class FontChoiceMemo {
     @inline(__always)
     func slot(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int, context: Int32) -> Int? {
         let (text, start) = Self.key(units, g0, g1, context)
-        let length = Int32(g1 - g0)
+        let length = UInt8(truncatingIfNeeded: g1 - g0)
         var index = start
         // Fields read in place (copying a 40-byte slot out is a memcpy call).
         while true {
@@ -82,7 +83,7 @@ final class FontChoiceMemo {
     @inline(__always)
     func info(at index: Int) -> (font: Font?, script: Int32, emoji: Bool) {
         let slot = slots + index
-        return (slot.pointee.font?.takeUnretainedValue(), slot.pointee.script, slot.pointee.emoji)
+        return (slot.pointee.font?.takeUnretainedValue(), Int32(slot.pointee.script), slot.pointee.emoji)
     }
 
     /// Stores what was found for cluster `g0..<g1` in `context` (fonts stay alive through the
@@ -97,24 +98,25 @@ final class FontChoiceMemo {
         let (text, start) = Self.key(units, g0, g1, context)
         var index = start
         while (slots + index).pointee.length != 0 { index = (index + 1) & (Self.size - 1) }
-        slots[index] = Slot(text: text, context: context, length: Int32(g1 - g0), script: info.script, emoji: info.emoji,
-                            font: info.font.map { .passUnretained($0) })
+        slots[index] = Slot(text: text, font: info.font.map { .passUnretained($0) }, context: context,
+                            script: Int16(truncatingIfNeeded: info.script), length: UInt8(truncatingIfNeeded: g1 - g0), emoji: info.emoji)
         used += 1
         return index
     }
 
-    /// Whether `font` renders the cluster of slot `index`, if that was stored for this font.
+    /// Whether `font` renders the cluster of slot `index`, if that was stored for this font (font
+    /// ids are unique in the process).
     @inline(__always)
     func planCoverage(at index: Int, font: Font) -> Bool? {
         let slot = slots + index
-        guard let known = slot.pointee.planFont, known.toOpaque() == Unmanaged.passUnretained(font).toOpaque() else { return nil }
+        guard slot.pointee.planFontID == font.id else { return nil }
         return slot.pointee.planCovers
     }
 
     /// Stores whether `font` renders the cluster of slot `index` (replacing another font's answer).
     @inline(__always)
     func setPlanCoverage(at index: Int, font: Font, covers: Bool) {
-        slots[index].planFont = .passUnretained(font)
+        slots[index].planFontID = font.id
         slots[index].planCovers = covers
     }
 
