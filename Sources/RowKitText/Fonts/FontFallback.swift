@@ -32,10 +32,6 @@ struct FontFallback {
     private var planClusters: [(start: Int, end: Int)] = []
     private var planHoles: [Int] = []
     private var planAsked: [UInt32] = []
-    /// The segment's clusters' ``FontChoiceMemo`` slots (−1: none), in the memo's generation
-    /// `planSlotGeneration`: where a plan finds whether its fonts render a hole, asked before.
-    private var planSlots: [Int] = []
-    private var planSlotGeneration = -1
     private(set) var plannedStart = 0
     private var plannedEnd = -1
     /// Where the current plan's first hint character ends in the paragraph (``hintCharacter``:
@@ -82,13 +78,12 @@ struct FontFallback {
     /// keeping this one's plan arrays (emptied) so that plans do not allocate them again.
     mutating func restart(from initial: FontFallback) {
         var planned: [UInt16] = [], clusters: [(start: Int, end: Int)] = [], holes: [Int] = [], asked: [UInt32] = []
-        var tried: [Font] = [], slots: [Int] = []
+        var tried: [Font] = []
         swap(&planned, &plannedFonts)
         swap(&clusters, &planClusters)
         swap(&holes, &planHoles)
         swap(&asked, &planAsked)
         swap(&tried, &planFonts)
-        swap(&slots, &planSlots)
         self = initial
         planned.removeAll(keepingCapacity: true)
         tried.removeAll(keepingCapacity: true)
@@ -97,7 +92,6 @@ struct FontFallback {
         swap(&holes, &planHoles)
         swap(&asked, &planAsked)
         swap(&tried, &planFonts)
-        swap(&slots, &planSlots)
     }
 
     /// A tab or newline kept by `pre-wrap`: Chromium's line builder makes it a control item of
@@ -152,19 +146,6 @@ struct FontFallback {
         return ((chainFont(units, g0, g1, cluster), ICU.script(cluster.base), cluster.emojiCluster), -1)
     }
 
-    /// ``covers(_:_:_:_:)`` for the plan's cluster `index`, answered by the memo when it was
-    /// asked before for the same font (and stored there otherwise). Mutating for the same reason.
-    @inline(__always)
-    private mutating func planCovers(_ font: Font, _ units: UnsafeBufferPointer<UInt16>, cluster index: Int, _ c: (start: Int, end: Int)) -> Bool {
-        guard let memo, planSlotGeneration == memo.generation, index < planSlots.count, planSlots[index] >= 0 else {
-            return covers(font, units, c.start, c.end)
-        }
-        let slot = planSlots[index]
-        if let known = memo.planCoverage(at: slot, font: font) { return known }
-        let answer = covers(font, units, c.start, c.end)
-        memo.setPlanCoverage(at: slot, font: font, covers: answer)
-        return answer
-    }
 
     /// What a cluster holds that matters for font choice.
     private struct Cluster {
@@ -224,15 +205,20 @@ struct FontFallback {
     private mutating func plan(_ units: UnsafeBufferPointer<UInt16>, from g0: Int) {
         // The segment's clusters and its holes (indices into the clusters, in order) go into
         // arrays kept from plan to plan (a plan per script segment of every paragraph).
-        var clusters: [(start: Int, end: Int)] = [], holes: [Int] = [], asked: [UInt32] = [], slots: [Int] = []
+        var clusters: [(start: Int, end: Int)] = [], holes: [Int] = [], asked: [UInt32] = []
         swap(&clusters, &planClusters)
         swap(&holes, &planHoles)
         swap(&asked, &planAsked)
-        swap(&slots, &planSlots)
+        // The clusters' memo slots (−1: none), where the plan finds whether a font it tries
+        // renders a hole, asked by an earlier plan; the array is the memo's, kept from plan to plan.
+        let slotMemo = memo
+        var slots: [Int] = []
+        if let slotMemo { swap(&slots, &slotMemo.planSlots) }
         defer {
             swap(&clusters, &planClusters)
             swap(&holes, &planHoles)
             swap(&asked, &planAsked)
+            if let slotMemo { swap(&slots, &slotMemo.planSlots) }
         }
         // The segment runs from g0 while the script stays the same, at most 2048 units. Its
         // graphemes are found in a window that grows until the segment ends inside it (the
@@ -241,7 +227,7 @@ struct FontFallback {
         let all = paragraphGraphemes.flatMap { $0.last == Int32(units.count) ? $0 : nil }
         var walkGeneration = -1
         while true {
-            walkGeneration = memo?.generation ?? -1
+            walkGeneration = slotMemo?.generation ?? -1
             let limit = min(units.count, g0 + min(size, 2048))
             let truncated = limit < units.count && size < 2048
             // The window's grapheme ends: the paragraph's own (from `first`, the last cut at
@@ -286,8 +272,7 @@ struct FontFallback {
             size *= 4
         }
         // The slots are valid if the walk did not empty the memo (nothing stores there from here on).
-        planSlotGeneration = memo != nil && memo!.generation == walkGeneration ? walkGeneration : -2
-        swap(&slots, &planSlots)
+        let slotsValid = slotMemo != nil && slotMemo!.generation == walkGeneration
         plannedEnd = clusters.last?.end ?? g0 + 1
         plannedStart = g0
         plannedFonts.removeAll(keepingCapacity: true)
@@ -321,7 +306,15 @@ struct FontFallback {
             var kept = 0
             for i in 0..<holes.count {
                 let c = clusters[holes[i]]
-                if planCovers(font, units, cluster: holes[i], c) {
+                let slot = slotsValid ? slots[holes[i]] : -1
+                let rendered: Bool
+                if slot >= 0, let known = slotMemo!.planCoverage(at: slot, font: font) {
+                    rendered = known
+                } else {
+                    rendered = covers(font, units, c.start, c.end)
+                    if slot >= 0 { slotMemo!.setPlanCoverage(at: slot, font: font, covers: rendered) }
+                }
+                if rendered {
                     plannedFonts[c.start - g0] = index
                 } else {
                     holes[kept] = holes[i]

@@ -37,6 +37,9 @@ final class FontChoiceMemo {
     private static let size = 16_384
     /// Bumped whenever the table is emptied: a slot index is valid only within one generation.
     nonisolated(unsafe) private(set) var generation = 0
+    /// Scratch of ``FontFallback``'s plans (the slots of a segment's clusters), kept here so that
+    /// the chooser, copied per paragraph, does not grow.
+    nonisolated(unsafe) var planSlots: [Int] = []
     private let hints = UnsafeMutablePointer<HintSlot>.allocate(capacity: hintSize)
     nonisolated(unsafe) private var hintsUsed = 0
     private static let hintSize = 8192
