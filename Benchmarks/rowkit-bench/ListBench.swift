@@ -253,6 +253,18 @@ func runListBench(rows count: Int) throws -> ListBenchResults {
     results.coldSeconds = seconds(since: coldStart)
     results.coldCPUSeconds = cpuSeconds() - coldCPU
     if let before = rssBefore, let after = residentBytes() { results.rssGrowthBytesPerRow = perRow(after - before) }
+    if ProcessInfo.processInfo.environment["ROWKIT_LIST_TRIM"] != nil, let before = rssBefore {
+        // Diagnostics: how much of the growth is heap the allocator holds free (the cold pass's
+        // temporaries between the forms) and gives back when asked.
+        let held = residentBytes() ?? 0
+        // malloc_trim is in glibc's malloc.h, which Glibc's module does not import.
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+            _ = unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)(0)
+        }
+        let trimmed = residentBytes() ?? 0
+        progress("list: memory growth per row \(String(format: "%.0f", perRow(held - before))) B; after malloc_trim "
+                 + "\(String(format: "%.0f", perRow(trimmed - before))) B (\(String(format: "%.1f", Double(held - trimmed) / 1e6)) MB given back)")
+    }
     results.contentHeight = engine.contentHeight
     results.bookkeepingBytesPerRow = engine.bookkeepingBytesPerItem
     results.heightIndexBytesPerRow = Double(engine.heightIndexBytes) / Double(max(1, engine.itemCount))

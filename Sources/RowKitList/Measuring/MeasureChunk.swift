@@ -80,11 +80,29 @@ final class BlockSnapshot: @unchecked Sendable {   // `blocks` is read by the me
     func release() { blocks = [] }
 }
 
+/// A chunk's measured heights: written by the workers, rewritten in place when applied (applied
+/// once). A buffer of its own rather than an array: the results are held by the pipeline and
+/// by the closure applying them at once, and an array's copy on write copied every chunk's
+/// heights before rewriting them (1% of a width change's instructions).
+final class MeasuredHeights: @unchecked Sendable {   // Each index is written by one worker, then read by the one applying thread.
+    let values: UnsafeMutableBufferPointer<Double>
+
+    /// `count` heights, all NaN (nothing measured).
+    init(count: Int) {
+        values = .allocate(capacity: count)
+        values.initialize(repeating: .nan)
+    }
+
+    deinit { values.deallocate() }
+
+    subscript(k: Int) -> Double { values[k] }
+}
+
 /// What measuring a chunk produced, per item of the chunk.
 struct MeasureResults: @unchecked Sendable {   // `forms` holds `RowMeasurer.Measuring`s, which are Sendable.
     /// Heights at the chunk's width (never negative); NaN where nothing was measured;
     /// ``ItemStore/keepMarker`` where the item keeps its height (``MeasureChunk/keeps(_:)``).
-    var heights: [Double]
+    let heights: MeasuredHeights
     /// Measuring forms made for items that had none (empty when the chunk was forms-only),
     /// and the width from which on each one's height is constant.
     var forms: [AnyObject?]
@@ -220,13 +238,11 @@ extension ListState {
         if inPlace {
             // Nothing moved since the snapshot: item k is still at start + k. Two passes, each
             // over its own blocks: records (forms, generations), then heights.
-            var results = results
             var tally = HeightTally()
-            results.heights.withUnsafeMutableBufferPointer { heightsOut in
-                items.markMeasured(start: chunk.start, heights: heightsOut, forms: results.forms, constantWidths: results.constantWidths,
-                                   generation: generation, tally: &tally)
-                delta = heights.applyMeasured(UnsafeBufferPointer(heightsOut), startingAt: chunk.start, changeBefore: anchorIndex, kept: &tally)
-            }
+            let heightsOut = results.heights.values
+            items.markMeasured(start: chunk.start, heights: heightsOut, forms: results.forms, constantWidths: results.constantWidths,
+                               generation: generation, tally: &tally)
+            delta = heights.applyMeasured(UnsafeBufferPointer(heightsOut), startingAt: chunk.start, changeBefore: anchorIndex, kept: &tally)
             estimates.record(tally)
         } else {
             for k in 0..<chunk.count {
@@ -294,12 +310,21 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
     typealias Row = Measurer.Row
     /// Cores to measure on.
     static var cores: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    /// Rows per piece of a chunk that makes measuring forms: ~2–3 ms of work, so a chunk's
+    /// last piece leaves the other cores idle for about a millisecond, not the ~45 ms of a
+    /// 1,024-row piece (about 4% of a cold pass on two cores, docs/DESIGN.md "The list").
+    static var coldPieceRows: Int { 32 }
     let measurer: Measurer
     let dataSource: (any ListDataSource<Row>)?
 
     /// The data of an item: kept by the engine, or asked of the data source (outside the lock).
     func rowData(id: Row.ID, kept: Row?, kind: ListItemKind, path: ListIndexPath) throws(ListError) -> Row {
         if let kept { return kept }
+        return try pulledRow(id: id, kind: kind, path: path)
+    }
+
+    /// The data of an item, asked of the data source (outside the lock).
+    func pulledRow(id: Row.ID, kind: ListItemKind, path: ListIndexPath) throws(ListError) -> Row {
         guard let dataSource else { throw .missingRowData(id: String(describing: id)) }
         let row: Row
         do { row = try dataSource.row(for: id, kind: kind, at: path) } catch { throw .rowFailed(id: String(describing: id), reason: error) }
@@ -338,32 +363,37 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
         let parallel = count >= 256 ? Self.cores : 1
         // Several pieces per core, handed out as cores free up: on shared cores one thread can
         // be descheduled for milliseconds, and with one piece per core the chunk then waits
-        // for it while the other core idles.
-        let workers = parallel == 1 ? 1 : min(parallel * 8, max(parallel, count / 256))
+        // for it while the other core idles. Every chunk still ends with one core finishing
+        // the last piece while the others wait, half a piece on average, so pieces are small:
+        // 256 rows from forms (~75 µs at a million rows: half a 1,024-row piece per 16,384-row
+        // chunk is ~3% of two cores) and `coldPieceRows` for a chunk where at least one row in
+        // eight makes its form (data pulled, texts prepared, ~50–100 µs a row).
+        let makesForms = chunk.pulls.ids.count &* 8 >= count
+        let pieces = parallel == 1 ? 1 : max(parallel * 8, count / (makesForms ? Self.coldPieceRows : 256))
+        // Pieces of `per` items; no piece starts past the end.
+        let per = max(1, (count + pieces - 1) / pieces)
+        let workers = max(1, (count + per - 1) / per)
         let formCount = chunk.formsOnly ? 0 : count
-        var heights = [Double](repeating: .nan, count: count)
+        let heights = MeasuredHeights(count: count)
         var forms = [AnyObject?](repeating: nil, count: formCount)
         var constantWidths = [Float](repeating: .infinity, count: formCount)
         var failures = [(index: Int, serial: UInt32, error: ListError)?](repeating: nil, count: workers)
-        heights.withUnsafeMutableBufferPointer { heights in
-            forms.withUnsafeMutableBufferPointer { forms in
-                constantWidths.withUnsafeMutableBufferPointer { constantWidths in
-                    failures.withUnsafeMutableBufferPointer { failures in
-                        let out = MeasureOutputs(heights: heights, forms: forms, constantWidths: constantWidths, failures: failures)
-                        let per = (count + workers - 1) / workers
-                        let extra = alongside == nil ? 0 : 1
-                        let work = { @Sendable (piece: Int) in
-                            // Pieces are handed out in order: the one alongside starts at once.
-                            if let alongside, piece == 0 { alongside(); return }
-                            let w = piece - extra
-                            let first = w * per
-                            measure(chunk, blocks: blocks, items: first..<min(count, first + per), worker: w, into: out, token: token)
-                        }
-                        if workers + extra == 1 {
-                            work(0)
-                        } else {
-                            DispatchQueue.concurrentPerform(iterations: workers + extra, execute: work)
-                        }
+        forms.withUnsafeMutableBufferPointer { forms in
+            constantWidths.withUnsafeMutableBufferPointer { constantWidths in
+                failures.withUnsafeMutableBufferPointer { failures in
+                    let out = MeasureOutputs(heights: heights.values, forms: forms, constantWidths: constantWidths, failures: failures)
+                    let extra = alongside == nil ? 0 : 1
+                    let work = { @Sendable (piece: Int) in
+                        // Pieces are handed out in order: the one alongside starts at once.
+                        if let alongside, piece == 0 { alongside(); return }
+                        let w = piece - extra
+                        let first = w * per
+                        measure(chunk, blocks: blocks, items: first..<min(count, first + per), worker: w, into: out, token: token)
+                    }
+                    if workers + extra == 1 {
+                        work(0)
+                    } else {
+                        DispatchQueue.concurrentPerform(iterations: workers + extra, execute: work)
                     }
                 }
             }
@@ -382,8 +412,19 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
         while i >= blocks[b].count { i -= blocks[b].count; b += 1 }
         var k = range.lowerBound
         let last = range.upperBound
+        // Once per piece: generic code (the engine runs unspecialized) looks up an array's
+        // metadata and witness table for every `isEmpty`, ~700 instructions a row.
+        let keptRows = !chunk.pulls.kept.isEmpty
         while k < last {
             let stop = blocks[b].withUnsafeBufferPointer { block -> Bool in
+                // The first rows of the block, whose forms the loop below (prefetching a few
+                // rows ahead within the block) would meet unprefetched: 8 of every 256-row block.
+                var warm = i
+                let warmEnd = min(block.count, i &+ FormPrefetch.distance, i &+ (last &- k))
+                while warm < warmEnd {
+                    if !chunk.keeps(block.baseAddress! + warm) { FormPrefetch.form(block, warm) }
+                    warm &+= 1
+                }
                 while i < block.count && k < last {
                     defer { i &+= 1; k &+= 1 }
                     if let token, token.isCancelled { return true }
@@ -406,8 +447,9 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
                     let slot = Int(chunk.pulls.slot[k])
                     guard slot >= 0 else { continue }
                     do throws(ListError) {
-                        let row = try rowData(id: chunk.pulls.ids[slot], kept: chunk.pulls.kept.isEmpty ? nil : chunk.pulls.kept[slot],
-                                              kind: chunk.pulls.kinds[slot], path: chunk.pulls.paths[slot])
+                        let row = keptRows
+                            ? try rowData(id: chunk.pulls.ids[slot], kept: chunk.pulls.kept[slot], kind: chunk.pulls.kinds[slot], path: chunk.pulls.paths[slot])
+                            : try pulledRow(id: chunk.pulls.ids[slot], kind: chunk.pulls.kinds[slot], path: chunk.pulls.paths[slot])
                         let form = try measuringForm(of: row)
                         let object = measurer.object(of: form)
                         out.forms[k] = object
