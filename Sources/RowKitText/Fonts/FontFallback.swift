@@ -146,7 +146,6 @@ struct FontFallback {
         return ((chainFont(units, g0, g1, cluster), ICU.script(cluster.base), cluster.emojiCluster), -1)
     }
 
-
     /// What a cluster holds that matters for font choice.
     private struct Cluster {
         var base: UInt32

@@ -73,7 +73,7 @@ final class FontChoiceMemo {
         let (text, start) = Self.key(units, g0, g1, context)
         let length = UInt8(truncatingIfNeeded: g1 - g0)
         var index = start
-        // Fields read in place (copying a 40-byte slot out is a memcpy call).
+        // Fields read in place (copying a whole slot out costs more than the three compared).
         while true {
             let slot = slots + index
             if slot.pointee.length == 0 { return nil }
