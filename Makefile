@@ -43,7 +43,7 @@ demo: release
 ## (make tsan; its own build folder, so it comes last).
 test: setup
 	$(SWIFT) build
-	$(SWIFT) test
+	SWIFT='$(SWIFT)' bash scripts/swift_test.sh
 	ROWKIT=$(DEBUG_BIN)/rowkit python3 Fidelity/compare.py --small --threshold 99 --random-threshold 96.5 $(if $(SEED),--seed $(SEED))
 	$(MAKE) gui-test
 	$(MAKE) docs

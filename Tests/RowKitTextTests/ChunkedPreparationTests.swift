@@ -86,6 +86,7 @@ import Glibc
     /// plan whose hint is its own first letter; met again at the start of another paragraph it
     /// comes from the cache.
     @Test func wordStartingAPlanIsFoundInTheCache() throws {
+        PrepareScratch.startOverOnThisThread()
         let cache = ShapeCache(capacity: 1000)
         let style = style(family: "Noto Sans", lineHeight: .normal)
         try Self.expectSame("हिन्दी में एक कहानी", style, cache: cache)
@@ -99,6 +100,7 @@ import Glibc
     /// the cache give them from the entry (stored when first collected, relative to the word)
     /// — the same bytes as collecting them again, at every position they are placed at.
     @Test func storedRunExtrasEqualCollectedOnes() throws {
+        PrepareScratch.startOverOnThisThread()
         let style = style(family: "Noto Sans", lineHeight: .normal)
         let cache = ShapeCache(capacity: 1_000)
         let text = "AVATAR Tower WAVE “Yes,” AVATAR office. Tower AVATAR WAVE, Tower “Yes,” AVATAR"
@@ -149,6 +151,7 @@ extension ChunkedPreparationTests {
     /// Words met again come from the cache: after one paragraph, a second one made of its
     /// words adds no entry; emptying the shape cache empties the word cache too.
     @Test func repeatedWordsAreFoundInTheCache() throws {
+        PrepareScratch.startOverOnThisThread()
         let cache = ShapeCache(capacity: 1000)
         func entries() -> Int { PrepareScratch.current.words?.young.entries.count ?? 0 }
         _ = try PreparedText("the quick brown fox jumps over the lazy dog", style: style(), cache: cache)
@@ -174,6 +177,7 @@ extension ChunkedPreparationTests {
     /// for words the first met, and its forms equal the whole-paragraph analysis in that style
     /// (with its own line height in the header).
     @Test func stylesDifferingOnlyInColourShareTheirWords() throws {
+        PrepareScratch.startOverOnThisThread()
         let cache = ShapeCache(capacity: 1000)
         func entries() -> Int { PrepareScratch.current.words?.young.entries.count ?? 0 }
         let text = "the quick brown fox jumps over the lazy dog"

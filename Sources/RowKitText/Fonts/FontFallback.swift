@@ -129,15 +129,21 @@ struct FontFallback {
     /// emoji cluster — functions of the cluster and the style only, so remembered for short
     /// clusters (``FontChoiceMemo``).
     mutating func clusterInfo(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> (font: Font?, script: Int32, emoji: Bool) {
+        clusterInfoAndSlot(units, g0, g1).info
+    }
+
+    /// ``clusterInfo(_:_:_:)`` and the cluster's ``FontChoiceMemo`` slot (−1: not memoized).
+    /// Mutating, as the plan that calls it: a non-mutating call from there copies the chooser.
+    @inline(__always)
+    private mutating func clusterInfoAndSlot(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> (info: (font: Font?, script: Int32, emoji: Bool), slot: Int) {
         if g1 - g0 <= 4, memoContext >= 0, let memo {
-            if let known = memo.lookup(units, g0, g1, context: memoContext) { return known }
+            if let index = memo.slot(units, g0, g1, context: memoContext) { return (memo.info(at: index), index) }
             let cluster = analyse(units, g0, g1)
             let info = (font: chainFont(units, g0, g1, cluster), script: ICU.script(cluster.base), emoji: cluster.emojiCluster)
-            memo.store(units, g0, g1, context: memoContext, info)
-            return info
+            return (info, memo.store(units, g0, g1, context: memoContext, info))
         }
         let cluster = analyse(units, g0, g1)
-        return (chainFont(units, g0, g1, cluster), ICU.script(cluster.base), cluster.emojiCluster)
+        return ((chainFont(units, g0, g1, cluster), ICU.script(cluster.base), cluster.emojiCluster), -1)
     }
 
     /// What a cluster holds that matters for font choice.
@@ -202,17 +208,25 @@ struct FontFallback {
         swap(&clusters, &planClusters)
         swap(&holes, &planHoles)
         swap(&asked, &planAsked)
+        // The clusters' memo slots (−1: none), where the plan finds whether a font it tries
+        // renders a hole, asked by an earlier plan; the array is the memo's, kept from plan to plan.
+        let slotMemo = memo
+        var slots: [Int] = []
+        if let slotMemo { swap(&slots, &slotMemo.planSlots) }
         defer {
             swap(&clusters, &planClusters)
             swap(&holes, &planHoles)
             swap(&asked, &planAsked)
+            if let slotMemo { swap(&slots, &slotMemo.planSlots) }
         }
         // The segment runs from g0 while the script stays the same, at most 2048 units. Its
         // graphemes are found in a window that grows until the segment ends inside it (the
         // last grapheme of a window that stops short of the text is not trusted).
         var size = paragraphGraphemes == nil ? 32 : 2048
         let all = paragraphGraphemes.flatMap { $0.last == Int32(units.count) ? $0 : nil }
+        var walkGeneration = -1
         while true {
+            walkGeneration = slotMemo?.generation ?? -1
             let limit = min(units.count, g0 + min(size, 2048))
             let truncated = limit < units.count && size < 2048
             // The window's grapheme ends: the paragraph's own (from `first`, the last cut at
@@ -232,6 +246,7 @@ struct FontFallback {
             }
             clusters.removeAll(keepingCapacity: true)
             holes.removeAll(keepingCapacity: true)
+            slots.removeAll(keepingCapacity: true)
             var script: Int32 = -1
             var start = g0
             var reachedEnd = true
@@ -242,7 +257,7 @@ struct FontFallback {
                 if start > g0, let levels = paragraphLevels, start < levels.count, levels[start] != levels[g0] { break }
                 if preservesControls && start > g0
                     && (isItemBoundary(units[start]) || isItemBoundary(units[start - 1]) || itemBoundaries.contains(start)) { break }
-                let info = clusterInfo(units, start, end)
+                let (info, slot) = clusterInfoAndSlot(units, start, end)
                 let s = info.script
                 if s > 1 && s != 103 {
                     if script < 0 { script = s } else if s != script { break }
@@ -250,10 +265,13 @@ struct FontFallback {
                 if start > g0 && info.emoji { break }
                 if start == g0 || info.font == nil { holes.append(clusters.count) }
                 clusters.append((start, end))
+                slots.append(slot)
             }
             if reachedEnd { break }
             size *= 4
         }
+        // The slots are valid if the walk did not empty the memo (nothing stores there from here on).
+        let slotsValid = slotMemo != nil && slotMemo!.generation == walkGeneration
         plannedEnd = clusters.last?.end ?? g0 + 1
         plannedStart = g0
         plannedFonts.removeAll(keepingCapacity: true)
@@ -287,7 +305,15 @@ struct FontFallback {
             var kept = 0
             for i in 0..<holes.count {
                 let c = clusters[holes[i]]
-                if covers(font, units, c.start, c.end) {
+                let slot = slotsValid ? slots[holes[i]] : -1
+                let rendered: Bool
+                if slot >= 0, let known = slotMemo!.planCoverage(at: slot, font: font) {
+                    rendered = known
+                } else {
+                    rendered = covers(font, units, c.start, c.end)
+                    if slot >= 0 { slotMemo!.setPlanCoverage(at: slot, font: font, covers: rendered) }
+                }
+                if rendered {
                     plannedFonts[c.start - g0] = index
                 } else {
                     holes[kept] = holes[i]
@@ -364,6 +390,16 @@ struct FontFallback {
         if (hint >= 0xE000 && hint <= 0xF8FF) || hint >= 0xF0000 || (hint >= 0xFDD0 && hint <= 0xFDEF) || hint & 0xFFFE == 0xFFFE {
             return nil
         }
+        if memoContext >= 0, let memo {
+            if let known = memo.systemFont(for: hint, context: memoContext) { return known }
+            let font = systemFontUnmemoized(for: hint)
+            memo.storeSystemFont(font, for: hint, context: memoContext)
+            return font
+        }
+        return systemFontUnmemoized(for: hint)
+    }
+
+    private func systemFontUnmemoized(for hint: UInt32) -> Font? {
         if let normal = normalStyle, normal.covers(hint) { return normal }
         return fonts.systemFallback(for: hint, language: language)
     }

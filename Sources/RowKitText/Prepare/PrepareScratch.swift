@@ -121,6 +121,15 @@ package final class PrepareScratch {
         current.words?.removeAll()
     }
 
+    /// Tests only: this thread forgets the styles it met and its word cache, so that a test
+    /// counting word-cache entries starts from nothing whatever ran on the thread before it (a
+    /// thread meeting its 65th style empties its word cache, which could otherwise land mid-test).
+    package static func startOverOnThisThread() {
+        let scratch = current
+        scratch.contexts.removeAll()
+        scratch.words?.removeAll()
+    }
+
     /// This thread's scratch space.
     static var current: PrepareScratch {
         if let pointer = pthread_getspecific(key) {
