@@ -80,8 +80,8 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     /// The part of a `line-height: normal` line box this font needs above and below the
     /// baseline at `size`, as Chromium computes it (docs/CHROMIUM.md §5): the rounded ascent and
     /// descent, with the rounded line gap split as whole pixels, the smaller half above — of the
-    /// font made at ``platformSize(_:)`` (37.17 px is a 37.16 px font, whose DejaVu ascent rounds
-    /// to 34, not 35; measured on 80 sizes, docs/CHROMIUM.md §5).
+    /// font made at Chromium's platform size: 37.17 px is a 37.16 px font, whose DejaVu ascent
+    /// rounds to 34, not 35 (measured on 80 sizes, docs/CHROMIUM.md §5).
     public func normalLineMetrics(size: Double) -> (above: Double, below: Double) {
         let scale = Double(Self.platformSize(size)) / Double(unitsPerEm)
         let gap = (Double(lineGap) * scale).rounded()
