@@ -112,11 +112,10 @@ import Glibc
                 "no cached word kept its kerning growths")
     }
 
-    /// Every paragraph of the real corpora (when present), in the benchmark's style.
-    @Test func corporaPrepareTheSameBothWays() throws {
-        let directory = String(validatingCString: getenv("ROWKIT_CORPORA") ?? strdup("")) ?? ""
-        let candidates = [directory, "../shared/corpora", "../../shared/corpora", "/work/shared/corpora"].filter { !$0.isEmpty }
-        guard let folder = candidates.first(where: { access($0 + "/en-gatsby-opening.txt", R_OK) == 0 }) else { return }
+    /// Every paragraph of the real corpora (skipped when they are absent), in the benchmark's style.
+    @Test(.enabled(if: FontFallbackMemoTests.corpora != nil, "the corpora are absent (ROWKIT_CORPORA, ../shared/corpora)"))
+    func corporaPrepareTheSameBothWays() throws {
+        let folder = try #require(FontFallbackMemoTests.corpora)
         let style = TextStyle(font: FontDescriptor(family: "Noto Sans"), size: 16, lineHeight: .normal)
         let cache = ShapeCache(capacity: 100_000)
         guard let dir = opendir(folder) else { return }

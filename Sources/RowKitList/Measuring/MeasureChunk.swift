@@ -311,8 +311,9 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
     /// Cores to measure on.
     static var cores: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
     /// Rows per piece of a chunk that makes measuring forms: ~2–3 ms of work, so a chunk's
-    /// last piece leaves the other cores idle for about a millisecond, not the ~45 ms of a
-    /// 1,024-row piece (about 4% of a cold pass on two cores, docs/DESIGN.md "The list").
+    /// last piece leaves the other cores idle for about a millisecond, not the ~45 ms (half of a
+    /// 1,024-row piece's ~88 ms) they idled before (about 4% of a cold pass on two cores,
+    /// docs/DESIGN.md "The list").
     static var coldPieceRows: Int { 32 }
     let measurer: Measurer
     let dataSource: (any ListDataSource<Row>)?
@@ -360,19 +361,7 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
     private func measuring(_ chunk: MeasureChunk<Measurer>, blocks: [[ItemRecord]], token: CancellationToken?,
                            alongside: (@Sendable () -> Void)?) -> MeasureResults {
         let count = chunk.count
-        let parallel = count >= 256 ? Self.cores : 1
-        // Several pieces per core, handed out as cores free up: on shared cores one thread can
-        // be descheduled for milliseconds, and with one piece per core the chunk then waits
-        // for it while the other core idles. Every chunk still ends with one core finishing
-        // the last piece while the others wait, half a piece on average, so pieces are small:
-        // 256 rows from forms (~75 µs at a million rows: half a 1,024-row piece per 16,384-row
-        // chunk is ~3% of two cores) and `coldPieceRows` for a chunk where at least one row in
-        // eight makes its form (data pulled, texts prepared, ~50–100 µs a row).
-        let makesForms = chunk.pulls.ids.count &* 8 >= count
-        let pieces = parallel == 1 ? 1 : max(parallel * 8, count / (makesForms ? Self.coldPieceRows : 256))
-        // Pieces of `per` items; no piece starts past the end.
-        let per = max(1, (count + pieces - 1) / pieces)
-        let workers = max(1, (count + per - 1) / per)
+        let (per, workers) = Self.pieces(count: count, cores: Self.cores, makesForms: chunk.pulls.ids.count &* 8 >= count)
         let formCount = chunk.formsOnly ? 0 : count
         let heights = MeasuredHeights(count: count)
         var forms = [AnyObject?](repeating: nil, count: formCount)
@@ -401,6 +390,22 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
         let first = failures.compactMap { $0 }.min { $0.index < $1.index }
         return MeasureResults(heights: heights, forms: forms, constantWidths: constantWidths, failure: first?.error,
                               failureOffset: first?.index, failureSerial: first?.serial)
+    }
+
+    /// How a chunk of `count` items is cut for `cores` cores: `workers` pieces of `per` items (the
+    /// last one shorter; no piece starts past the end). Several pieces per core, handed out as
+    /// cores free up: on shared cores one thread can be descheduled for milliseconds, and with one
+    /// piece per core the chunk then waits for it while the other core idles. Every chunk still
+    /// ends with one core finishing the last piece while the others wait, half a piece on
+    /// average, so pieces are small: 256 rows from forms (~75 µs at a million rows: half a
+    /// 1,024-row piece per 16,384-row chunk is ~3% of two cores) and ``coldPieceRows`` for a chunk
+    /// where at least one row in eight makes its form (`makesForms`: data pulled, texts
+    /// prepared, ~50–100 µs a row). Chunks under 256 items, or one core, take one piece.
+    static func pieces(count: Int, cores: Int, makesForms: Bool) -> (per: Int, workers: Int) {
+        guard count >= 256, cores > 1 else { return (max(1, count), 1) }
+        let pieces = max(cores * 8, count / (makesForms ? coldPieceRows : 256))
+        let per = max(1, (count + pieces - 1) / pieces)
+        return (per, max(1, (count + per - 1) / per))
     }
 
     /// Measures the chunk's items `range` (offsets in the chunk) into `out`: one worker's share.

@@ -60,13 +60,6 @@ final class FontChoiceMemo {
         return (text, Int(truncatingIfNeeded: h >> 40) & (size - 1))
     }
 
-    /// What was stored for cluster `g0..<g1` (at most four units) in `context`, if anything.
-    @inline(__always)
-    func lookup(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int, context: Int32) -> (font: Font?, script: Int32, emoji: Bool)? {
-        guard let index = slot(units, g0, g1, context: context) else { return nil }
-        return info(at: index)
-    }
-
     /// The slot of cluster `g0..<g1` in `context`, if it was stored (valid in this ``generation``).
     @inline(__always)
     func slot(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int, context: Int32) -> Int? {
