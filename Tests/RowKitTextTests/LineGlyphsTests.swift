@@ -63,6 +63,23 @@ import Testing
         #expect(ascent > 0 && descent > 0)
     }
 
+    /// The baseline comes from the font made at Chromium's platform size, like the line box: at
+    /// 37.17 px DejaVu's ascent is the 37.16 px font's, 34.49 → 34, not the CSS size's 34.50 → 35.
+    /// Chromium's baselines (the top of a zero-height inline-block on the first line, 48 px
+    /// lines, measured 2026-11-24 in headless Chromium 156), for three families and eight sizes.
+    @Test(arguments: [
+        ("DejaVu Sans Mono", [36.0, 36, 37, 29, 31, 31, 29, 32]),
+        ("DejaVu Sans", [36.0, 36, 37, 29, 31, 31, 29, 32]),
+        ("Noto Sans", [38.0, 38, 38, 29, 31, 32, 30, 33]),
+    ])
+    func baselinesAreChromiums(family: String, chromium: [Double]) throws {
+        let sizes = [37.16, 37.17, 37.18, 13.5, 19.97, 20.3, 16, 23.5]
+        for (size, expected) in zip(sizes, chromium) {
+            let layout = try prepare("x", style(family: family, size: size, lineHeight: .pixels(48))).layout(width: 500)
+            #expect(layout.baseline(ofLine: 0) == expected, "\(family) \(size) px")
+        }
+    }
+
     // MARK: Bidi
 
     @Test func mixedArabicAndEnglishPiecesComeInVisualOrder() throws {

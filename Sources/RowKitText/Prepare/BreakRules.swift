@@ -877,7 +877,10 @@ extension Builder {
     /// linear scale, not at FreeType's rounded one (16 px: 8 px off a 16.00003 px mark, 21.1 px:
     /// 10.55 px; docs/CHROMIUM.md §3(e)).
     mutating func lineEndTrimAmount(_ units: UnsafeBufferPointer<UInt16>, last: Int, run: GlyphRun, buffer: HBBuffer) -> Int32 {
-        let designUnits = (Double(unitAdvances[last]) * 64 / Double(run.font.fixedScale(size: style.size))).rounded()
+        // Below 1/64 px the font's scale is 0: no design advance to recover (and no room to save).
+        let scale = run.font.fixedScale(size: style.size)
+        guard scale > 0 else { return unitAdvances[last] / 2 }
+        let designUnits = (Double(unitAdvances[last]) * 64 / Double(scale)).rounded()
         let half = clamp(Int64((designUnits * Double(Font.platformSize(style.size)) / Double(run.font.unitsPerEm) * 32768).rounded()))
         guard units[last] < 0xD800 || units[last] >= 0xE000 else { return half }
         let (font, width) = shapedAfresh(units, last..<(last + 1), rightToLeft: run.bidiLevel & 1 == 1, buffer: buffer)

@@ -20,7 +20,10 @@ struct ResolvedStyle {
         let font = try fonts.primaryFont(for: style)
         self.style = style
         self.primary = font
-        let scale = style.size / Double(font.unitsPerEm)
+        // The font is made at Chromium's platform size (Font.platformSize), so its ascent and
+        // descent — where the baseline sits — are that size's, as in normalLineMetrics: one
+        // font's metrics for the line box and the baseline.
+        let scale = Double(Font.platformSize(style.size)) / Double(font.unitsPerEm)
         switch style.lineHeight {
         // Chromium snaps a line height to its 1/64 px layout unit (rounding to nearest).
         case .pixels(let px): lineHeight = (px * 64).rounded() / 64
