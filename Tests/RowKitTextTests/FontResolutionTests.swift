@@ -175,6 +175,63 @@ import Testing
         #expect(try height("a\u{1F}b\u{C}c\u{85}", normal) == 35)
     }
 
+    /// A line or paragraph separator after text of a fallback font, in the same shaping item
+    /// (bidi level, script run, no emoji, no `pre-wrap` control between), is the primary font's
+    /// space glyph in Chromium, not the primary's own glyph for it. Each figure is Chromium's
+    /// width of the separator at 16 px (span widths with and without it, docs/CHROMIUM.md §3(m)):
+    /// Noto Sans draws U+2028 9.61 px wide, its space is 4.16; DejaVu Sans 0 and 5.08.
+    @Test(arguments: [
+        // Noto Sans: after Han (also with Common text between), Thai, fallback text anywhere
+        // earlier in the script run; not before it, not in a Latin or Cyrillic run after it.
+        ("Noto Sans", TextDirection.ltr, "漢", "", 4.156), ("Noto Sans", .ltr, "漢漢", "", 4.156),
+        ("Noto Sans", .ltr, "漢", "漢", 4.156), ("Noto Sans", .ltr, "漢1", "1", 4.156),
+        ("Noto Sans", .ltr, "漢。", "", 4.156), ("Noto Sans", .ltr, "ก", "", 4.156),
+        ("Noto Sans", .ltr, "ж漢", "", 4.156), ("Noto Sans", .ltr, "漢", "ж", 4.156),
+        ("Noto Sans", .ltr, "a", "", 9.609), ("Noto Sans", .ltr, "漢a", "", 9.609),
+        ("Noto Sans", .ltr, "漢ж", "", 9.609), ("Noto Sans", .ltr, "1", "漢", 9.609),
+        ("Noto Sans", .ltr, "", "漢", 9.609), ("Noto Sans", .ltr, "😀", "", 9.609),
+        // A right-to-left fallback run: the separator ending an LTR paragraph has level 0, a
+        // run of its own; in an RTL paragraph it joins the Arabic or Hebrew run, and Han is apart.
+        ("Noto Sans", .ltr, "س", "", 9.609), ("Noto Sans", .rtl, "س", "", 4.156),
+        ("Noto Sans", .rtl, "ש", "ש", 4.156), ("Noto Sans", .rtl, "漢", "", 9.609),
+        ("Noto Sans", .rtl, "漢", "漢", 4.156),
+        // DejaVu Sans: its U+2028 has no width; after fallback text (Han, or U+AB30, a Latin
+        // letter it lacks, with its own `a` between) it is DejaVu's space. Hebrew is DejaVu's own.
+        ("DejaVu Sans", .ltr, "漢", "", 5.078), ("DejaVu Sans", .ltr, "ꬰa", "", 5.078),
+        ("DejaVu Sans", .ltr, "a", "", 0), ("DejaVu Sans", .ltr, "漢ж", "", 0),
+        ("DejaVu Sans", .rtl, "ש", "ש", 0),
+        // A family of the list is a fallback as well; the space is the first family's.
+        ("Noto Sans, Noto Sans CJK SC", .ltr, "漢", "", 4.156), ("Noto Serif", .ltr, "漢", "漢", 4.156),
+    ])
+    func separatorsAfterFallbackTextAreThePrimarysSpace(_ family: String, _ direction: TextDirection,
+                                                         _ before: String, _ after: String, _ expected: Double) throws {
+        let s = style(.preWrap, family: family, direction: direction)
+        let separator = try Self.textWidth(before + "\u{2028}" + after, s) - Self.textWidth(before + after, s)
+        #expect(abs(separator - expected) < 0.03, "\(family) \(direction) \(before)|\(after): \(separator)")
+    }
+
+    /// U+2029 takes the same path, and so do bold and `normal` white space; two separators
+    /// after Han are two spaces. In an RTL paragraph U+2029 (bidi class B) is at the paragraph's
+    /// level, apart from the Han run, so it keeps its own glyph (Chromium: 9.625).
+    @Test func paragraphSeparatorsBoldAndNormalWhiteSpaceFollowTheRule() throws {
+        var bold = style(family: "DejaVu Sans")
+        bold.font = FontDescriptor(family: "DejaVu Sans", weight: .bold)
+        #expect(abs(try Self.textWidth("漢\u{2028}漢", bold) - Self.textWidth("漢漢", bold) - 5.562) < 0.03)
+        let noto = style(family: "Noto Sans")
+        #expect(abs(try Self.textWidth("漢\u{2029}漢", noto) - Self.textWidth("漢漢", noto) - 4.156) < 0.03)
+        #expect(abs(try Self.textWidth("漢\u{2028}\u{2028}漢", noto) - Self.textWidth("漢漢", noto) - 8.312) < 0.03)
+        let rtl = style(family: "Noto Sans", direction: .rtl)
+        #expect(abs(try Self.textWidth("漢\u{2029}漢", rtl) - Self.textWidth("漢漢", rtl) - 9.609) < 0.03)
+        // So `漢漢\u{2028}` (36.17 px) fits a 38 px line in Chromium, as `漢` / `漢\u{2028}` did not.
+        #expect(try lineTexts("漢漢\u{2028}", width: 38, noto) == ["漢漢\u{2028}"])
+    }
+
+    /// The summed advances of `text` in `style`.
+    static func textWidth(_ text: String, _ style: TextStyle) throws -> Double {
+        let p = try PreparedText(text, style: style)
+        return p.width(of: 0..<p.units.count)
+    }
+
     /// A space character the font lacks is drawn by HarfBuzz with the space glyph and a fraction
     /// of the em at HarfBuzz's scale, which Chromium sets from the size itself rather than
     /// FreeType's 26.6 size: four U+2003 in Liberation Serif Bold (which has no U+2003) at 16.08 px

@@ -31,8 +31,13 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     /// The face's own weight (OS/2 weight class, 1...1000) and whether it is italic or oblique:
     /// a style asking for more is synthesized when drawing (``FontSynthesis``).
     public let faceWeight: Int, faceIsItalic: Bool
+    /// Whether this is the face's variant that draws U+2028 and U+2029 with its space glyph
+    /// even where the face has glyphs of its own — what Chromium does after text of a fallback
+    /// font (``FontLibrary/separatorsAsSpaceVariant(of:)``, docs/CHROMIUM.md §3(m)).
+    let drawsSeparatorsAsSpace: Bool
     /// The HarfBuzz font text is shaped with: the face's font wrapped in one that maps a missing
-    /// U+2028/U+2029 to the space glyph, as Chromium does.
+    /// U+2028/U+2029 to the space glyph, as Chromium does (every U+2028/U+2029, in the variant
+    /// that ``drawsSeparatorsAsSpace``).
     let hbFont: HBFont
     /// The face's plain HarfBuzz font.
     private let baseFont: HBFont
@@ -50,7 +55,7 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
         var italic: Bool
     }
 
-    init?(id: Int32, path: String, faceIndex: Int32, family: String) {
+    init?(id: Int32, path: String, faceIndex: Int32, family: String, drawsSeparatorsAsSpace: Bool = false) {
         guard let face = HarfBuzz.loadFace(path: path, index: faceIndex) else { return nil }
         let upem = face.unitsPerEm
         self.id = id
@@ -59,7 +64,13 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
         self.family = family
         self.unitsPerEm = upem
         self.baseFont = face.plainFont
-        self.hbFont = face.shapingFont
+        self.drawsSeparatorsAsSpace = drawsSeparatorsAsSpace
+        if drawsSeparatorsAsSpace {
+            self.hbFont = HarfBuzz.separatorsAsSpaceFont(over: face.plainFont)
+            HarfBuzz.destroy(face.shapingFont)
+        } else {
+            self.hbFont = face.shapingFont
+        }
         self.faceWeight = Int(face.weight.rounded())
         self.faceIsItalic = face.isItalic
         var ascender = face.ascender
@@ -149,6 +160,12 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     /// `hbFont`).
     public func covers(_ scalar: UInt32) -> Bool {
         HarfBuzz.nominalGlyph(scalar == 0x2028 || scalar == 0x2029 ? hbFont : baseFont, scalar) != nil
+    }
+
+    /// Whether the face has a glyph of its own for U+2028 or U+2029 (`scalar`), which Chromium
+    /// draws except after text of a fallback font (docs/CHROMIUM.md §3(m)).
+    func hasOwnSeparatorGlyph(_ scalar: UInt32) -> Bool {
+        HarfBuzz.nominalGlyph(baseFont, scalar) != nil
     }
 
     /// The HarfBuzz font to shape `text` with: ``hbFont`` when the text holds U+2028 or U+2029,

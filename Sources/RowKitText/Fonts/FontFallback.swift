@@ -60,6 +60,9 @@ struct FontFallback {
     /// Offsets of the paragraph where `pre-wrap` dropped a CR or FF (set for one analysis; see
     /// ``WhiteSpace/droppedControlOffsets(_:)``): item boundaries like a tab's.
     var itemBoundaries: [Int] = []
+    /// The last separator ``separatorFollowsFallback(_:_:)`` answered for: the paragraph's
+    /// buffer, its offset, the answer and the definite script met on the way back (−1: none).
+    private var lastSeparator: (base: UnsafePointer<UInt16>?, offset: Int, spaced: Bool, script: Int32)?
 
     init(style: TextStyle, primary: Font, fonts: FontLibrary) {
         self.style = style
@@ -105,8 +108,112 @@ struct FontFallback {
         let first = units[g0]
         if g1 == g0 + 1 && first < 0x7F && first >= 0x20 && primaryCoversASCII { return primary }
         if let font = plannedFont(at: g0) { return font }
-        if let font = clusterInfo(units, g0, g1).font { return font }
+        if let font = clusterInfo(units, g0, g1).font {
+            if g1 == g0 + 1 && (first == 0x2028 || first == 0x2029) && font === primary && separatorFollowsFallback(units, g0) {
+                return fonts.separatorsAsSpaceVariant(of: primary)
+            }
+            return font
+        }
         return planFont(units, from: g0)
+    }
+
+    /// Whether the primary font's character map has every visible character of the cluster:
+    /// Chromium's fallback holes are found by the map, so a cluster the primary draws only by
+    /// decomposing (`≠` in Noto Sans) counts as fallback text before a separator (measured).
+    private func primaryMaps(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> Bool {
+        var i = g0
+        while i < g1 {
+            let (scalar, length) = UnicodeAnalysis.scalar(at: i, in: units)
+            if !primary.covers(scalar) && !ICU.isDefaultIgnorable(scalar) { return false }
+            i += length
+        }
+        return true
+    }
+
+    /// Whether the U+2028 or U+2029 at `at` follows, in its shaping item, a cluster the primary
+    /// font does not render — then Chromium draws it with the primary font's space glyph, not
+    /// with the primary's own glyph for it (`漢\u{2028}` in Noto Sans 16 px: 16.02 + 4.16 px, not
+    /// + 9.61; docs/CHROMIUM.md §3(m)). The item is Chromium's: it ends, looking back, where the
+    /// bidi level changes, at an emoji cluster, at a definite script other than the one met
+    /// first (Common and Inherited characters join any), and in `pre-wrap` at a tab, newline or
+    /// dropped control; at most 2048 units back. Only asked when the primary has a glyph of its
+    /// own for the separator (else it shows the space glyph anyway). The answer for the last
+    /// separator is kept, so a walk ends there (separators are grapheme boundaries): a run of
+    /// separators costs one walk over the text between each two.
+    private mutating func separatorFollowsFallback(_ units: UnsafeBufferPointer<UInt16>, _ at: Int) -> Bool {
+        guard primary.hasOwnSeparatorGlyph(UInt32(units[at])) else { return false }
+        let base = units.baseAddress
+        var from = max(0, at - 2048)
+        let last = lastSeparator.flatMap { $0.base == base && $0.offset < at && $0.offset >= from ? $0 : nil }
+        if let last { from = last.offset + 1 }
+        // The clusters of units[from..<at], from the paragraph's grapheme ends when the caller
+        // found them, else from ICU over the window.
+        var ends: [Int] = []
+        if let all = paragraphGraphemes, all.last == Int32(units.count) {
+            var low = 0, high = all.count
+            while low < high { let mid = (low + high) / 2; if Int(all[mid]) <= from { low = mid + 1 } else { high = mid } }
+            var k = low
+            while k < all.count && Int(all[k]) <= at { ends.append(Int(all[k])); k += 1 }
+        } else if from < at {
+            let window = UnsafeBufferPointer(rebasing: units[from..<at])
+            ends = ((try? UnicodeAnalysis.graphemeEnds(window)) ?? [Int32(at - from)]).map { from + Int($0) }
+        }
+        let level = paragraphLevels.flatMap { at < $0.count ? $0[at] : nil }
+        func sameLevel(_ offset: Int) -> Bool {
+            guard let levels = paragraphLevels, let level, offset < levels.count else { return true }
+            return levels[offset] == level
+        }
+        // Whether the item ends between `offset - 1` and `offset` (a boundary item of pre-wrap).
+        func itemEnds(at offset: Int) -> Bool {
+            preservesControls && offset > 0 && (isItemBoundary(units[offset - 1]) || itemBoundaries.contains(offset))
+        }
+        // Walking back through the separator's item and script run (Common and Inherited
+        // characters join the run before them). Measured (docs/CHROMIUM.md §3(m)): a cluster the
+        // primary's map lacks counts when it is of the run's script, or a Common one between the
+        // separator and the run's first definite character — but in a right-to-left item a
+        // Common cluster of a fallback font there (`。`) keeps the separator's own glyph, and one
+        // the primary draws by decomposing (`≠`) does nothing; Common clusters further back do
+        // nothing (`T。é\u{2028}` keeps its own glyph).
+        let rightToLeft = (level ?? 0) & 1 == 1
+        var script: Int32 = -1
+        var answer: Bool?
+        var stopped = false  // the item or the run ended on the way back
+        var k = ends.count - 1
+        // Once answered, the walk goes on only to find the run's script (kept for the next separator).
+        while k >= 0 && (answer == nil || script < 0) {
+            let end = ends[k]
+            let start = k > 0 ? ends[k - 1] : from
+            k -= 1
+            guard end <= at, start < end else { continue }
+            if itemEnds(at: end) || !sameLevel(start) { answer = answer ?? false; stopped = true; break }
+            let info = clusterInfo(units, start, end)
+            if info.emoji { answer = answer ?? false; stopped = true; break }
+            let definite = info.script > 1 && info.script != 103
+            if answer != nil {
+                if definite { script = info.script }
+                continue
+            }
+            let fallbackFont = info.font !== primary
+            let hole = fallbackFont || !primaryMaps(units, start, end)
+            if definite {
+                if script < 0 { script = info.script } else if info.script != script { answer = false; stopped = true; break }
+                if hole { answer = true }
+            } else if script < 0 && hole {
+                if !rightToLeft { answer = true } else if fallbackFont { answer = false }
+            }
+        }
+        // Back at the last separator (nothing stopped the walk): its answer holds when it is in
+        // the same item and the same script run (its script: the first definite one met back
+        // from it, or −1), and so does its run's script.
+        let sameItemAsLast = !stopped && last != nil && !itemEnds(at: from) && sameLevel(last!.offset)
+        var runScript = script
+        if sameItemAsLast && script < 0 { runScript = last!.script }
+        if answer == nil, let last, sameItemAsLast, script < 0 || last.script < 0 || last.script == script {
+            answer = last.spaced
+        }
+        let spaced = answer ?? false
+        lastSeparator = (base, at, spaced, runScript)
+        return spaced
     }
 
     /// The font planned for the hole cluster starting at `g0`, when the current plan covers it.

@@ -24,6 +24,8 @@ public final class FontLibrary: Sendable {
     private struct State {
         var config: FcConfigHandle?
         var fonts: [FileKey: Font] = [:]
+        /// ``separatorsAsSpaceVariant(of:)`` by the font's id (one per loaded face at most).
+        var separatorVariants: [Int32: Font] = [:]
         var families: [FamilyKey: Font?] = [:]
         var chains: [ChainKey: FontChain] = [:]
         var scripts: [String: BrowserSettings.Script] = [:]
@@ -253,14 +255,32 @@ public final class FontLibrary: Sendable {
     private func load(path: String, index: Int32, family: String, in state: inout State) -> Font? {
         let key = FileKey(path: path, index: index)
         if let font = state.fonts[key] { return font }
-        // Ids are unique across every library in the process: the shape cache is shared.
-        let id = fontIDs.withLock { next -> Int32 in
+        guard let font = Font(id: Self.nextFontID(), path: path, faceIndex: index, family: family) else { return nil }
+        state.fonts[key] = font
+        return font
+    }
+
+    /// A new font id: ids are unique across every library in the process (the shape cache is shared).
+    private static func nextFontID() -> Int32 {
+        fontIDs.withLock { next -> Int32 in
             defer { next += 1 }
             return next
         }
-        guard let font = Font(id: id, path: path, faceIndex: index, family: family) else { return nil }
-        state.fonts[key] = font
-        return font
+    }
+
+    /// The same face as `font`, drawing U+2028 and U+2029 with its space glyph even where the
+    /// face has glyphs of its own: Chromium shows a separator that follows text of a fallback
+    /// font in its shaping item so (docs/CHROMIUM.md §3(m)). Made once per face, kept for the life
+    /// of the process like the face; `font` itself when it already is the variant.
+    func separatorsAsSpaceVariant(of font: Font) -> Font {
+        if font.drawsSeparatorsAsSpace { return font }
+        return state.withLock { state in
+            if let known = state.separatorVariants[font.id] { return known }
+            guard let variant = Font(id: Self.nextFontID(), path: font.path, faceIndex: font.faceIndex, family: font.family,
+                                     drawsSeparatorsAsSpace: true) else { return font }
+            state.separatorVariants[font.id] = variant
+            return variant
+        }
     }
 
     /// Loads the font a fontconfig result pattern names.

@@ -105,6 +105,16 @@ enum HarfBuzz {
         return false
     }
 
+    /// A font over `plain` (a face's plain font) that draws U+2028 and U+2029 with the space
+    /// glyph even where the face has glyphs of its own: how Chromium shows them after text of a
+    /// fallback font (docs/CHROMIUM.md §3(m)). Released with ``destroy(_:)``.
+    static func separatorsAsSpaceFont(over plain: HBFont) -> HBFont {
+        let font = hb_font_create_sub_font(plain)!
+        hb_font_set_funcs(font, separatorsAsSpaceFontFuncs, nil, nil)
+        hb_font_make_immutable(font)
+        return font
+    }
+
     /// Releases a font from ``loadFace(path:index:)``.
     @inline(__always) static func destroy(_ font: HBFont) { hb_font_destroy(font) }
 
@@ -265,6 +275,20 @@ private nonisolated(unsafe) let shapingFontFuncs: OpaquePointer = {
             done += 1
         }
         return done
+    }, nil, nil)
+    hb_font_funcs_make_immutable(funcs)
+    return funcs
+}()
+
+/// Font functions of ``HarfBuzz/separatorsAsSpaceFont(over:)``: U+2028 and U+2029 always map to
+/// the space glyph (when the face has one); everything else goes to the face. HarfBuzz calls
+/// this per character for the batch lookup too, since no batch function is set.
+private nonisolated(unsafe) let separatorsAsSpaceFontFuncs: OpaquePointer = {
+    let funcs = hb_font_funcs_create()!
+    hb_font_funcs_set_nominal_glyph_func(funcs, { font, _, unicode, glyph, _ in
+        let parent = hb_font_get_parent(font)
+        if separatorGlyph(parent, unicode, glyph) != 0 { return 1 }
+        return hb_font_get_nominal_glyph(parent, unicode, glyph)
     }, nil, nil)
     hb_font_funcs_make_immutable(funcs)
     return funcs
