@@ -35,6 +35,18 @@ import Glibc
         }
     }
 
+    /// `line-height: normal` metrics at sizes a style accepts, and the documented (0, 0) for the
+    /// sizes it rejects (never NaN or a trap).
+    @Test func normalLineMetricsOfAbsurdSizesAreZero() throws {
+        let font = try FontLibrary.shared.font(for: FontDescriptor(family: "DejaVu Sans Mono"))
+        let m = font.normalLineMetrics(size: 37.17)
+        #expect(m.above + m.below == 43, "the 37.16 px font's line (docs/CHROMIUM.md §5)")
+        for size in [Double.nan, .infinity, -.infinity, 0, -3, 10_000.5, 1e300] {
+            let z = font.normalLineMetrics(size: size)
+            #expect(z.above == 0 && z.below == 0, "size \(size)")
+        }
+    }
+
     @Test func fontFileByPathIsUsed() throws {
         let byFamily = try FontLibrary.shared.font(for: FontDescriptor(family: "DejaVu Sans"))
         let p = try PreparedText("abc", style: TextStyle(font: .file(byFamily.path), size: 16))

@@ -92,8 +92,10 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     /// baseline at `size`, as Chromium computes it (docs/CHROMIUM.md §5): the rounded ascent and
     /// descent, with the rounded line gap split as whole pixels, the smaller half above — of the
     /// font made at Chromium's platform size: 37.17 px is a 37.16 px font, whose DejaVu ascent
-    /// rounds to 34, not 35 (measured on 80 sizes, docs/CHROMIUM.md §5).
+    /// rounds to 34, not 35 (measured on 80 sizes, docs/CHROMIUM.md §5). A size a ``TextStyle``
+    /// would not accept (NaN, infinite, not above 0, over 10,000 px) gives (0, 0).
     public func normalLineMetrics(size: Double) -> (above: Double, below: Double) {
+        guard size.isFinite, size > 0, size <= 10_000 else { return (0, 0) }
         let scale = Double(Self.platformSize(size)) / Double(unitsPerEm)
         let gap = (Double(lineGap) * scale).rounded()
         let above = (gap / 2).rounded(.down)
