@@ -113,34 +113,20 @@ import Glibc
     }
 
     /// Every paragraph of the real corpora (skipped when they are absent), in the benchmark's style.
-    @Test(.enabled(if: FontFallbackMemoTests.corpora != nil, "the corpora are absent (ROWKIT_CORPORA, ../shared/corpora)"))
+    @Test(.enabled(if: Corpora.folder != nil, "the corpora are absent (ROWKIT_CORPORA, ../shared/corpora)"))
     func corporaPrepareTheSameBothWays() throws {
-        let folder = try #require(FontFallbackMemoTests.corpora)
+        let folder = try #require(Corpora.folder)
         let style = TextStyle(font: FontDescriptor(family: "Noto Sans"), size: 16, lineHeight: .normal)
         let cache = ShapeCache(capacity: 100_000)
-        guard let dir = opendir(folder) else { return }
-        defer { closedir(dir) }
-        var files: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) } }
-            if name.hasSuffix(".txt") { files.append(name) }
-        }
         var checked = 0
-        for file in files.sorted() {
-            guard let handle = fopen(folder + "/" + file, "rb") else { continue }
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let n = fread(&chunk, 1, chunk.count, handle)
-                bytes.append(contentsOf: chunk[0..<n])
-                if n < chunk.count { break }
-            }
-            fclose(handle)
-            // Every third paragraph keeps the test quick; the cache sees the others' words too.
-            for (k, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n").enumerated() where k % 3 == 0 {
-                try Self.expectSame(String(line), style, cache: cache)
-                checked += 1
-            }
+        var file = "", k = 0
+        for paragraph in Corpora.paragraphs(folder) {
+            if paragraph.file != file { file = paragraph.file; k = 0 }
+            defer { k += 1 }
+            // Every third paragraph of a file keeps the test quick; the cache sees the others' words too.
+            guard k % 3 == 0 else { continue }
+            try Self.expectSame(paragraph.text, style, cache: cache)
+            checked += 1
         }
         #expect(checked > 1000)
     }

@@ -12,42 +12,10 @@ import Glibc
 /// goes to the family at normal weight first), left to right and right to left (whose hint is
 /// read from the segment's end), twice over with one memo (the second pass answers from it).
 @Suite struct FontFallbackMemoTests {
-    /// The corpora folder: $ROWKIT_CORPORA, else ../shared/corpora from the package or its parent;
-    /// nil when absent (the tests that read it are then reported as skipped, not passed).
-    static var corpora: String? {
-        let directory = getenv("ROWKIT_CORPORA").map { String(cString: $0) } ?? ""
-        let candidates = [directory, "../shared/corpora", "../../shared/corpora", "/work/shared/corpora"].filter { !$0.isEmpty }
-        return candidates.first(where: { access($0 + "/en-gatsby-opening.txt", R_OK) == 0 })
-    }
-
-    static func paragraphs(_ folder: String) -> [(file: String, text: String)] {
-        guard let dir = opendir(folder) else { return [] }
-        var files: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) } }
-            if name.hasSuffix(".txt") { files.append(name) }
-        }
-        closedir(dir)
-        var out: [(file: String, text: String)] = []
-        for file in files.sorted() {
-            guard let handle = fopen(folder + "/" + file, "rb") else { continue }
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let n = fread(&chunk, 1, chunk.count, handle)
-                bytes.append(contentsOf: chunk[0..<n])
-                if n < chunk.count { break }
-            }
-            fclose(handle)
-            for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") { out.append((file, String(line))) }
-        }
-        return out
-    }
-
-    @Test(.enabled(if: FontFallbackMemoTests.corpora != nil, "the corpora are absent (ROWKIT_CORPORA, ../shared/corpora)"))
+    @Test(.enabled(if: Corpora.folder != nil, "the corpora are absent (ROWKIT_CORPORA, ../shared/corpora)"))
     func plansWithTheMemoChooseTheFontsOfPlansWithout() throws {
-        let folder = try #require(Self.corpora)
-        let paragraphs = Self.paragraphs(folder)
+        let folder = try #require(Corpora.folder)
+        let paragraphs = Corpora.paragraphs(folder)
         #expect(paragraphs.count > 5000)
         let styles = [TextStyle(font: FontDescriptor(family: "Noto Sans"), size: 16, lineHeight: .normal),
                       TextStyle(font: FontDescriptor(family: "DejaVu Sans", weight: .bold), size: 13),
