@@ -9,7 +9,7 @@ import Testing
     static func icuEnds(_ units: [UInt16]) -> [Int32] {
         var ends = [Int32](repeating: 0, count: units.count + 1)
         let count = units.withUnsafeBufferPointer { u in
-            ends.withUnsafeMutableBufferPointer { ICU.graphemeBreaks(u, breaks: $0.baseAddress, capacity: Int32(units.count + 1)) }
+            ends.withUnsafeMutableBufferPointer { ICU.graphemeBreaksByIterator(u, breaks: $0.baseAddress, capacity: Int32(units.count + 1)) }
         }
         return Array(ends.prefix(Int(max(0, count))))
     }

@@ -16,6 +16,16 @@ int32_t rk_line_breaks(const uint16_t *text, int32_t length, int32_t rules,
 /// Returns the count, or -1 on failure.
 int32_t rk_grapheme_breaks(const uint16_t *text, int32_t length, int32_t *breaks, int32_t capacity);
 
+/// The same boundaries as `rk_grapheme_breaks`, with the break iterator asked only about the
+/// stretches where the units on either side of a position do not decide it (see
+/// `rk_grapheme_pair_classes`). `capacity` must be at least `length`. Returns the count, or -1.
+int32_t rk_grapheme_breaks_paired(const uint16_t *text, int32_t length, int32_t *breaks, int32_t capacity);
+
+/// Writes, for each of the 65,536 UTF-16 units, the classes `rk_grapheme_breaks_paired` decides
+/// by: a boundary is certain between a unit with bit 0 and one with bit 1, or bit 2 and bit 3;
+/// no boundary is certain between a unit with bit 4 and one with bit 5 (rowkit_icu.c says why).
+void rk_grapheme_pair_classes(uint8_t *classes);
+
 /// Unicode bidi embedding levels, one per UTF-16 unit. `paragraph_level` is 0 (LTR), 1 (RTL)
 /// or 0xFE (first strong character decides). Returns the resolved paragraph level, or -1.
 int32_t rk_bidi_levels(const uint16_t *text, int32_t length, uint8_t paragraph_level, uint8_t *levels);

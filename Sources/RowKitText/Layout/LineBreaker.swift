@@ -210,7 +210,7 @@ extension MetricsBlock.View {
                     var dictionary: [Int32]?
                     var joined = false
                     while u < contentEnd {
-                        var piece = breakWordLine(from: u, contentEnd: contentEnd, limit: limit, endTrim: endTrim)
+                        var piece = breakWordLine(from: u, contentEnd: contentEnd, limit: limit, endTrim: endTrim, itemPens: &itemPens)
                         if piece.end == contentEnd && endHyphen > 0 && !Self.endingSoftHyphenFits(piece.width, hyphen: endHyphen, limit: limit) {
                             // The rest does not fit with the hyphen: broken in the space left for it.
                             let shorter = breakWordLine(from: u, contentEnd: contentEnd, limit: limit - Self.ceilToLayoutUnit(endHyphen), endTrim: 0)

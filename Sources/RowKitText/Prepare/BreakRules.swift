@@ -139,6 +139,8 @@ enum BreakOpportunities {
 enum QuotationRules {
     /// Whether a break is allowed at `p`, where ICU said no.
     static func allowsBreak(_ units: UnsafeBufferPointer<UInt16>, at p: Int) -> Bool {
+        // Both rules need a quotation mark on one side: most pairs are letters, no need to ask ICU.
+        if !mayBeQuotation(units[p]) && !mayBeQuotation(units[p - 1]) { return false }
         let (b, bLength) = UnicodeAnalysis.scalar(at: p, in: units)
         let (a, aStart) = scalar(before: p, in: units)
         if ICU.quotationKind(b) == 1 {
@@ -152,6 +154,14 @@ enum QuotationRules {
             return ICU.isEastAsian(scalar(before: aStart, in: units).0)
         }
         return false
+    }
+
+    /// False only for units that are no quotation mark (UAX #14 class QU) and no surrogate half:
+    /// below U+2018 the quotes are `"`, `'`, `«` and `»`; U+2E80–U+D7FF (CJK, kana, Hangul, Yi)
+    /// holds none. A fast path before ICU's class lookup, checked for every unit against ICU
+    /// (`PairedGraphemeTests.quotationFilterKeepsEveryQuotationMark`).
+    @inline(__always) static func mayBeQuotation(_ unit: UInt16) -> Bool {
+        unit < 0x2018 ? unit == 0x22 || unit == 0x27 || unit == 0xAB || unit == 0xBB : unit < 0x2E80 || unit >= 0xD800
     }
 
     /// The scalar ending at `p` and where it starts.
@@ -693,6 +703,14 @@ extension MetricsBlock.View {
     /// (``trimmedEndFits(_:lastAdvance:trim:itemX:limit:)``). Returns the end,
     /// the line's width there (untrimmed) and whether the bracket's trim made it fit.
     func breakWordLine(from u: Int, contentEnd: Int, limit: Int64, endTrim: Int64) -> (end: Int, width: Int64, trimmed: Bool) {
+        var itemPens: (unit: Int, x: Int64) = (0, 0)
+        return breakWordLine(from: u, contentEnd: contentEnd, limit: limit, endTrim: endTrim, itemPens: &itemPens)
+    }
+
+    /// ``breakWordLine(from:contentEnd:limit:endTrim:)`` with the caller's `itemPen(at:cache:)`
+    /// cache, so that the pens of one text's lines are walked once, not from the start per word.
+    func breakWordLine(from u: Int, contentEnd: Int, limit: Int64, endTrim: Int64,
+                       itemPens: inout (unit: Int, x: Int64)) -> (end: Int, width: Int64, trimmed: Bool) {
         let units = self.units
         let extras = self.extras
         @inline(__always) func boundary(_ k: Int) -> Bool { k >= contentEnd || (units.isClusterStart(k) && units.isGraphemeStart(k)) }
@@ -730,9 +748,8 @@ extension MetricsBlock.View {
             }
             if x + total > limit {
                 if c1 == contentEnd && endTrim > 0 {
-                    var pens: (unit: Int, x: Int64) = (0, 0)
                     if Self.trimmedEndFits(x + total, lastAdvance: units.advance(contentEnd - 1), trim: endTrim,
-                                           itemX: itemPen(at: u, cache: &pens), limit: limit) { return (contentEnd, x + total, true) }
+                                           itemX: itemPen(at: u, cache: &itemPens), limit: limit) { return (contentEnd, x + total, true) }
                 }
                 // The latest boundary up to the cluster reaching past the limit whose line fits.
                 if let fit = candidates.last(where: { $0.width <= limit }) { return (fit.end, fit.width, false) }

@@ -11,10 +11,25 @@ enum ICU {
         rk_line_breaks(units.baseAddress, Int32(units.count), rules, breaks, mandatory, capacity)
     }
 
-    /// Extended grapheme cluster end offsets of `units` into `breaks`; the count, or -1.
+    /// Extended grapheme cluster end offsets of `units` into `breaks` (`capacity` at least the
+    /// unit count); the count, or -1. ICU's iterator runs only over the stretches where the
+    /// units around a position leave the boundary open (`rk_grapheme_breaks_paired`).
     @inline(__always)
     static func graphemeBreaks(_ units: UnsafeBufferPointer<UInt16>, breaks: UnsafeMutablePointer<Int32>?, capacity: Int32) -> Int32 {
+        rk_grapheme_breaks_paired(units.baseAddress, Int32(units.count), breaks, capacity)
+    }
+
+    /// The same as `graphemeBreaks` with ICU's iterator over the whole text (the reference the
+    /// tests compare with).
+    static func graphemeBreaksByIterator(_ units: UnsafeBufferPointer<UInt16>, breaks: UnsafeMutablePointer<Int32>?, capacity: Int32) -> Int32 {
         rk_grapheme_breaks(units.baseAddress, Int32(units.count), breaks, capacity)
+    }
+
+    /// Per UTF-16 unit, the pair classes the grapheme fast path decides by (`rk_grapheme_pair_classes`).
+    static func graphemePairClasses() -> [UInt8] {
+        var classes = [UInt8](repeating: 0, count: 65536)
+        classes.withUnsafeMutableBufferPointer { rk_grapheme_pair_classes($0.baseAddress) }
+        return classes
     }
 
     /// Bidi embedding levels of `units` into `levels` (`paragraphLevel` 0 LTR, 1 RTL, 0xFE
