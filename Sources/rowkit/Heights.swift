@@ -49,7 +49,7 @@ struct Heights: ParsableCommand {
     /// far into the input the reader was (for progress); `failure` ends reading.
     struct Batch: @unchecked Sendable {
         var jobs: [Job] = []
-        /// The jobs' indices sorted by script (``Heights/scriptKey(_:)``), the order they are measured in.
+        /// The jobs' indices sorted by script (`Heights.scriptKey`), the order they are measured in.
         var order: [Int] = []
         var events: [Event] = []
         var bytesRead = 0
@@ -198,7 +198,7 @@ struct Heights: ParsableCommand {
         }
     }
 
-    /// The jobs' indices in measuring order: sorted by ``scriptKey(_:)`` (then file order), so
+    /// The jobs' indices in measuring order: sorted by `scriptKey` (then file order), so
     /// that the pool gives each thread rows of fewer scripts (see `MeasuringPool`).
     static func scriptOrder(_ jobs: [Job]) -> [Int] {
         // Key and index packed in one integer: a plain sort, no comparison closure.

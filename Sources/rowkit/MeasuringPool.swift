@@ -11,7 +11,7 @@ import Synchronization
 /// threads, each warming its own caches. Here the same threads measure every batch.
 ///
 /// Work is split so that each thread meets fewer scripts: the batch arrives sorted by script
-/// (``Heights/scriptKey(_:)``), each thread takes pieces from the front of its own part, and a
+/// (`Heights.scriptKey`), each thread takes pieces from the front of its own part, and a
 /// thread whose part is done takes pieces from the back of the part with the most left (so the
 /// cores never idle while work remains, and a stolen piece is as far as possible from the owner's
 /// current script). Each thread's word cache then holds about its share of the vocabularies.
@@ -30,7 +30,7 @@ final class MeasuringPool: @unchecked Sendable {
     /// Per thread, the unclaimed part of its share of the current batch.
     private let parts: Mutex<[Range<Int>]>
 
-    /// A pool of `threadCount` measuring threads (at least 1), the caller of ``run(count:_:)`` being one.
+    /// A pool of `threadCount` measuring threads (at least 1), the caller of `run(count:_:)` being one.
     init(threadCount: Int) {
         self.threadCount = max(1, threadCount)
         wake = (1..<self.threadCount).map { _ in DispatchSemaphore(value: 0) }
