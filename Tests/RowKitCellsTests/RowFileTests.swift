@@ -118,4 +118,16 @@ import RowKitIO
         #expect(rows[5999].data["body"] == .number(1999))
         #expect(reader.bytesRead == text.utf8.count)
     }
+
+    /// Automatic ids written digit by digit are the interpolated ones, and parse back.
+    @Test func automaticIDTextIsTheInterpolatedID() {
+        var pairs: [(Int, Int)] = [(0, 0), (0, 9), (9, 10), (10, 99), (123, 1_000_000), (.max, .max), (0, .max)]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 { pairs.append((Int.random(in: 0...1_000, using: &generator), Int.random(in: 0 ... .max, using: &generator) >> Int.random(in: 0...62, using: &generator))) }
+        for (section, row) in pairs {
+            let text = RowFileReader.automaticIDText(section: section, row: row)
+            #expect(text == "s\(section)-r\(row)")
+            #expect(RowFileReader.automaticID(text).map { [$0.0, $0.1] } == [section, row])
+        }
+    }
 }

@@ -130,4 +130,39 @@ import Testing
         #expect(error?.kind == .limitExceeded)
         #expect(error?.message.contains("1000 bytes") == true, "\(String(describing: error))")
     }
+
+    /// The scanner's own UTF-8 check accepts exactly what `String(validating:)` accepts, and
+    /// counts the same scalars: near-valid byte strings (lead bytes at every boundary, truncated
+    /// and overlong sequences, surrogates, values past U+10FFFF), random and systematic.
+    @Test func utf8CheckAgreesWithTheStandardLibrary() {
+        let interesting: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF,
+                                    0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xF8, 0xFF]
+        func check(_ bytes: [UInt8]) {
+            let expected = String(validating: bytes, as: UTF8.self).map { $0.unicodeScalars.count }
+            let found = bytes.withUnsafeBufferPointer { JSONScanner.utf8ScalarCount($0) }
+            #expect(found == expected, "\(bytes.map { String($0, radix: 16) })")
+        }
+        // Every pair and triple of interesting bytes, and each of them followed by "A".
+        for a in interesting {
+            for b in interesting {
+                check([a, b])
+                check([a, b, 0x41])
+                for c in interesting { check([a, b, c]) }
+            }
+        }
+        // Four-byte sequences around the boundaries.
+        for a: UInt8 in [0xF0, 0xF4, 0xF5] {
+            for b in interesting { for c: UInt8 in [0x80, 0xBF, 0x41] { for d: UInt8 in [0x80, 0xBF, 0x41] { check([a, b, c, d]) } } }
+        }
+        // Random near-valid strings: valid text with bytes changed or cut.
+        var generator = SystemRandomNumberGenerator()
+        let characters = Array("aé€😀 ש中𐍈")
+        for _ in 0..<20_000 {
+            var bytes = Array(String((0..<Int.random(in: 0...6, using: &generator)).map { _ in characters.randomElement(using: &generator)! }).utf8)
+            if !bytes.isEmpty, Bool.random(using: &generator) {
+                bytes[Int.random(in: 0..<bytes.count, using: &generator)] = interesting.randomElement(using: &generator)!
+            }
+            check(bytes)
+        }
+    }
 }

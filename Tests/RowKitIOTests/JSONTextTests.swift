@@ -25,3 +25,32 @@ import Testing
         }
     }
 }
+
+/// The byte-writing forms used by `rowkit heights` write exactly what `JSONText.number` does.
+@Suite struct JSONTextBytesTests {
+    func text(_ append: (inout [UInt8]) -> Void) -> String {
+        var bytes: [UInt8] = []
+        append(&bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func integersAsNumberWritesThem() {
+        var values: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, 12_345, .max, .min, .max - 1, .min + 1]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<10_000 { values.append(Int64.random(in: .min ... .max, using: &generator) >> Int64.random(in: 0...62, using: &generator)) }
+        for value in values {
+            #expect(text { JSONText.appendInteger(value, to: &$0) } == String(value), "\(value)")
+        }
+    }
+
+    @Test func sixtyFourthsAsNumberWritesThem() {
+        // Every fraction near zero, near the fast path's 2³⁹ limit and past it, and random
+        // lengths up to 2⁴⁵ units.
+        var values: [Int64] = Array(-200...200) + Array((1 << 39) - 200 ... (1 << 39) + 200) + [.max, .min, .min + 1, 1 << 53, -(1 << 39)]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 { values.append(Int64.random(in: -(1 << 45) ... (1 << 45), using: &generator)) }
+        for units in values {
+            #expect(text { JSONText.appendSixtyFourths(units, to: &$0) } == JSONText.number(Double(units) / 64), "\(units)")
+        }
+    }
+}

@@ -10,6 +10,51 @@ public enum JSONText {
         return String(value)
     }
 
+    /// Appends `value`'s decimal digits (and sign) to `bytes`: `number(Double(value))` for
+    /// integers, without making a `String`.
+    public static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // up to 20 digits, most significant last
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { raw in
+            repeat {
+                raw[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for k in stride(from: count - 1, through: 0, by: -1) { bytes.append(raw[k]) }
+        }
+    }
+
+    /// Appends `number(Double(units) / 64)` to `bytes` (a length in the list engine's 1/64 px
+    /// units) without making a `String`: below 2³³ px such a number's shortest round-trip form
+    /// is its exact decimal expansion (at most six decimals), written here digit by digit.
+    public static func appendSixtyFourths(_ units: Int64, to bytes: inout [UInt8]) {
+        guard units.magnitude < 1 << 39 else {
+            bytes.append(contentsOf: number(Double(units) / 64).utf8)
+            return
+        }
+        let whole = units / 64, rest = Int64(units.magnitude % 64)
+        if rest == 0 {
+            appendInteger(whole, to: &bytes)
+            return
+        }
+        if units < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendInteger(Int64(whole.magnitude), to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        // rest / 64 = rest × 15,625 / 10⁶: six digits, trailing zeros dropped.
+        var fraction = rest * 15_625
+        var digits = 6
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        var divisor: Int64 = 1
+        for _ in 1..<digits { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            divisor /= 10
+        }
+    }
+
     /// A string literal with quotes, backslashes and control characters (U+0000…U+001F,
     /// U+007F) escaped; everything else as is (UTF-8).
     public static func string(_ text: String) -> String {

@@ -1,0 +1,55 @@
+import Foundation
+import RowKitCells
+import Synchronization
+import Testing
+@testable import rowkit
+
+/// `rowkit heights`' measuring threads (MeasuringPool.swift) and the script order it measures in.
+@Suite struct MeasuringPoolTests {
+    /// Every index is measured exactly once, whatever the count against the threads and pieces,
+    /// and only the pool's own threads (the same ones every batch) run the work — the reason
+    /// the pool exists: the text engine's caches are per thread.
+    @Test(arguments: [1, 2, 3, 4])
+    func everyIndexOnceOnTheSameThreads(threads: Int) {
+        let pool = MeasuringPool(threadCount: threads)
+        defer { pool.shutdown() }
+        let runners = Mutex<Set<UInt>>([])
+        for count in [0, 1, 2, 7, 8, 9, 17, 100, 1_001, 4_096] {
+            let calls = Mutex([Int](repeating: 0, count: count))
+            pool.run(count: count) { k in
+                calls.withLock { $0[k] += 1 }
+                runners.withLock { _ = $0.insert(UInt(pthread_self())) }
+            }
+            #expect(calls.withLock { $0 } == [Int](repeating: 1, count: count), "count \(count)")
+        }
+        #expect(runners.withLock { $0.count } <= threads)
+    }
+
+    /// Work is shared: with slow items, a second thread takes part (the caller does not do it all).
+    @Test func helpersTakePart() {
+        let pool = MeasuringPool(threadCount: 2)
+        defer { pool.shutdown() }
+        let runners = Mutex<Set<UInt>>([])
+        pool.run(count: 64) { _ in
+            usleep(2_000)
+            runners.withLock { _ = $0.insert(UInt(pthread_self())) }
+        }
+        #expect(runners.withLock { $0.count } == 2)
+    }
+
+    @Test func scriptKeysGroupRowsByScript() {
+        #expect(Heights.scriptKey("Hello world") == 0)
+        #expect(Heights.scriptKey("“123” — Émile") == 0)
+        #expect(Heights.scriptKey("مرحبا بالعالم") == 0x0600)
+        #expect(Heights.scriptKey("اردو") == Heights.scriptKey("عربي"))
+        #expect(Heights.scriptKey("中文") == 0x3000)
+        #expect(Heights.scriptKey("かな") == Heights.scriptKey("中文"))
+        #expect(Heights.scriptKey("한국어") == 0xAC00)
+        #expect(Heights.scriptKey("ภาษาไทย") == 0x0E00)
+        #expect(Heights.scriptKey("שלום") == 0x0580)
+        #expect(Heights.scriptKey("12345 !!") == .max)
+        #expect(Heights.scriptKey("") == .max)
+        #expect(Heights.scriptKey(["caption": "12", "body": "Привет"] as RowData) == 0x0400)
+        #expect(Heights.scriptKey(["caption": "12"] as RowData) == 0)
+    }
+}
