@@ -53,12 +53,8 @@ extension MetricsBlock.View {
         // `breakable` only matters for a segment wider than the line, which the fast loop
         // leaves to the general path anyway.
         let specialFlags = ~Flag.breakable
-        // Direction changes: lines are measured per bidi run, corrected per line start
-        // (BidiItemRounding), on the general path only.
-        let bidi = headerFlags & MetricsBlock.HeaderFlag.bidiRuns != 0
-        var bidiLine = BidiLineCorrection()
         while i < n {
-            if lastFlags & specialFlags == 0 && resume < 0 && !bidi {
+            if lastFlags & specialFlags == 0 && resume < 0 {
                 // Tight loop over plain segments (no soft hyphen, tab, forced break,
                 // white-space-only segment or trimmable bracket) that fit a line alone: the
                 // common case, kept small so its state stays in registers. Only whether a
@@ -94,12 +90,7 @@ extension MetricsBlock.View {
             }
             let f = flags(i)
             let segmentStart = resume >= 0 ? Int32(resume) : start(i)
-            var w = resume >= 0 ? lineStartWidth(resume, contentEnd(i)) : Int64(widths[i])
-            var bidiContent: Int64 = 0
-            if bidi {
-                updateBidiCorrection(&bidiLine, lineStart: placed > 0 ? Int(lineStart) : Int(segmentStart))
-                if bidiLine.segment == i { bidiContent = bidiLine.content; w += bidiContent }
-            }
+            let w = resume >= 0 ? lineStartWidth(resume, contentEnd(i)) : Int64(widths[i])
             resume = -1
             var trim: Int64 = 0
             // A soft hyphen ending the text or a forced line must fit with its (undrawn) hyphen.
@@ -206,11 +197,7 @@ extension MetricsBlock.View {
             } else {
                 lineFirst = i
                 // CJK punctuation starting the line is shaped again alone (docs/CHROMIUM.md §3(e)).
-                var w = f & Flag.lineStartAlone != 0 ? lineStartWidth(Int(segmentStart), contentEnd(i)) : w - bidiContent
-                if bidi {
-                    updateBidiCorrection(&bidiLine, lineStart: Int(segmentStart))
-                    if bidiLine.segment == i { w += bidiLine.content }
-                }
+                let w = f & Flag.lineStartAlone != 0 ? lineStartWidth(Int(segmentStart), contentEnd(i)) : w
                 // A line resumed before the segment (a word joined across it) can break anywhere.
                 if (w > limit || (endHyphen > 0 && !Self.endingSoftHyphenFits(w, hyphen: endHyphen, limit: limit)))
                     && (f & Flag.breakable != 0 || segmentStart < start(i)) {
@@ -287,7 +274,6 @@ extension MetricsBlock.View {
             placed += 1
             lastFlags = f
             x = trim > 0 ? limit + 1 : pen + (f & Flag.tab != 0 ? tabbedSpaceWidth(segment: i, from: pen) : trailing(i))
-            if bidi && bidiLine.segment == i && trim == 0 { x += bidiLine.trailing }
             if f & Flag.mandatoryBreak != 0 {
                 let e = end(i)
                 if !emit(lineStart, e, content, false) { return }
@@ -462,7 +448,7 @@ extension MetricsBlock.View {
             return TextMeasure(lineCount: 1, height: base.load(fromByteOffset: H.lineHeight, as: Double.self), maxLineWidth: pixels(single))
         }
         let view = MetricsBlock.View(base)
-        if flags & (MetricsBlock.HeaderFlag.tallerLines | MetricsBlock.HeaderFlag.bidiRuns) == 0, view.specialCount == 0,
+        if flags & MetricsBlock.HeaderFlag.tallerLines == 0, view.specialCount == 0,
            let plain = view.plainLines(limit: limit, maxCount: Int.max) {
             return TextMeasure(lineCount: plain.count, height: Double(plain.count) * view.lineHeight, maxLineWidth: pixels(plain.widest))
         }
@@ -548,8 +534,7 @@ extension MetricsBlock.View {
         // so the measure is the one without a line limit.
         let limit = Self.fitLimit(width)
         if singleLineWidth <= limit { return measure(width: width) }
-        if !hasTallerLines, headerFlags & MetricsBlock.HeaderFlag.bidiRuns == 0, specialCount == 0,
-           let plain = plainLines(limit: limit, maxCount: maxLines) {
+        if !hasTallerLines, specialCount == 0, let plain = plainLines(limit: limit, maxCount: maxLines) {
             return TextMeasure(lineCount: plain.count, height: Double(plain.count) * lineHeight, maxLineWidth: pixels(plain.widest))
         }
         var count = 0

@@ -533,13 +533,12 @@ extension MetricsBlock.View {
             var contentEnd = b
             while contentEnd > a && units.isHanging(contentEnd - 1) { contentEnd -= 1 }
             var w = a == Int(lineStart) && !placed ? lineStartWidth(a, contentEnd) : advanceSum(a..<contentEnd)
-            w += bidiStartCorrection(lineStart: Int(lineStart), word: a..<contentEnd)
             if placed && x + w > limit {
                 if !emit(lineStart, Int32(a), content, false) { return nil }
                 lineStart = Int32(a)
                 placed = false
                 // The word now starts a line: inside a cluster it is shaped again from there.
-                w = lineStartWidth(a, contentEnd) + bidiStartCorrection(lineStart: a, word: a..<contentEnd)
+                w = lineStartWidth(a, contentEnd)
             }
             if !placed && w > limit {
                 // Overflow-wrap breaks only between graphemes: a word that the dictionary ends
@@ -723,18 +722,6 @@ extension MetricsBlock.View {
            let unsafe = unsafeStartBreak(from: u, contentEnd: contentEnd, limit: limit) {
             return (unsafe.end, unsafe.width, false)
         }
-        // A bidi level run ending inside the word, the line starting inside it: its part from
-        // `u` is rounded up on its own, not with the whole run's folded pad (BidiItemRounding).
-        var runLast = -1
-        var runCorrection: Int64 = 0
-        if headerFlags & MetricsBlock.HeaderFlag.bidiRuns != 0, let run = extras.bidiRun(endingAtOrAfter: u),
-           u > Int(run.start), Int(run.last) < contentEnd {
-            runLast = Int(run.last)
-            var padded: Int64 = 0
-            for k in u...runLast { padded += units.advance(k) }
-            let part = padded - Int64(run.pad)
-            runCorrection = ((part + 1023) & ~1023) - padded
-        }
         // Every grapheme boundary after `u` so far, with the width of the line ending there as
         // Chromium checks it: inside a cluster its prefix shaped alone; at a cluster end the
         // cluster's own width when kerning tied it to the next one.
@@ -749,7 +736,6 @@ extension MetricsBlock.View {
                                                         && extras.aloneWidth(u, c1) != nil))
             var total: Int64 = 0
             if alone { total = shapedAlone(u..<c1) } else { for k in c..<c1 { total += units.advance(k) } }
-            if c <= runLast && runLast < c1 { total += runCorrection }
             var prefix: Int64 = 0
             var k = c
             for g in c + 1..<c1 where units.isGraphemeStart(g) {
@@ -1067,63 +1053,5 @@ enum BitmapAdvances {
         var sums: [Int: Int64] = [:]
         for g in clusters.indices { sums[Int(clusters[g]), default: 0] += font.fixedAdvance(advances[g], scale: scale, size: size) }
         for (c, sum) in sums where sum != 0 { unitAdvances[start + c] = clamp(sum) }
-    }
-}
-
-/// The correction Chromium's per-item rounding needs on the current line
-/// (`BidiItemRounding`): for a line starting inside a bidi level run and reaching past its
-/// end, the segment holding the run's last unit is this much wider (or narrower) in its
-/// content or its hanging white space than its stored width, which carries the whole run's pad.
-struct BidiLineCorrection {
-    /// The line start the fields are for (-1: none yet).
-    var lineStart = -1
-    /// The segment to correct (-1: none on this line).
-    var segment = -1
-    var content: Int64 = 0, trailing: Int64 = 0
-    /// The pen from the start of `runStart`'s run at `penUnit` (line starts only grow along a
-    /// layout, so the walk over units is done once).
-    var runStart = -1, penUnit = 0, pen: Int64 = 0
-}
-
-extension MetricsBlock.View {
-    /// The correction (`BidiItemRounding`) for the word `word` on a line starting at unit
-    /// `lineStart`: nonzero when the word holds the last unit of the bidi level run the line
-    /// starts inside (walks the run from its start: for the rare paths).
-    func bidiStartCorrection(lineStart: Int, word: Range<Int>) -> Int64 {
-        guard headerFlags & MetricsBlock.HeaderFlag.bidiRuns != 0, let run = extras.bidiRun(endingAtOrAfter: lineStart),
-              lineStart > Int(run.start), word.contains(Int(run.last)) else { return 0 }
-        let units = self.units
-        var pen: Int64 = 0
-        for u in Int(run.start)..<lineStart { pen += units.advance(u) }
-        return BidiItemRounding.correction(run, pen: pen)
-    }
-
-    /// Updates `c` for a line starting at unit `lineStart` (a block with bidi runs).
-    func updateBidiCorrection(_ c: inout BidiLineCorrection, lineStart: Int) {
-        guard c.lineStart != lineStart else { return }
-        c.lineStart = lineStart
-        c.segment = -1
-        guard let run = extras.bidiRun(endingAtOrAfter: lineStart), lineStart > Int(run.start) else { return }
-        let units = self.units
-        if c.runStart != Int(run.start) || c.penUnit > lineStart {
-            c.runStart = Int(run.start)
-            c.penUnit = Int(run.start)
-            c.pen = 0
-        }
-        while c.penUnit < lineStart {
-            c.pen += units.advance(c.penUnit)
-            c.penUnit += 1
-        }
-        let amount = BidiItemRounding.correction(run, pen: c.pen)
-        guard amount != 0 else { return }
-        let last = Int(run.last)
-        var low = 0, high = segmentCount
-        while low < high {
-            let mid = (low + high) / 2
-            if Int(end(mid)) <= last { low = mid + 1 } else { high = mid }
-        }
-        guard low < segmentCount else { return }
-        c.segment = low
-        if last < contentEnd(low) { (c.content, c.trailing) = (amount, 0) } else { (c.content, c.trailing) = (0, amount) }
     }
 }

@@ -32,8 +32,8 @@
 ///     units   [u] palette index of each UTF-16 unit, packed in as few bits as the palette
 ///                        needs (5 for a paragraph of English), then 7 bytes of padding
 ///     (only when a browser line-breaking rule needs more than advances, ``Extras``:)
-///     counts  6×Int32        kerning pairs, line-start widths, dictionary ranges and units,
-///                        language bytes, bidi runs
+///     counts  5×Int32 + pad  kerning pairs, line-start widths, dictionary ranges and units,
+///                        language bytes
 ///     kerns   [k] 2×Int32  (unit, growth): a cluster kerned against the next one is that much
 ///                        wider when a break-word line ends before `unit`
 ///     alone   [a] 3×Int32  (from, to, width): units `from..<to` of a multi-grapheme cluster
@@ -41,8 +41,6 @@
 ///     ranges  [d] 2×Int32  text ranges of dictionary-segmented scripts (Thai, Khmer…), whose
 ///                        words are found again from a line start inside one
 ///     text    UTF-16 units of those ranges, then the content language (ASCII)
-///     runs    [r] 4×Int32  (start, last, width, pad) of each bidi level run another follows
-///                        (`BidiItemRounding`): 16 bytes per direction change
 ///
 /// The per-unit part is what overflow-wrap, ellipses, tabs and soft hyphens need; the common
 /// case (a width at which every word fits) reads only the header, `widths`, `codes` and `trail`.
@@ -117,13 +115,11 @@ package enum MetricsBlock {
         static let tallerLines: UInt16 = 1
         static let wideEnds: UInt16 = 2
         static let extras: UInt16 = 4
-        /// The extras hold bidi level runs (`BidiItemRounding`): line starts need them.
-        static let bidiRuns: UInt16 = 8
     }
 
     /// Sizes of the extras part (all 0: no extras part).
     struct ExtrasCounts: Equatable {
-        var kerns = 0, alone = 0, ranges = 0, text = 0, language = 0, bidiRuns = 0
+        var kerns = 0, alone = 0, ranges = 0, text = 0, language = 0
         var isEmpty: Bool { self == ExtrasCounts() }
     }
 
@@ -132,7 +128,7 @@ package enum MetricsBlock {
     struct Offsets {
         var codes = 0, trail = 0, hotEnd = 0, cold = 0
         var ends = 0, specials = 0, boxes = 0, classes = 0, palette = 0, attributes = 0, units = 0, end = 0
-        var extras = 0, kerns = 0, alone = 0, ranges = 0, text = 0, language = 0, bidiRuns = 0
+        var extras = 0, kerns = 0, alone = 0, ranges = 0, text = 0, language = 0
 
         init(segments n: Int, trail t: Int, wideEnds: Bool, specials s: Int, boxes b: Int, classRuns r: Int, palette p: Int,
              unitCount u: Int, unitBits w: Int, extras x: ExtrasCounts = ExtrasCounts(), cold: Int? = nil) {
@@ -158,8 +154,7 @@ package enum MetricsBlock {
                 ranges = alone + 12 * x.alone
                 text = ranges + 8 * x.ranges
                 language = text + 2 * x.text
-                bidiRuns = Self.align(language + x.language, 4)
-                end = Self.align(bidiRuns + 16 * x.bidiRuns, 8)
+                end = Self.align(language + x.language, 8)
             }
         }
 
@@ -196,8 +191,6 @@ package enum MetricsBlock {
         var kerns: UnsafeBufferPointer<Int32>
         /// (from, to, width 16.16 px) triples, flat, by `from` then `to` (``ClusterSplit``).
         var alone: UnsafeBufferPointer<Int32>
-        /// (start, last, width, pad) quadruples, flat, by unit (`BidiItemRounding.Run`).
-        var bidiRuns: UnsafeBufferPointer<Int32>
         /// The content language (ICU's line breaking of dictionary scripts from a line start).
         var language: String?
         var segmentEnds: UnsafeBufferPointer<Int32>
@@ -323,8 +316,7 @@ package enum MetricsBlock {
             wideEnds = u > Int(UInt16.max)
             planDictionaryText(input)
             extras = ExtrasCounts(kerns: input.kerns.count / 2, alone: input.alone.count / 3, ranges: dictionaryRanges.count / 2,
-                                  text: dictionaryText.count, language: dictionaryRanges.isEmpty ? 0 : languageBytes.count,
-                                  bidiRuns: input.bidiRuns.count / 4)
+                                  text: dictionaryText.count, language: dictionaryRanges.isEmpty ? 0 : languageBytes.count)
             offsets = Offsets(segments: n, trail: trailTable.count, wideEnds: wideEnds, specials: specials.count,
                               boxes: input.classMetrics.count, classRuns: input.classRuns.count,
                               palette: paletteAdvances.count, unitCount: u, unitBits: unitBits, extras: extras)
@@ -390,7 +382,6 @@ package enum MetricsBlock {
         if !input.classMetrics.isEmpty { flags |= HeaderFlag.tallerLines }
         if plan.wideEnds { flags |= HeaderFlag.wideEnds }
         if !plan.extras.isEmpty { flags |= HeaderFlag.extras }
-        if plan.extras.bidiRuns > 0 { flags |= HeaderFlag.bidiRuns }
         base.storeBytes(of: flags, toByteOffset: H.flags, as: UInt16.self)
 
         let widths = (base + headerSize).assumingMemoryBound(to: Int32.self)
@@ -452,7 +443,7 @@ package enum MetricsBlock {
         if filled > 0 { packed[byte] = UInt8(truncatingIfNeeded: acc) }
         if !plan.extras.isEmpty {
             let x = plan.extras
-            for (k, c) in [x.kerns, x.alone, x.ranges, x.text, x.language, x.bidiRuns].enumerated() {
+            for (k, c) in [x.kerns, x.alone, x.ranges, x.text, x.language].enumerated() {
                 (base + o.extras + 4 * k).storeBytes(of: Int32(c), as: Int32.self)
             }
             for k in input.kerns.indices { (base + o.kerns + 4 * k).storeBytes(of: input.kerns[k], as: Int32.self) }
@@ -462,7 +453,6 @@ package enum MetricsBlock {
             if x.language > 0 {
                 for (k, v) in plan.languageBytes.enumerated() { (base + o.language + k).storeBytes(of: v, as: UInt8.self) }
             }
-            for k in input.bidiRuns.indices { (base + o.bidiRuns + 4 * k).storeBytes(of: input.bidiRuns[k], as: Int32.self) }
         }
         }
     }
@@ -515,8 +505,7 @@ package enum MetricsBlock {
                 func count(_ k: Int) -> Int { Int(base.load(fromByteOffset: e + 4 * k, as: Int32.self)) }
                 o = Offsets(segments: n, trail: trailCount, wideEnds: wideEnds, specials: s, boxes: b,
                             classRuns: r, palette: paletteCount, unitCount: unitCount, unitBits: unitBits,
-                            extras: ExtrasCounts(kerns: count(0), alone: count(1), ranges: count(2), text: count(3), language: count(4),
-                                                 bidiRuns: count(5)),
+                            extras: ExtrasCounts(kerns: count(0), alone: count(1), ranges: count(2), text: count(3), language: count(4)),
                             cold: coldOffset)
             }
             return o
@@ -709,21 +698,6 @@ package enum MetricsBlock {
                 textStart += b - a
             }
             return nil
-        }
-
-        /// The bidi level run (`BidiItemRounding.Run`) that another follows and whose last
-        /// unit is at or after `u`, the first such; nil if none.
-        func bidiRun(endingAtOrAfter u: Int) -> BidiItemRounding.Run? {
-            guard let o = offsets else { return nil }
-            let n = count(5)
-            var low = 0, high = n
-            while low < high {
-                let mid = (low + high) / 2
-                if Int(int(o.bidiRuns, 4 * mid + 1)) < u { low = mid + 1 } else { high = mid }
-            }
-            guard low < n else { return nil }
-            return BidiItemRounding.Run(start: int(o.bidiRuns, 4 * low), last: int(o.bidiRuns, 4 * low + 1),
-                                        width: int(o.bidiRuns, 4 * low + 2), pad: int(o.bidiRuns, 4 * low + 3))
         }
 
         /// Unit `k` of the stored dictionary text.
