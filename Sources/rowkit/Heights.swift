@@ -120,6 +120,8 @@ struct Heights: ParsableCommand {
         let pool = MeasuringPool(threadCount: ProcessInfo.processInfo.activeProcessorCount)
         defer { pool.shutdown() }
         while !stop, let batch = batches.pop() {
+            // Output already failed (a closed pipe, a full disk): measure nothing more.
+            if writeFailure.withLock({ $0 != nil }) { break }
             let results = ResultSlots<Result<Double, CommandError>>(count: batch.jobs.count)
             let jobs = batch.jobs, order = batch.order
             pool.run(count: jobs.count) { k in
@@ -214,16 +216,17 @@ struct Heights: ParsableCommand {
         return packed.map { Int(UInt32(truncatingIfNeeded: $0)) }
     }
 
-    /// A rough script of a row: of its first string field holding a letter (in the fields' hash
-    /// order, fixed for a run), the block of that letter (`scriptKey(_: String)`). Only which
-    /// thread measures the row depends on it, never its height.
+    /// A rough script of a row: the smallest `scriptKey(_: String)` of its string fields, 0 when
+    /// none holds a letter. The smallest, not the first: a dictionary's order of the same fields
+    /// differs from row to row (each dictionary hashes with its own seed), so "the first" would
+    /// group alike rows apart. Only which thread measures the row depends on it, never its height.
     static func scriptKey(_ data: RowData) -> UInt32 {
+        var smallest = UInt32.max
         for value in data.fields.values {
             guard case .string(let text) = value else { continue }
-            let key = scriptKey(text)
-            if key != .max { return key }
+            smallest = min(smallest, scriptKey(text))
         }
-        return 0
+        return smallest == .max ? 0 : smallest
     }
 
     /// The block of the first letter among the first 32 scalars of `text` (`UInt32.max` if

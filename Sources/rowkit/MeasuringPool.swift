@@ -42,8 +42,10 @@ final class MeasuringPool: @unchecked Sendable {
         }
     }
 
-    /// Ends the helper threads (after the current batch, if any).
+    /// Ends the helper threads (after the current batch, if any). Call it once the pool is no
+    /// longer needed (the helpers hold the pool unretained); calling it again does nothing.
     func shutdown() {
+        guard !stopping else { return }
         stopping = true
         for semaphore in wake { semaphore.signal() }
         for _ in wake { finished.wait() }
