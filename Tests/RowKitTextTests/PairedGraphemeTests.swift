@@ -71,8 +71,9 @@ import Testing
         #expect(classes[0x0D] & (1 | 16) == 0 && classes[0x0600] & (1 | 2) == 2 && classes[0x0903] & (1 | 2 | 32) == 1 | 32)
     }
 
-    @Test func corporaParagraphsAndWindowsBreakAsTheIteratorDoes() throws {
-        guard let folder = Corpora.folder else { return }
+    @Test(.enabled(if: Corpora.folder != nil, "the corpora are absent (ROWKIT_CORPORA, ../shared/corpora)"))
+    func corporaParagraphsAndWindowsBreakAsTheIteratorDoes() throws {
+        let folder = try #require(Corpora.folder)
         let paragraphs = Corpora.paragraphs(folder)
         #expect(paragraphs.count > 1000)
         var windows = 0
