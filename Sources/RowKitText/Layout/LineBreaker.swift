@@ -26,8 +26,13 @@ extension MetricsBlock.View {
     /// Walks the lines at `maxWidth`, calling `emit(start, end, width, hyphenated)` for each
     /// (UTF-16 range including hanging spaces; width excluding them, in 16.16 px). `emit`
     /// returns false to stop.
+    ///
+    /// `Rounding`: `RoundsLevelRuns` for a block with bidi level runs (`BidiItemRounding`),
+    /// `IgnoresLevelRuns` for every other block, which then runs the loop without a trace of
+    /// that rule. The callers pick the copy (each with its own `emit`: one closure handed to
+    /// both copies would keep the caller's captured counters in memory in the plain one).
     @inline(__always)
-    func forEachLine(maxWidth: Double, _ emit: (Int32, Int32, Int64, Bool) -> Bool) {
+    func forEachLine<Rounding: LevelRunRounding>(maxWidth: Double, _: Rounding.Type, _ emit: (Int32, Int32, Int64, Bool) -> Bool) {
         let n = segmentCount
         guard n > 0 else { return }
         let limit = Self.fitLimit(maxWidth)
@@ -53,6 +58,8 @@ extension MetricsBlock.View {
         // `breakable` only matters for a segment wider than the line, which the fast loop
         // leaves to the general path anyway.
         let specialFlags = ~Flag.breakable
+        // The stored level runs (read once; only with direction changes).
+        let levelRuns = Rounding.on ? bidiRunTable : MetricsBlock.BidiRunTable(base: base, count: 0)
         while i < n {
             if lastFlags & specialFlags == 0 && resume < 0 {
                 // Tight loop over plain segments (no soft hyphen, tab, forced break,
@@ -62,10 +69,12 @@ extension MetricsBlock.View {
                 var px = x, pc = content, ps = lineStart, pf = lineFirst
                 var pn = placed
                 if pn == 0 { px = 0; pf = i }
+                // With level runs, the loop also stops at the next segment ending one.
+                let runEnd = Rounding.on ? levelRuns.segmentEndingRun(atOrAfter: i, else: n) : n
                 while i < n {
                     let w = Int64(widths[i])
                     let code = codes[i]
-                    if code & MetricsBlock.Code.special != 0 { break }
+                    if code & MetricsBlock.Code.special != 0 || (Rounding.on && i == runEnd) { break }
                     // Wrapping adds: widths are Int32 sums, far from overflowing Int64.
                     let nx = px &+ w
                     if nx <= limit {
@@ -90,7 +99,16 @@ extension MetricsBlock.View {
             }
             let f = flags(i)
             let segmentStart = resume >= 0 ? Int32(resume) : start(i)
-            let w = resume >= 0 ? lineStartWidth(resume, contentEnd(i)) : Int64(widths[i])
+            var w = resume >= 0 ? lineStartWidth(resume, contentEnd(i)) : Int64(widths[i])
+            // A segment ending a level run the line started inside: its part from the line start
+            // is rounded on its own, not with the run's folded pad (BidiItemRounding). The
+            // plain loop stops at such a segment.
+            var runEnd: (content: Int64, trailing: Int64) = (0, 0)
+            if Rounding.on {
+                runEnd = levelRunEndCorrection(levelRuns, segment: i, lineStart: placed > 0 ? Int(lineStart) : Int(segmentStart),
+                                               pen: x, lineFirst: lineFirst, limit: limit)
+                w += runEnd.content
+            }
             resume = -1
             var trim: Int64 = 0
             // A soft hyphen ending the text or a forced line must fit with its (undrawn) hyphen.
@@ -197,7 +215,12 @@ extension MetricsBlock.View {
             } else {
                 lineFirst = i
                 // CJK punctuation starting the line is shaped again alone (docs/CHROMIUM.md §3(e)).
-                let w = f & Flag.lineStartAlone != 0 ? lineStartWidth(Int(segmentStart), contentEnd(i)) : w
+                var w = f & Flag.lineStartAlone != 0 ? lineStartWidth(Int(segmentStart), contentEnd(i)) : w - runEnd.content
+                if Rounding.on {
+                    // Now from the segment's start.
+                    runEnd = levelRunEndCorrection(levelRuns, segment: i, lineStart: Int(segmentStart), pen: 0, lineFirst: i, limit: limit)
+                    w += runEnd.content
+                }
                 // A line resumed before the segment (a word joined across it) can break anywhere.
                 if (w > limit || (endHyphen > 0 && !Self.endingSoftHyphenFits(w, hyphen: endHyphen, limit: limit)))
                     && (f & Flag.breakable != 0 || segmentStart < start(i)) {
@@ -274,6 +297,7 @@ extension MetricsBlock.View {
             placed += 1
             lastFlags = f
             x = trim > 0 ? limit + 1 : pen + (f & Flag.tab != 0 ? tabbedSpaceWidth(segment: i, from: pen) : trailing(i))
+            if Rounding.on && trim == 0 { x += runEnd.trailing }
             if f & Flag.mandatoryBreak != 0 {
                 let e = end(i)
                 if !emit(lineStart, e, content, false) { return }
@@ -448,7 +472,8 @@ extension MetricsBlock.View {
             return TextMeasure(lineCount: 1, height: base.load(fromByteOffset: H.lineHeight, as: Double.self), maxLineWidth: pixels(single))
         }
         let view = MetricsBlock.View(base)
-        if flags & MetricsBlock.HeaderFlag.tallerLines == 0, view.specialCount == 0,
+        // (Blocks with bidi level runs take measureLines: `plainLinesRoundingRuns`.)
+        if flags & (MetricsBlock.HeaderFlag.tallerLines | MetricsBlock.HeaderFlag.bidiRuns) == 0, view.specialCount == 0,
            let plain = view.plainLines(limit: limit, maxCount: Int.max) {
             return TextMeasure(lineCount: plain.count, height: Double(plain.count) * view.lineHeight, maxLineWidth: pixels(plain.widest))
         }
@@ -463,6 +488,24 @@ extension MetricsBlock.View {
 
     /// ``measure(width:)`` by the general loop, line by line.
     func measureLines(width: Double) -> TextMeasure {
+        if headerFlags & MetricsBlock.HeaderFlag.bidiRuns != 0 { return measureLinesRoundingRuns(width: width) }
+        return measureLines(width: width, IgnoresLevelRuns.self)
+    }
+
+    /// ``measureLines(width:)`` of a block with bidi level runs: plain text in a loop like
+    /// ``plainLines(limit:maxCount:)``, the rest line by line.
+    @inline(never)
+    func measureLinesRoundingRuns(width: Double) -> TextMeasure {
+        if singleLineWidth > Self.fitLimit(width) && !hasTallerLines && specialCount == 0,
+           let plain = plainLinesRoundingRuns(limit: Self.fitLimit(width), maxCount: Int.max) {
+            return TextMeasure(lineCount: plain.count, height: Double(plain.count) * lineHeight, maxLineWidth: pixels(plain.widest))
+        }
+        return measureLines(width: width, RoundsLevelRuns.self)
+    }
+
+    /// ``measureLines(width:)`` with the line breaker's copy `Rounding`.
+    @inline(__always)
+    func measureLines<Rounding: LevelRunRounding>(width: Double, _: Rounding.Type) -> TextMeasure {
         // The whole text on one line (any width at least its width, `.infinity` included).
         let single = singleLineWidth
         if single <= Self.fitLimit(width) {
@@ -473,7 +516,7 @@ extension MetricsBlock.View {
         var widest: Int64 = 0
         if hasTallerLines {
             var height = 0.0
-            forEachLine(maxWidth: width) { start, end, w, _ in
+            forEachLine(maxWidth: width, Rounding.self) { start, end, w, _ in
                 count += 1
                 widest = max(widest, w)
                 height += lineBoxHeight(Int(start), Int(end))
@@ -481,7 +524,7 @@ extension MetricsBlock.View {
             }
             return TextMeasure(lineCount: count, height: height, maxLineWidth: pixels(widest))
         }
-        forEachLine(maxWidth: width) { _, _, w, _ in
+        forEachLine(maxWidth: width, Rounding.self) { _, _, w, _ in
             count += 1
             widest = max(widest, w)
             return true
@@ -527,14 +570,103 @@ extension MetricsBlock.View {
         return (count, max(widest, content))
     }
 
+    /// ``plainLines(limit:maxCount:)`` for a block with bidi level runs (`BidiItemRounding`):
+    /// at a segment ending a run that the line started inside (after the run's start), the
+    /// run's part from the line start — the pen summed here plus the run's stored `tail` — is
+    /// rounded up on its own instead of carrying the run's folded pad; decided as
+    /// ``forEachLine(maxWidth:_:)`` decides it. One compare per segment more than the plain
+    /// loop, and a few instructions per run end.
+    @inline(never)
+    func plainLinesRoundingRuns(limit: Int64, maxCount: Int) -> (count: Int, widest: Int64)? {
+        let n = segmentCount
+        let widths = self.widths, codes = self.codes, trail = self.trail
+        let mask = MetricsBlock.Code.trailMask
+        let runs = bidiRunTable
+        var w = Int64(widths[0])
+        guard w <= limit else { return nil }
+        var content = w
+        var pen = w &+ Int64(trail[Int(codes[0] & mask)])
+        var count = 1
+        var widest: Int64 = 0
+        var lineFirst = 0
+        var i = 1
+        var k = 0                                   // the next run to end
+        // Segment 0 starts the text: no line starts inside a run ending there.
+        while k < runs.count && runs.segment(k) == 0 { k &+= 1 }
+        while true {
+            // The plain segments before the next one ending a run, as plainLines has them.
+            let stop = k < runs.count ? runs.segment(k) : n
+            while i < stop {
+                w = Int64(widths[i])
+                let next = pen &+ w
+                let hanging = Int64(trail[Int(codes[i] & mask)])
+                if next <= limit {
+                    content = next
+                    pen = next &+ hanging
+                } else {
+                    // Segment i starts the next line, which it must fit alone.
+                    guard w <= limit, count < maxCount else { return nil }
+                    widest = max(widest, content)
+                    count &+= 1
+                    lineFirst = i
+                    content = w
+                    pen = w &+ hanging
+                }
+                i &+= 1
+            }
+            guard i < n else { break }
+            // Segment i holds the last unit of run k (the first run ending in it); a line
+            // starting inside that run rounds the run's part from the line start.
+            w = Int64(widths[i])
+            let hanging = Int64(trail[Int(codes[i] & mask)])
+            let (run, tail, runHanging) = runs[k]
+            var grow: Int64 = 0
+            if run.start < start(lineFirst) {
+                grow = BidiItemRounding.correction(part: pen &+ tail, pad: run.pad)
+            }
+            let next = pen &+ w &+ (runHanging ? 0 : grow)
+            if next <= limit {
+                content = next
+                pen = next &+ hanging &+ (runHanging ? grow : 0)
+            } else {
+                // Segment i starts the next line: the part is the tail, if the run started before.
+                grow = run.start < start(i) ? BidiItemRounding.correction(part: tail, pad: run.pad) : 0
+                let line = w &+ (runHanging ? 0 : grow)
+                guard line <= limit, count < maxCount else { return nil }
+                widest = max(widest, content)
+                count &+= 1
+                lineFirst = i
+                content = line
+                pen = line &+ hanging &+ (runHanging ? grow : 0)
+            }
+            while k < runs.count && runs.segment(k) == i { k &+= 1 }
+            i &+= 1
+        }
+        return (count, max(widest, content))
+    }
+
     /// The same as ``measure(width:)`` of the layout with at most `maxLines` lines, the last
     /// one ellipsized when text was cut — as `layout(width:maxLines:)` would measure it.
     func measure(width: Double, maxLines: Int) -> TextMeasure {
+        if headerFlags & MetricsBlock.HeaderFlag.bidiRuns != 0 { return measureRoundingRuns(width: width, maxLines: maxLines) }
+        return measure(width: width, maxLines: maxLines, IgnoresLevelRuns.self)
+    }
+
+    /// ``measure(width:maxLines:)`` of a block with bidi level runs.
+    @inline(never)
+    func measureRoundingRuns(width: Double, maxLines: Int) -> TextMeasure {
+        measure(width: width, maxLines: maxLines, RoundsLevelRuns.self)
+    }
+
+    /// ``measure(width:maxLines:)`` with the line breaker's copy `Rounding`.
+    @inline(__always)
+    func measure<Rounding: LevelRunRounding>(width: Double, maxLines: Int, _: Rounding.Type) -> TextMeasure {
         // One line, or plain text that needs no more lines than it may have: nothing is cut,
         // so the measure is the one without a line limit.
         let limit = Self.fitLimit(width)
         if singleLineWidth <= limit { return measure(width: width) }
-        if !hasTallerLines, specialCount == 0, let plain = plainLines(limit: limit, maxCount: maxLines) {
+        if !hasTallerLines, specialCount == 0,
+           let plain = Rounding.on ? plainLinesRoundingRuns(limit: limit, maxCount: maxLines) : plainLines(limit: limit, maxCount: maxLines) {
             return TextMeasure(lineCount: plain.count, height: Double(plain.count) * lineHeight, maxLineWidth: pixels(plain.widest))
         }
         var count = 0
@@ -543,7 +675,7 @@ extension MetricsBlock.View {
         var height = 0.0               // heights of the lines before the last kept one
         var truncated = false
         let taller = hasTallerLines
-        forEachLine(maxWidth: width) { start, end, w, _ in
+        forEachLine(maxWidth: width, Rounding.self) { start, end, w, _ in
             if count == maxLines { truncated = true; return false }
             if count > 0 {
                 widest = max(widest, last.width)
@@ -571,17 +703,41 @@ extension MetricsBlock.View {
     /// Number of lines at `width`.
     @inline(__always)
     func lineCount(width: Double) -> Int {
+        if headerFlags & MetricsBlock.HeaderFlag.bidiRuns != 0 { return lineCountRoundingRuns(width: width) }
+        return lineCount(width: width, IgnoresLevelRuns.self)
+    }
+
+    /// ``lineCount(width:)`` of a block with bidi level runs.
+    @inline(never)
+    func lineCountRoundingRuns(width: Double) -> Int { lineCount(width: width, RoundsLevelRuns.self) }
+
+    /// ``lineCount(width:)`` with the line breaker's copy `Rounding`.
+    @inline(__always)
+    func lineCount<Rounding: LevelRunRounding>(width: Double, _: Rounding.Type) -> Int {
         var count = 0
-        forEachLine(maxWidth: width) { _, _, _, _ in count += 1; return true }
+        forEachLine(maxWidth: width, Rounding.self) { _, _, _, _ in count += 1; return true }
         return count
     }
 
     /// The lines at `width`, at most `maxLines` (the last one ellipsized when text was cut).
     func lines(width: Double, maxLines: Int?) -> (lines: [Line], truncated: Bool) {
+        if headerFlags & MetricsBlock.HeaderFlag.bidiRuns != 0 { return linesRoundingRuns(width: width, maxLines: maxLines) }
+        return lines(width: width, maxLines: maxLines, IgnoresLevelRuns.self)
+    }
+
+    /// ``lines(width:maxLines:)`` of a block with bidi level runs.
+    @inline(never)
+    func linesRoundingRuns(width: Double, maxLines: Int?) -> (lines: [Line], truncated: Bool) {
+        lines(width: width, maxLines: maxLines, RoundsLevelRuns.self)
+    }
+
+    /// ``lines(width:maxLines:)`` with the line breaker's copy `Rounding`.
+    @inline(__always)
+    func lines<Rounding: LevelRunRounding>(width: Double, maxLines: Int?, _: Rounding.Type) -> (lines: [Line], truncated: Bool) {
         let cap = maxLines ?? Int.max
         var lines: [Line] = []
         var truncated = false
-        forEachLine(maxWidth: width) { start, end, w, hyphen in
+        forEachLine(maxWidth: width, Rounding.self) { start, end, w, hyphen in
             if lines.count == cap { truncated = true; return false }
             lines.append(Line(start: Int(start), end: Int(end), width: pixels(w), hyphenated: hyphen, ellipsized: false))
             return true

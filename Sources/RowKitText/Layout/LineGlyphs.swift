@@ -97,7 +97,21 @@ extension TextLayout {
         let startDelta = PreparedText.pixels(startDeltaFixed)
         // Where the start's glyph is placed: the piece (visual index) and the glyph within it.
         var startGlyph: (piece: Int, glyph: Int)?
-        for index in order {
+        // Chromium's items (bidi level runs) are each rounded up to 1/64 px, as measured
+        // (BidiItemRounding): each level run's part but the line's logically last one ends in
+        // that gap. A run's pieces are logically consecutive with one level, so visually adjacent.
+        var group = [Int](repeating: 0, count: pieces.count)
+        for k in pieces.indices.dropFirst() { group[k] = group[k - 1] + (levels[k] != levels[k - 1] ? 1 : 0) }
+        var groupStart = 0.0
+        // Only where the measuring form rounds runs (not in a paragraph with tabs, whose stops
+        // count from the unrounded pen).
+        let roundsRuns = p.withView { $0.headerFlags & MetricsBlock.HeaderFlag.bidiRuns != 0 }
+        // The line's logically last part has its gap too when the line ends where its run does
+        // (the run's rounding is then in the measured width).
+        func level(_ u: Int) -> UInt8? { p.runs.first { Int($0.start) <= u && u < Int($0.end) }?.bidiLevel }
+        let endsAtRunEnd = roundsRuns && contentEnd > line.start && contentEnd < p.units.count && level(contentEnd - 1) != nil
+            && level(contentEnd) != nil && level(contentEnd) != level(contentEnd - 1)
+        for (v, index) in order.enumerated() {
             let piece = pieces[Int(index)]
             let run = p.runs[piece.run]
             let font = run.font
@@ -125,6 +139,28 @@ extension TextLayout {
                 pen += advance
             }
             placed.append(PlacedGlyphs(font: run.font, size: p.fontSize, glyphs: glyphs, x: xs, y: ys, advances: advances))
+            let g = group[Int(index)]
+            if v + 1 == order.count || group[Int(order[v + 1])] != g {
+                if g != group.last || endsAtRunEnd || line.ellipsized, roundsRuns {
+                    let width = pen - groupStart
+                    var gap = (width * 64).rounded(.up) / 64 - width
+                    if line.ellipsized {
+                        // An ellipsized line is measured by its advances, which carry each run's pad.
+                        let runs = pieces.indices.filter { group[$0] == g }.map { p.runs[pieces[$0].run] }
+                        let lo = max(line.start, runs.map { Int($0.start) }.min() ?? line.start)
+                        let hi = min(contentEnd, runs.map { Int($0.end) }.max() ?? contentEnd)
+                        gap = lo < hi ? p.width(of: lo..<hi) - width : 0
+                    }
+                    if gap > 0, let last = placed.indices.last, !placed[last].advances.isEmpty {
+                        var advances = placed[last].advances
+                        advances[advances.count - 1] += gap
+                        placed[last] = PlacedGlyphs(font: placed[last].font, size: placed[last].size, glyphs: placed[last].glyphs,
+                                                    x: placed[last].x, y: placed[last].y, advances: advances)
+                        pen += gap
+                    }
+                }
+                groupStart = pen
+            }
         }
         // The reshaped line start: its glyph takes the measured width, and what follows it
         // visually moves with it. Its blank side is dropped: left to right the glyph moves

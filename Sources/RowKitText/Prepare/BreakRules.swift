@@ -722,6 +722,17 @@ extension MetricsBlock.View {
            let unsafe = unsafeStartBreak(from: u, contentEnd: contentEnd, limit: limit) {
             return (unsafe.end, unsafe.width, false)
         }
+        // A bidi level run ending inside the word, the line starting inside it: its part from
+        // `u` is rounded up on its own, not with the whole run's folded pad (BidiItemRounding).
+        var runLast = -1
+        var runCorrection: Int64 = 0
+        if headerFlags & MetricsBlock.HeaderFlag.bidiRuns != 0, let run = bidiRunTable.run(endingAtOrAfter: u)?.run,
+           u > Int(run.start), Int(run.last) < contentEnd {
+            runLast = Int(run.last)
+            var padded: Int64 = 0
+            for k in u...runLast { padded += units.advance(k) }
+            runCorrection = BidiItemRounding.correction(part: padded - Int64(run.pad), pad: run.pad)
+        }
         // Every grapheme boundary after `u` so far, with the width of the line ending there as
         // Chromium checks it: inside a cluster its prefix shaped alone; at a cluster end the
         // cluster's own width when kerning tied it to the next one.
@@ -736,6 +747,7 @@ extension MetricsBlock.View {
                                                         && extras.aloneWidth(u, c1) != nil))
             var total: Int64 = 0
             if alone { total = shapedAlone(u..<c1) } else { for k in c..<c1 { total += units.advance(k) } }
+            if c <= runLast && runLast < c1 { total += runCorrection }
             var prefix: Int64 = 0
             var k = c
             for g in c + 1..<c1 where units.isGraphemeStart(g) {

@@ -32,8 +32,11 @@
 ///     units   [u] palette index of each UTF-16 unit, packed in as few bits as the palette
 ///                        needs (5 for a paragraph of English), then 7 bytes of padding
 ///     (only when a browser line-breaking rule needs more than advances, ``Extras``:)
-///     counts  5×Int32 + pad  kerning pairs, line-start widths, dictionary ranges and units,
-///                        language bytes
+///     counts  6×Int32        kerning pairs, line-start widths, dictionary ranges and units,
+///                        language bytes, bidi runs
+///     runs    [r] 6×Int32  (start, last, width, pad, tail, segment) of each bidi level run
+///                        another follows (`BidiItemRounding.records`): 24 bytes per direction
+///                        change, first so that the line breaker finds them cheaply
 ///     kerns   [k] 2×Int32  (unit, growth): a cluster kerned against the next one is that much
 ///                        wider when a break-word line ends before `unit`
 ///     alone   [a] 3×Int32  (from, to, width): units `from..<to` of a multi-grapheme cluster
@@ -115,11 +118,13 @@ package enum MetricsBlock {
         static let tallerLines: UInt16 = 1
         static let wideEnds: UInt16 = 2
         static let extras: UInt16 = 4
+        /// The extras hold bidi level runs (`BidiItemRounding`): line starts need them.
+        static let bidiRuns: UInt16 = 8
     }
 
     /// Sizes of the extras part (all 0: no extras part).
     struct ExtrasCounts: Equatable {
-        var kerns = 0, alone = 0, ranges = 0, text = 0, language = 0
+        var kerns = 0, alone = 0, ranges = 0, text = 0, language = 0, bidiRuns = 0
         var isEmpty: Bool { self == ExtrasCounts() }
     }
 
@@ -128,7 +133,7 @@ package enum MetricsBlock {
     struct Offsets {
         var codes = 0, trail = 0, hotEnd = 0, cold = 0
         var ends = 0, specials = 0, boxes = 0, classes = 0, palette = 0, attributes = 0, units = 0, end = 0
-        var extras = 0, kerns = 0, alone = 0, ranges = 0, text = 0, language = 0
+        var extras = 0, kerns = 0, alone = 0, ranges = 0, text = 0, language = 0, bidiRuns = 0
 
         init(segments n: Int, trail t: Int, wideEnds: Bool, specials s: Int, boxes b: Int, classRuns r: Int, palette p: Int,
              unitCount u: Int, unitBits w: Int, extras x: ExtrasCounts = ExtrasCounts(), cold: Int? = nil) {
@@ -149,7 +154,8 @@ package enum MetricsBlock {
             end = Self.align(units + (u * w + 7) / 8 + 7, 8)
             extras = end
             if !x.isEmpty {
-                kerns = extras + 24
+                bidiRuns = extras + 24
+                kerns = bidiRuns + 4 * BidiItemRounding.recordSize * x.bidiRuns
                 alone = kerns + 8 * x.kerns
                 ranges = alone + 12 * x.alone
                 text = ranges + 8 * x.ranges
@@ -191,6 +197,8 @@ package enum MetricsBlock {
         var kerns: UnsafeBufferPointer<Int32>
         /// (from, to, width 16.16 px) triples, flat, by `from` then `to` (``ClusterSplit``).
         var alone: UnsafeBufferPointer<Int32>
+        /// (start, last, width, pad, tail, segment) records, flat, by unit (`BidiItemRounding.records`).
+        var bidiRuns: UnsafeBufferPointer<Int32>
         /// The content language (ICU's line breaking of dictionary scripts from a line start).
         var language: String?
         var segmentEnds: UnsafeBufferPointer<Int32>
@@ -316,7 +324,8 @@ package enum MetricsBlock {
             wideEnds = u > Int(UInt16.max)
             planDictionaryText(input)
             extras = ExtrasCounts(kerns: input.kerns.count / 2, alone: input.alone.count / 3, ranges: dictionaryRanges.count / 2,
-                                  text: dictionaryText.count, language: dictionaryRanges.isEmpty ? 0 : languageBytes.count)
+                                  text: dictionaryText.count, language: dictionaryRanges.isEmpty ? 0 : languageBytes.count,
+                                  bidiRuns: input.bidiRuns.count / BidiItemRounding.recordSize)
             offsets = Offsets(segments: n, trail: trailTable.count, wideEnds: wideEnds, specials: specials.count,
                               boxes: input.classMetrics.count, classRuns: input.classRuns.count,
                               palette: paletteAdvances.count, unitCount: u, unitBits: unitBits, extras: extras)
@@ -382,6 +391,7 @@ package enum MetricsBlock {
         if !input.classMetrics.isEmpty { flags |= HeaderFlag.tallerLines }
         if plan.wideEnds { flags |= HeaderFlag.wideEnds }
         if !plan.extras.isEmpty { flags |= HeaderFlag.extras }
+        if plan.extras.bidiRuns > 0 { flags |= HeaderFlag.bidiRuns }
         base.storeBytes(of: flags, toByteOffset: H.flags, as: UInt16.self)
 
         let widths = (base + headerSize).assumingMemoryBound(to: Int32.self)
@@ -443,7 +453,7 @@ package enum MetricsBlock {
         if filled > 0 { packed[byte] = UInt8(truncatingIfNeeded: acc) }
         if !plan.extras.isEmpty {
             let x = plan.extras
-            for (k, c) in [x.kerns, x.alone, x.ranges, x.text, x.language].enumerated() {
+            for (k, c) in [x.kerns, x.alone, x.ranges, x.text, x.language, x.bidiRuns].enumerated() {
                 (base + o.extras + 4 * k).storeBytes(of: Int32(c), as: Int32.self)
             }
             for k in input.kerns.indices { (base + o.kerns + 4 * k).storeBytes(of: input.kerns[k], as: Int32.self) }
@@ -453,6 +463,7 @@ package enum MetricsBlock {
             if x.language > 0 {
                 for (k, v) in plan.languageBytes.enumerated() { (base + o.language + k).storeBytes(of: v, as: UInt8.self) }
             }
+            for k in input.bidiRuns.indices { (base + o.bidiRuns + 4 * k).storeBytes(of: input.bidiRuns[k], as: Int32.self) }
         }
         }
     }
@@ -505,10 +516,29 @@ package enum MetricsBlock {
                 func count(_ k: Int) -> Int { Int(base.load(fromByteOffset: e + 4 * k, as: Int32.self)) }
                 o = Offsets(segments: n, trail: trailCount, wideEnds: wideEnds, specials: s, boxes: b,
                             classRuns: r, palette: paletteCount, unitCount: unitCount, unitBits: unitBits,
-                            extras: ExtrasCounts(kerns: count(0), alone: count(1), ranges: count(2), text: count(3), language: count(4)),
+                            extras: ExtrasCounts(kerns: count(0), alone: count(1), ranges: count(2), text: count(3), language: count(4),
+                                                 bidiRuns: count(5)),
                             cold: coldOffset)
             }
             return o
+        }
+
+        /// The stored bidi level runs (`BidiItemRounding.records`; empty without direction
+        /// changes). They open the extras part, so only the offsets before it are computed.
+        var bidiRunTable: BidiRunTable {
+            guard headerFlags & HeaderFlag.bidiRuns != 0 else { return BidiRunTable(base: base, count: 0) }
+            // `offsets` up to the extras part (as it computes them).
+            let n = segmentCount, s = specialCount
+            var r = 0, b = 0
+            if headerFlags & HeaderFlag.tallerLines != 0 {
+                let specials = Offsets.align(endsOffset + (wideEnds ? 4 : 2) * n, 4)
+                let section = Offsets.tallerLineBoxes(after: specials + 16 * s) - 8
+                r = Int(base.load(fromByteOffset: section, as: Int32.self))
+                b = Int(base.load(fromByteOffset: section + 4, as: Int32.self))
+            }
+            let e = Offsets(segments: n, trail: trailCount, wideEnds: wideEnds, specials: s, boxes: b, classRuns: r,
+                            palette: paletteCount, unitCount: unitCount, unitBits: unitBits, cold: coldOffset).extras
+            return BidiRunTable(base: base + e + 24, count: Int(base.load(fromByteOffset: e + 20, as: Int32.self)))
         }
 
         /// The extras part (empty when the block has none).
@@ -559,7 +589,8 @@ package enum MetricsBlock {
 
         /// The special record of segment `i`, which must be special.
         func special(_ i: Int) -> Special {
-            let specials = offsets.specials
+            // Where `offsets` puts the specials, without computing every other part's offset.
+            let specials = Offsets.align(endsOffset + (wideEnds ? 4 : 2) * segmentCount, 4)
             var low = 0, high = specialCount
             while low < high {
                 let mid = (low + high) / 2
@@ -647,6 +678,48 @@ package enum MetricsBlock {
         @inline(__always) func endsWord(_ u: Int) -> Bool {
             let a = attributes(u)
             return a & Attribute.kindMask != 0 && a & Attribute.ideographicSpace == 0
+        }
+    }
+
+    /// The stored bidi level runs (`BidiItemRounding.records`), read in place.
+    struct BidiRunTable {
+        let base: UnsafeRawPointer
+        let count: Int
+
+        @inline(__always) private func field(_ k: Int, _ f: Int) -> Int32 {
+            base.load(fromByteOffset: 4 &* (BidiItemRounding.recordSize &* k &+ f), as: Int32.self)
+        }
+
+        /// The first run whose last unit is at or after `u`, with its `tail` (16.16 px) and
+        /// whether its last unit is hanging white space; nil if none.
+        func run(endingAtOrAfter u: Int) -> (run: BidiItemRounding.Run, tail: Int64, hanging: Bool)? {
+            var low = 0, high = count
+            while low < high {
+                let mid = (low + high) / 2
+                if Int(field(mid, 1)) < u { low = mid + 1 } else { high = mid }
+            }
+            guard low < count else { return nil }
+            return self[low]
+        }
+
+        /// Run `k`, its `tail` (16.16 px) and whether its last unit is hanging white space.
+        @inline(__always) subscript(k: Int) -> (run: BidiItemRounding.Run, tail: Int64, hanging: Bool) {
+            let tail = field(k, 4)
+            return (BidiItemRounding.Run(start: field(k, 0), last: field(k, 1), width: field(k, 2), pad: field(k, 3)),
+                    Int64(tail & Int32.max), tail < 0)
+        }
+
+        /// The segment holding run `k`'s last unit.
+        @inline(__always) func segment(_ k: Int) -> Int { Int(field(k, 5)) }
+
+        /// The first segment at or after `i` that holds a run's last unit (`none` if none).
+        func segmentEndingRun(atOrAfter i: Int, else none: Int) -> Int {
+            var low = 0, high = count
+            while low < high {
+                let mid = (low + high) / 2
+                if segment(mid) < i { low = mid + 1 } else { high = mid }
+            }
+            return low < count ? segment(low) : none
         }
     }
 

@@ -82,28 +82,44 @@ extension ChunkedBuilder: ParagraphArrays {
 
 extension ParagraphArrays {
     /// The analysed paragraph as the measuring form's writer reads it.
-    func withInput<R>(_ units: UnsafeBufferPointer<UInt16>, _ resolved: ResolvedStyle, _ body: (MetricsBlock.Input) -> R) -> R {
+    /// `levels`: the paragraph's bidi levels (nil: all 0), whose runs are rounded apart
+    /// (`BidiItemRounding`).
+    func withInput<R>(_ units: UnsafeBufferPointer<UInt16>, _ resolved: ResolvedStyle, levels: UnsafeBufferPointer<UInt8>? = nil,
+                      _ body: (MetricsBlock.Input) -> R) -> R {
         let (classMetrics, classRuns) = fontClasses(unitCount: units.count, resolved)
-        return withArrays { v in
-            var singleLine: Int64 = 0
-            if v.flags.contains(where: { $0 & (MetricsBlock.Flag.mandatoryBreak | MetricsBlock.Flag.tab) != 0 })
-                || v.flags.last.map({ $0 & MetricsBlock.Flag.softHyphen != 0 }) == true {
-                // A soft hyphen ending the text must fit with its hyphen: no one-line shortcut.
-                singleLine = .max
-            } else if !v.widths.isEmpty {
-                for i in v.widths.indices { singleLine += Int64(v.widths[i]) + Int64(v.spaceWidths[i]) }
-                singleLine -= Int64(v.spaceWidths[v.widths.count - 1])
+        return withArrays { unpadded in
+            let runs = levels.map { BidiItemRounding.runs(levels: $0, units: units, advances: unpadded.unitAdvances) } ?? []
+            if runs.isEmpty { return Self.input(units, resolved, unpadded, UnsafeBufferPointer(start: nil, count: 0), classMetrics, classRuns, body) }
+            let flat = BidiItemRounding.records(runs, segmentEnds: unpadded.segmentEnds, contentEnds: unpadded.contentEnds,
+                                                advances: unpadded.unitAdvances)
+            return flat.withUnsafeBufferPointer { flat in
+                BidiItemRounding.withPads(runs, unpadded) { Self.input(units, resolved, $0, flat, classMetrics, classRuns, body) }
             }
-            return body(MetricsBlock.Input(
-                units: units, unitAdvances: v.unitAdvances, graphemeStartBits: v.graphemeStartBits,
-                clusterInnerBits: v.clusterInnerBits, kerns: v.kerns, alone: v.alone, language: resolved.style.lang,
-                segmentEnds: v.segmentEnds, contentEnds: v.contentEnds, widths: v.widths,
-                spaceWidths: v.spaceWidths, flags: v.flags, endTrimSegments: v.endTrimSegments,
-                endTrimAmounts: v.endTrimAmounts, classMetrics: classMetrics, classRuns: classRuns,
-                lineHeight: resolved.lineHeight, hyphenWidth: resolved.hyphenWidth,
-                ellipsisWidth: resolved.ellipsisWidth, spaceWidth: resolved.spaceWidth,
-                singleLineWidth: singleLine))
         }
+    }
+
+    /// The writer input of the arrays `v`.
+    static func input<R>(_ units: UnsafeBufferPointer<UInt16>, _ resolved: ResolvedStyle, _ v: ParagraphView, _ bidiRuns: UnsafeBufferPointer<Int32>,
+                         _ classMetrics: [(above: Double, below: Double)], _ classRuns: [(start: Int32, cls: Int32)],
+                         _ body: (MetricsBlock.Input) -> R) -> R {
+        var singleLine: Int64 = 0
+        if v.flags.contains(where: { $0 & (MetricsBlock.Flag.mandatoryBreak | MetricsBlock.Flag.tab) != 0 })
+            || v.flags.last.map({ $0 & MetricsBlock.Flag.softHyphen != 0 }) == true {
+            // A soft hyphen ending the text must fit with its hyphen: no one-line shortcut.
+            singleLine = .max
+        } else if !v.widths.isEmpty {
+            for i in v.widths.indices { singleLine += Int64(v.widths[i]) + Int64(v.spaceWidths[i]) }
+            singleLine -= Int64(v.spaceWidths[v.widths.count - 1])
+        }
+        return body(MetricsBlock.Input(
+            units: units, unitAdvances: v.unitAdvances, graphemeStartBits: v.graphemeStartBits,
+            clusterInnerBits: v.clusterInnerBits, kerns: v.kerns, alone: v.alone, bidiRuns: bidiRuns, language: resolved.style.lang,
+            segmentEnds: v.segmentEnds, contentEnds: v.contentEnds, widths: v.widths,
+            spaceWidths: v.spaceWidths, flags: v.flags, endTrimSegments: v.endTrimSegments,
+            endTrimAmounts: v.endTrimAmounts, classMetrics: classMetrics, classRuns: classRuns,
+            lineHeight: resolved.lineHeight, hyphenWidth: resolved.hyphenWidth,
+            ellipsisWidth: resolved.ellipsisWidth, spaceWidth: resolved.spaceWidth,
+            singleLineWidth: singleLine))
     }
 
     /// With `line-height: normal` and a fallback font that needs more room than the primary

@@ -66,7 +66,7 @@ enum Preparation {
             }
             if whole {
                 let analysed = Analysed(resolved: context.resolved, units: units, paragraphLevel: paragraphLevel, runs: keepRuns ? builder!.runs : [])
-                return builder!.withInput(u, context.resolved) { finish(analysed, $0, &planner!) }
+                return try withLevels { (l) in builder!.withInput(u, context.resolved, levels: l) { finish(analysed, $0, &planner!) } }
             }
             var runs: [GlyphRun] = []
             if keepRuns {
@@ -77,7 +77,7 @@ enum Preparation {
                 }
             }
             let analysed = Analysed(resolved: context.resolved, units: units, paragraphLevel: paragraphLevel, runs: runs)
-            return chunked!.withInput(u, context.resolved) { finish(analysed, $0, &planner!) }
+            return try withLevels { (l) in chunked!.withInput(u, context.resolved, levels: l) { finish(analysed, $0, &planner!) } }
         }
     }
 }

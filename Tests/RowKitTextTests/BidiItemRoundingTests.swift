@@ -1,0 +1,123 @@
+import Testing
+@testable import RowKitText
+
+/// Chromium rounds each bidi level run's part of a line up to 1/64 px on its own
+/// (docs/CHROMIUM.md §1, "Bidi items are rounded apart"). Widths and breaks below were
+/// measured in headless Chromium 156 (DejaVu Sans 17.7 px, `white-space: normal`).
+@Suite struct BidiItemRoundingTests {
+    let dejaVu = style(size: 17.7)
+
+    /// A width rounded up to 1/64 px, as Chromium reports a line's.
+    func ceil64(_ x: Double) -> Double { (x * 64).rounded(.up) / 64 }
+
+    /// `bbb עברית cc` is 111.265625 px in Chromium: `bbb ` + `עברית` + ` cc`, each rounded up
+    /// (the whole, rounded once, is 111.25). So it is one line at 111.25 px and two at 111.24.
+    @Test func eachDirectionRunIsRoundedUpApart() throws {
+        let text = "bbb עברית cc"
+        #expect(try lineTexts(text, width: 111.25, dejaVu) == ["bbb עברית cc"])
+        #expect(try lineTexts(text, width: 111.24, dejaVu) == ["bbb עברית", "cc"])
+        let metrics = try TextMetrics(text, style: dejaVu)
+        #expect(ceil64(try metrics.measure(width: 200).maxLineWidth) == 111.265625)
+        #expect(try metrics.measure(width: 111.24).lineCount == 2)
+        let layout = try prepare(text, dejaVu).layout(width: 200)
+        #expect(layout.lines.map { ceil64($0.width) } == [111.265625])
+    }
+
+    /// A line starting inside a run rounds the run's part from the line start: `bbb עברית`
+    /// after `aaaaaaa` is 86.1875 px in Chromium (the whole run `aaaaaaa bbb ` rounded, then
+    /// the part, would give 86.203125; one rounding of the line 86.171875). So at 86.18 px the
+    /// second line is `bbb עברית` and at 86.17 px `bbb` alone.
+    @Test func aLineStartingInsideARunRoundsItsPartFromTheLineStart() throws {
+        let text = "aaaaaaa bbb עברית cc"
+        #expect(try lineTexts(text, width: 86.18, dejaVu) == ["aaaaaaa", "bbb עברית", "cc"])
+        #expect(try lineTexts(text, width: 86.17, dejaVu) == ["aaaaaaa", "bbb", "עברית cc"])
+        #expect(try prepare(text, dejaVu).layout(width: 86.18).lines.map { ceil64($0.width) } == [75.875, 86.1875, 19.453125])
+        let metrics = try TextMetrics(text, style: dejaVu)
+        #expect(try metrics.measure(width: 86.18).lineCount == 3)
+        #expect(ceil64(try metrics.measure(width: 86.18).maxLineWidth) == 86.1875)
+    }
+
+    /// The runs a paragraph's levels give: each but the last, measured from its start, its pad
+    /// the rounding up of its width to 1/64 px (1024 in 16.16).
+    @Test func runsAndPads() {
+        let units: [UInt16] = [0x61, 0x20, 0x5D0, 0x5D1, 0x20, 0x62]
+        let levels: [UInt8] = [0, 0, 1, 1, 0, 0]
+        let advances: [Int32] = [1000, 500, 700, 700, 500, 1000]
+        let runs = units.withUnsafeBufferPointer { u in
+            levels.withUnsafeBufferPointer { l in
+                advances.withUnsafeBufferPointer { a in BidiItemRounding.runs(levels: l, units: u, advances: a) }
+            }
+        }
+        #expect(runs == [BidiItemRounding.Run(start: 0, last: 1, width: 1500, pad: 548),
+                         BidiItemRounding.Run(start: 2, last: 3, width: 1400, pad: 648)])
+        // A line starting at unit 1 (pen 1000 from the run's start): part 500, rounded 1024,
+        // where the folded pad gives 500 + 548; from the run's start no correction.
+        #expect(BidiItemRounding.correction(part: 500, pad: runs[0].pad) == 1024 - 500 - 548)
+        #expect(BidiItemRounding.correction(part: 1500, pad: runs[0].pad) == 0)
+        // Stored with each run: the width from the start of the segment holding its last unit
+        // through that unit, the sign bit set when that unit hangs, and that segment (segments
+        // `a `, `אב ` and `b` here: the first run ends in the space of `a `, the second at `ב`).
+        let segmentEnds: [Int32] = [2, 5, 6], contentEnds: [Int32] = [1, 4, 6]
+        let records = segmentEnds.withUnsafeBufferPointer { e in
+            contentEnds.withUnsafeBufferPointer { c in
+                advances.withUnsafeBufferPointer { a in BidiItemRounding.records(runs, segmentEnds: e, contentEnds: c, advances: a) }
+            }
+        }
+        #expect(records == [0, 1, 1500, 548, 1500 | Int32.min, 0, 2, 3, 1400, 648, 1400, 1])
+    }
+
+    /// Words of both directions, digits and brackets, for the property below.
+    static let words = ["aaa", "bb", "word", "x", "(ab)", "text,", "עברית", "שלום", "ספר", "אב", "12", "345", "7.5", "—", "cc."]
+
+    /// Property: every line of a mixed-direction text (whole words, nothing reshaped) is as wide
+    /// as its bidi level runs' parts on it, each part but the line's last rounded up to 1/64 px
+    /// on its own, whether the line starts at a run's start or inside a run. The parts are
+    /// summed here unit by unit from the stored advances (less the folded pads), not from the
+    /// pens the line breaker sums; the measuring form (`TextMetrics`) agrees with the layout.
+    @Test(arguments: [TextDirection.ltr, .rtl])
+    func linesAreTheirRunPartsRoundedApart(_ direction: TextDirection) throws {
+        var seed: UInt64 = direction == .ltr ? 7 : 11
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        var linesInsideRuns = 0
+        for _ in 0..<60 {
+            let text = (0..<(6 + next(12))).map { _ in Self.words[next(Self.words.count)] }.joined(separator: " ")
+            let textStyle = style(size: 17.7, direction: direction)
+            let p = try prepare(text, textStyle)
+            let metrics = try TextMetrics(text, style: textStyle)
+            for width in stride(from: 60.0, through: 260, by: 6.7) {
+                let layout = try p.layout(width: width)
+                let measured = try metrics.measure(width: width)
+                #expect(measured.lineCount == layout.lines.count, "\(text) at \(width)")
+                #expect(measured.maxLineWidth == layout.lines.map(\.width).max(), "\(text) at \(width)")
+                p.withView { view in
+                    let runs = view.bidiRunTable
+                    var pads: [Int: Int64] = [:]
+                    for k in 0..<runs.count { pads[Int(runs[k].run.last)] = Int64(runs[k].run.pad) }
+                    let units = view.units
+                    for line in layout.lines {
+                        var contentEnd = line.end
+                        while contentEnd > line.start && units.isHanging(contentEnd - 1) { contentEnd -= 1 }
+                        var total: Int64 = 0, part: Int64 = 0
+                        for u in line.start..<contentEnd {
+                            part += units.advance(u) - (pads[u] ?? 0)
+                            if pads[u] != nil {
+                                total += MetricsBlock.View.ceilToLayoutUnit(part)
+                                part = 0
+                            }
+                        }
+                        total += part
+                        if let run = runs.run(endingAtOrAfter: line.start), line.start > Int(run.run.start), Int(run.run.last) < contentEnd {
+                            linesInsideRuns += 1
+                        }
+                        #expect(Int64(line.width * 65536) == total, "\(text) at \(width): line \(line.start)..<\(line.end)")
+                    }
+                }
+            }
+        }
+        // The case the breaker's pens serve: lines starting inside a run that ends on them.
+        #expect(linesInsideRuns > 100)
+    }
+}
