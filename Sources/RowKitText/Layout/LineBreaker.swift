@@ -70,11 +70,11 @@ extension MetricsBlock.View {
                 var pn = placed
                 if pn == 0 { px = 0; pf = i }
                 // With level runs, the loop also stops at the next segment ending one.
-                let runEnd = Rounding.on ? levelRuns.segmentEndingRun(atOrAfter: i, else: n) : n
+                let nextRunEnd = Rounding.on ? levelRuns.segmentEndingRun(atOrAfter: i, else: n) : n
                 while i < n {
                     let w = Int64(widths[i])
                     let code = codes[i]
-                    if code & MetricsBlock.Code.special != 0 || (Rounding.on && i == runEnd) { break }
+                    if code & MetricsBlock.Code.special != 0 || (Rounding.on && i == nextRunEnd) { break }
                     // Wrapping adds: widths are Int32 sums, far from overflowing Int64.
                     let nx = px &+ w
                     if nx <= limit {
@@ -103,11 +103,11 @@ extension MetricsBlock.View {
             // A segment ending a level run the line started inside: its part from the line start
             // is rounded on its own, not with the run's folded pad (BidiItemRounding). The
             // plain loop stops at such a segment.
-            var runEnd: (content: Int64, trailing: Int64) = (0, 0)
+            var runEndGrowth: (content: Int64, trailing: Int64) = (0, 0)
             if Rounding.on {
-                runEnd = levelRunEndCorrection(levelRuns, segment: i, lineStart: placed > 0 ? Int(lineStart) : Int(segmentStart),
+                runEndGrowth = levelRunEndCorrection(levelRuns, segment: i, lineStart: placed > 0 ? Int(lineStart) : Int(segmentStart),
                                                pen: x, lineFirst: lineFirst, limit: limit)
-                w += runEnd.content
+                w += runEndGrowth.content
             }
             resume = -1
             var trim: Int64 = 0
@@ -215,11 +215,11 @@ extension MetricsBlock.View {
             } else {
                 lineFirst = i
                 // CJK punctuation starting the line is shaped again alone (docs/CHROMIUM.md §3(e)).
-                var w = f & Flag.lineStartAlone != 0 ? lineStartWidth(Int(segmentStart), contentEnd(i)) : w - runEnd.content
+                var w = f & Flag.lineStartAlone != 0 ? lineStartWidth(Int(segmentStart), contentEnd(i)) : w - runEndGrowth.content
                 if Rounding.on {
                     // Now from the segment's start.
-                    runEnd = levelRunEndCorrection(levelRuns, segment: i, lineStart: Int(segmentStart), pen: 0, lineFirst: i, limit: limit)
-                    w += runEnd.content
+                    runEndGrowth = levelRunEndCorrection(levelRuns, segment: i, lineStart: Int(segmentStart), pen: 0, lineFirst: i, limit: limit)
+                    w += runEndGrowth.content
                 }
                 // A line resumed before the segment (a word joined across it) can break anywhere.
                 if (w > limit || (endHyphen > 0 && !Self.endingSoftHyphenFits(w, hyphen: endHyphen, limit: limit)))
@@ -297,7 +297,7 @@ extension MetricsBlock.View {
             placed += 1
             lastFlags = f
             x = trim > 0 ? limit + 1 : pen + (f & Flag.tab != 0 ? tabbedSpaceWidth(segment: i, from: pen) : trailing(i))
-            if Rounding.on && trim == 0 { x += runEnd.trailing }
+            if Rounding.on && trim == 0 { x += runEndGrowth.trailing }
             if f & Flag.mandatoryBreak != 0 {
                 let e = end(i)
                 if !emit(lineStart, e, content, false) { return }
@@ -492,8 +492,8 @@ extension MetricsBlock.View {
         return measureLines(width: width, IgnoresLevelRuns.self)
     }
 
-    /// ``measureLines(width:)`` of a block with bidi level runs: plain text in a loop like
-    /// ``plainLines(limit:maxCount:)``, the rest line by line.
+    /// `measureLines(width:)` of a block with bidi level runs: plain text in a loop like
+    /// `plainLines(limit:maxCount:)`, the rest line by line.
     @inline(never)
     func measureLinesRoundingRuns(width: Double) -> TextMeasure {
         if singleLineWidth > Self.fitLimit(width) && !hasTallerLines && specialCount == 0,
@@ -503,7 +503,7 @@ extension MetricsBlock.View {
         return measureLines(width: width, RoundsLevelRuns.self)
     }
 
-    /// ``measureLines(width:)`` with the line breaker's copy `Rounding`.
+    /// `measureLines(width:)` with the line breaker's copy `Rounding`.
     @inline(__always)
     func measureLines<Rounding: LevelRunRounding>(width: Double, _: Rounding.Type) -> TextMeasure {
         // The whole text on one line (any width at least its width, `.infinity` included).
@@ -533,7 +533,7 @@ extension MetricsBlock.View {
     }
 
     /// Line count and widest line (16.16 px) at fit limit `limit` of a block with no special
-    /// segments that does not fit one line, as ``forEachLine(maxWidth:_:)`` finds them — or nil
+    /// segments that does not fit one line, as `forEachLine` finds them — or nil
     /// when a segment does not fit a line alone (the general loop breaks it inside) or the
     /// text takes more than `maxCount` lines. The common case of re-measuring (plain prose at a
     /// width every word fits), in a loop with nothing else to track: no line ends, no flags.
@@ -570,12 +570,12 @@ extension MetricsBlock.View {
         return (count, max(widest, content))
     }
 
-    /// ``plainLines(limit:maxCount:)`` for a block with bidi level runs (`BidiItemRounding`):
+    /// `plainLines(limit:maxCount:)` for a block with bidi level runs (`BidiItemRounding`):
     /// at a segment ending a run that the line started inside (after the run's start), the
     /// run's part from the line start — the pen summed here plus the run's stored `tail` — is
     /// rounded up on its own instead of carrying the run's folded pad; decided as
-    /// ``forEachLine(maxWidth:_:)`` decides it. One compare per segment more than the plain
-    /// loop, and a few instructions per run end.
+    /// `forEachLine` decides it. Between run ends, the plain loop's inner loop; a few
+    /// instructions per run end.
     @inline(never)
     func plainLinesRoundingRuns(limit: Int64, maxCount: Int) -> (count: Int, widest: Int64)? {
         let n = segmentCount
@@ -652,13 +652,13 @@ extension MetricsBlock.View {
         return measure(width: width, maxLines: maxLines, IgnoresLevelRuns.self)
     }
 
-    /// ``measure(width:maxLines:)`` of a block with bidi level runs.
+    /// `measure(width:maxLines:)` of a block with bidi level runs.
     @inline(never)
     func measureRoundingRuns(width: Double, maxLines: Int) -> TextMeasure {
         measure(width: width, maxLines: maxLines, RoundsLevelRuns.self)
     }
 
-    /// ``measure(width:maxLines:)`` with the line breaker's copy `Rounding`.
+    /// `measure(width:maxLines:)` with the line breaker's copy `Rounding`.
     @inline(__always)
     func measure<Rounding: LevelRunRounding>(width: Double, maxLines: Int, _: Rounding.Type) -> TextMeasure {
         // One line, or plain text that needs no more lines than it may have: nothing is cut,
@@ -707,11 +707,11 @@ extension MetricsBlock.View {
         return lineCount(width: width, IgnoresLevelRuns.self)
     }
 
-    /// ``lineCount(width:)`` of a block with bidi level runs.
+    /// `lineCount(width:)` of a block with bidi level runs.
     @inline(never)
     func lineCountRoundingRuns(width: Double) -> Int { lineCount(width: width, RoundsLevelRuns.self) }
 
-    /// ``lineCount(width:)`` with the line breaker's copy `Rounding`.
+    /// `lineCount(width:)` with the line breaker's copy `Rounding`.
     @inline(__always)
     func lineCount<Rounding: LevelRunRounding>(width: Double, _: Rounding.Type) -> Int {
         var count = 0
@@ -725,13 +725,13 @@ extension MetricsBlock.View {
         return lines(width: width, maxLines: maxLines, IgnoresLevelRuns.self)
     }
 
-    /// ``lines(width:maxLines:)`` of a block with bidi level runs.
+    /// `lines(width:maxLines:)` of a block with bidi level runs.
     @inline(never)
     func linesRoundingRuns(width: Double, maxLines: Int?) -> (lines: [Line], truncated: Bool) {
         lines(width: width, maxLines: maxLines, RoundsLevelRuns.self)
     }
 
-    /// ``lines(width:maxLines:)`` with the line breaker's copy `Rounding`.
+    /// `lines(width:maxLines:)` with the line breaker's copy `Rounding`.
     @inline(__always)
     func lines<Rounding: LevelRunRounding>(width: Double, maxLines: Int?, _: Rounding.Type) -> (lines: [Line], truncated: Bool) {
         let cap = maxLines ?? Int.max

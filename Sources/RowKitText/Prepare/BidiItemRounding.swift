@@ -24,13 +24,15 @@ enum BidiItemRounding {
     }
 
     /// The runs of `levels` that another run follows on the same line (not before a newline), in
-    /// unit order; empty when the levels never change or the text has a tab. A newline or tab (`pre-wrap`) ends a Chromium item too: a run is measured
-    /// from the last of them.
+    /// unit order; empty when the levels never change, or the text has a tab or a unit of a
+    /// dictionary-segmented script. A newline or tab (`pre-wrap`) ends a Chromium item too: a
+    /// run is measured from the last of them. (Lines of dictionary-script words after an
+    /// overflow-wrap split are laid out by `layOutDictionaryRun`, which applies no line-start
+    /// correction, so such a paragraph keeps one rounding rather than draw wider than measured.)
     static func runs(levels: UnsafeBufferPointer<UInt8>, units: UnsafeBufferPointer<UInt16>,
                      advances: UnsafeBufferPointer<Int32>) -> [Run] {
         let n = min(levels.count, advances.count, units.count)
-        // Tab stops count from the unrounded pen here: a paragraph with tabs is left as it was.
-        guard n > 1, !units.contains(0x09) else { return [] }
+        guard n > 1 else { return [] }
         var runs: [Run] = []
         var width: Int64 = 0
         var start = 0
@@ -54,6 +56,9 @@ enum BidiItemRounding {
                 width += Int64(advances[u])
             }
         }
+        // Tab stops count from the unrounded pen here: a paragraph with tabs is left as it was;
+        // one with a dictionary script too (above). Checked only when the level changes.
+        if !runs.isEmpty && units[..<n].contains(where: { $0 == 0x09 || DictionaryScripts.contains($0) }) { return [] }
         return runs
     }
 
