@@ -200,6 +200,13 @@ struct FontFallback {
                 if hole { answer = true }
             } else if script < 0 && hole {
                 if !rightToLeft { answer = true } else if fallbackFont { answer = false }
+            } else if script >= 0 && !rightToLeft {
+                // A Common cluster inside the run (docs/CHROMIUM.md §3(m), eleventh round): one
+                // with script extensions starts a script run of its own in Chromium's segmenter
+                // (`T。é\u{2028}` keeps the glyph), any other hole counts (`a\u{90}b\u{2028}`,
+                // `a\u{1}b\u{2028}`, `a≠b\u{2028}` are the space).
+                if Self.extensionsExclude(script, UnicodeAnalysis.scalar(at: start, in: units).0) { answer = false; stopped = true; break }
+                if hole { answer = true }
             }
         }
         // Back at the last separator (nothing stopped the walk): its answer holds when it is in
@@ -368,6 +375,10 @@ struct FontFallback {
                 let s = info.script
                 if s > 1 && s != 103 {
                     if script < 0 { script = s } else if s != script { break }
+                } else if script >= 0 && Self.extensionsExclude(script, UnicodeAnalysis.scalar(at: start, in: units).0) {
+                    // A Common character with script extensions without the segment's script
+                    // starts a script run of its own (`a\u{1}。`: the `。` gets its own hint).
+                    break
                 }
                 if start > g0 && info.emoji { break }
                 if start == g0 || info.font == nil { holes.append(clusters.count) }
@@ -483,6 +494,27 @@ struct FontFallback {
             to = from
         }
         return (first ?? 0, decidedBy)
+    }
+
+    /// Whether a Common character has script extensions, by the blocks where Unicode gives
+    /// them: East Asian punctuation and symbols (East_Asian_Width F, W or H, which Chromium's
+    /// script segmenter counts as Han), Arabic punctuation and digits, the Indic dandas and
+    /// number forms. Chromium's segmenter ends a run before one whose scripts miss the run's.
+    static func hasScriptExtensions(_ scalar: UInt32) -> Bool {
+        if scalar < 0x0600 { return false }
+        return ICU.isEastAsian(scalar) || (scalar >= 0x0600 && scalar <= 0x06FF) || scalar == 0x0964 || scalar == 0x0965
+            || (scalar >= 0xA830 && scalar <= 0xA839)
+    }
+
+    /// Whether `scalar` is a Common character whose script extensions (``hasScriptExtensions(_:)``)
+    /// do not include the ICU script `script`: Chromium's script segmenter ends a run before it.
+    static func extensionsExclude(_ script: Int32, _ scalar: UInt32) -> Bool {
+        guard hasScriptExtensions(scalar) else { return false }
+        if scalar <= 0x06FF { return script != 2 && script != 32 && script != 35 }  // Arabic, Syriac, Thaana
+        if scalar <= 0x0965 || (scalar >= 0xA830 && scalar <= 0xA839) {
+            return ![4, 10, 15, 16, 21, 26, 29, 31, 33, 34].contains(script)  // Indic scripts
+        }
+        return ![5, 17, 18, 20, 22, 39].contains(script)  // Bopomofo, Han, Hangul, Hiragana, Katakana, Yi
     }
 
     private static func hasDefiniteScript(_ scalar: UInt32) -> Bool {

@@ -142,7 +142,7 @@ struct Builder {
         // Printable ASCII (with spaces, and tabs and newlines) is common and simple: its grapheme
         // clusters are single units and the browser decides its breaks without ICU.
         let ascii = given == nil && !forceUnicode && !units.contains { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }
-        let breaks: [Int32], mandatory: [UInt8]
+        var breaks: [Int32], mandatory: [UInt8]
         // Grapheme ends (ASCII: every unit is one).
         let graphemes: [Int32]?
         if let given {
@@ -157,6 +157,8 @@ struct Builder {
             // A whole paragraph: font fallback plans reuse its graphemes.
             if paragraph == nil { fallback.paragraphGraphemes = graphemes }
         }
+        // A CR or FF that pre-wrap dropped still glues its neighbours (docs/CHROMIUM.md §3(m)).
+        if given == nil && paragraph == nil { WhiteSpace.removeBreaks(atDroppedControls: fallback.itemBoundaries, units, &breaks, &mandatory) }
 
         // 1. Fonts per grapheme → runs → shaped glyphs → per-unit advances.
         runs.reserveCapacity(breaks.count)

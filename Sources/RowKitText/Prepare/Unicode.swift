@@ -28,6 +28,12 @@ enum UnicodeAnalysis {
             // VT and FF (mandatory breaks to UAX #14) are no break at all in Chromium, whatever
             // surrounds them: `ééé\u{C}éééééé` at 40 px is `ééééé` / `éééé` (docs/CHROMIUM.md §3(m)).
             if p < units.count && (before == 0x0B || before == 0x0C) { continue }
+            // The other controls glue to what follows where ICU would break after them
+            // (docs/CHROMIUM.md §3(m), eleventh round): a C0 control (not TAB, LF, CR) before
+            // anything — `快\u{1}快` has no break in Chromium, ICU's UAX #14 LB9 gives one after
+            // the control — and a C1 control (not NEL) before ASCII, a pair Chromium decides like
+            // DEL's by its table (no break): `快\u{90}C` is one word, `快\u{90}ж` breaks.
+            if p < units.count && (isGluingC0Control(before) || (isGluingC1Control(before) && units[p] < 0x80)) { continue }
             // The Khmer repetition sign U+17D7 stays with the word before it (Chromium's ICU;
             // the system's dictionary ends a word before it): DejaVu Serif Condensed 38.5 px,
             // `សត្វតូចៗដូចជា` at 120 px is `សត្វ` / `តូចៗ` / `ដូចជា` (docs/CHROMIUM.md §3(g)).
@@ -43,6 +49,17 @@ enum UnicodeAnalysis {
 
     @inline(__always) private static func isASCIIOrNoBreakSpace(_ unit: UInt16) -> Bool {
         unit < 0x80 || unit == 0xA0
+    }
+
+    /// C0 controls after which Chromium never breaks: all but TAB, LF and CR (white space)
+    /// and VT, FF (handled above).
+    @inline(__always) static func isGluingC0Control(_ unit: UInt16) -> Bool {
+        unit < 0x20 && unit != 0x09 && unit != 0x0A && unit != 0x0D
+    }
+
+    /// C1 controls, which Chromium treats like DEL before ASCII: all but NEL (a break).
+    @inline(__always) static func isGluingC1Control(_ unit: UInt16) -> Bool {
+        unit &- 0x80 < 0x20 && unit != 0x85
     }
 
     /// Which ICU line-break rules Chromium uses for a content language with `line-break: auto`:
