@@ -33,4 +33,21 @@ import Testing
         // NEL stays a break.
         #expect(try visibleLines("快。\u{85}Chiiiiii", width: 50) == ["快。", "Chiiiiii"])
     }
+
+    @Test func formatCharactersInsideAnArabicWordLeaveItJoined() throws {
+        // Chromium 156, `Times` 34.5 px (Liberation Serif; Arabic from DejaVu Sans): a word
+        // joiner, ZWSP, LRM, RLM, an embedding or an invisible operator between two beh is
+        // transparent to joining — 43.48 px like `بب`, not two isolated forms (64.97) — while a
+        // bidi isolate ends the shaping item. The seed-3108 sample's controls/0260 split
+        // `على\u{2060}مساعدتك` at 61 px after `مس`, not `مسا`.
+        var times = style(family: "Times", size: 34.5, lineHeight: .pixels(37))
+        times.font = FontDescriptor(family: "Times")
+        let joined = try width("بب", times)
+        #expect(abs(joined - 43.484) < 0.02)
+        for format in ["\u{2060}", "\u{200B}", "\u{200F}", "\u{202C}", "\u{2061}"] {
+            #expect(abs(try width("ب\(format)ب", times) - joined) < 0.02, "\(format.unicodeScalars.first!.value)")
+        }
+        #expect(abs(try width("ب\u{2066}ب", times) - 64.969) < 0.02)
+        #expect(try lineTexts("على\u{2060}مساعدتك", width: 61, times).map { $0.filter { $0 != "\u{2060}" } } == ["على", "مس", "اعدت", "ك"])
+    }
 }

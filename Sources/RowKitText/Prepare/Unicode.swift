@@ -127,13 +127,17 @@ enum UnicodeAnalysis {
         return (before, after)
     }
 
-    /// Units of scripts whose letters join, the joiners themselves, and the soft hyphen, which
-    /// is transparent to joining (Joining_Type T): a soft hyphen inside an Arabic word, taken by
+    /// Units of scripts whose letters join, the joiners themselves, and the format characters
+    /// transparent to joining (Joining_Type T): a soft hyphen inside an Arabic word, taken by
     /// the primary font, leaves the letters around it joined (Helvetica bold 21.91 px → DejaVu
-    /// Sans: `بكم\u{AD}في` is 60.20 px like `بكمفي`, docs/CHROMIUM.md §3(b)).
+    /// Sans: `بكم\u{AD}في` is 60.20 px like `بكمفي`, docs/CHROMIUM.md §3(b)), and so do ZWSP, LRM,
+    /// RLM, the bidi embeddings and overrides, the word joiner and the invisible operators
+    /// (Times 34.5 px: `ب\u{2060}ب` 43.48 px like `بب`; eleventh round) — but not the bidi isolates,
+    /// which end Chromium's shaping item.
     @inline(__always) static func joins(_ unit: UInt16) -> Bool {
         (unit >= 0x0600 && unit <= 0x08FF) || (unit >= 0xFB50 && unit <= 0xFDFF) || (unit >= 0xFE70 && unit <= 0xFEFF)
-            || (unit >= 0x1800 && unit <= 0x18AF) || unit == 0x200C || unit == 0x200D || unit == 0x00AD
+            || (unit >= 0x1800 && unit <= 0x18AF) || unit == 0x00AD
+            || (unit >= 0x200B && unit <= 0x200F) || (unit >= 0x202A && unit <= 0x202E) || (unit >= 0x2060 && unit <= 0x2064)
     }
 
     /// The scalar starting at `index` and its length in units (lone surrogates read as U+FFFD).
