@@ -506,7 +506,7 @@ struct FontFallback {
             || (scalar >= 0xA830 && scalar <= 0xA839)
     }
 
-    /// Whether `scalar` is a Common character whose script extensions (``hasScriptExtensions(_:)``)
+    /// Whether `scalar` is a Common character whose script extensions (`hasScriptExtensions`)
     /// do not include the ICU script `script`: Chromium's script segmenter ends a run before it.
     static func extensionsExclude(_ script: Int32, _ scalar: UInt32) -> Bool {
         guard hasScriptExtensions(scalar) else { return false }

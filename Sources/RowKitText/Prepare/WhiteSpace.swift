@@ -33,7 +33,7 @@ extension WhiteSpace {
     }
 
     /// Removes the break opportunities at the offsets where `.preWrap` dropped a CR or FF
-    /// (``droppedControlOffsets(_:)``): Chromium keeps the character in the text its line
+    /// (`droppedControlOffsets`): Chromium keeps the character in the text its line
     /// breaker reads, where it glues its neighbours — a CR before ASCII is a pair its table
     /// decides (no break), and it finds no break after one before an ideograph either
     /// (`快快\r快快快快` at 40 px, Noto Sans 16 px, is `快` / `快快` / `快快` / `快`;
