@@ -680,15 +680,92 @@ enum ClusterSplit {
         return alone
     }
 
-    /// The advance of `units[range]` shaped alone, in design units.
+    /// The advance of `units[range]` shaped alone, in design units. Texts of up to
+    /// ``ShapedWidthMemo/maximumLength`` units are answered from this thread's memo when met
+    /// before with the same font, direction and language (what the width is a function of).
     static func width(_ units: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, font: Font, rightToLeft: Bool,
                               language: ShapingLanguage, buffer: HBBuffer) -> Int32 {
-        let glyphs = HarfBuzz.shape(units.baseAddress! + range.lowerBound, count: range.count, item: 0..<range.count,
-                                    font: font.shapingFont(for: UnsafeBufferPointer(rebasing: units[range])),
+        let text = UnsafeBufferPointer(rebasing: units[range])
+        let memo = PrepareScratch.current.shapedWidths
+        let slot = memo.slot(text, font: font.id, rightToLeft: rightToLeft, language: language.id)
+        if let slot, let known = memo.width(at: slot) { return known }
+        let total = shapedWidth(text, font: font, rightToLeft: rightToLeft, language: language, buffer: buffer)
+        if let slot { memo.store(total, at: slot) }
+        return total
+    }
+
+    /// The advance of `text` shaped alone by HarfBuzz, in design units (no memo).
+    static func shapedWidth(_ text: UnsafeBufferPointer<UInt16>, font: Font, rightToLeft: Bool, language: ShapingLanguage,
+                            buffer: HBBuffer) -> Int32 {
+        let glyphs = HarfBuzz.shape(text.baseAddress, count: text.count, item: 0..<text.count, font: font.shapingFont(for: text),
                                     rightToLeft: rightToLeft, language: language.language, buffer: buffer)
         var total: Int32 = 0
         for i in 0..<glyphs.count { total &+= glyphs.xAdvance(i) }
         return total
+    }
+}
+
+/// Widths of short texts shaped alone (``ClusterSplit/width(_:_:font:rightToLeft:language:buffer:)``:
+/// the graphemes of Thai, Khmer, Myanmar and Indic clusters and their rests, ~20 k instructions
+/// of HarfBuzz each, and the same syllables recur from paragraph to paragraph). One per thread
+/// (``PrepareScratch``), so no lock; direct-mapped, a newer text taking an older one's slot.
+/// Keyed by the whole text, the font's process-unique id, the direction and the shaping
+/// language's id: exactly what the width depends on (the script is HarfBuzz's guess from the text).
+final class ShapedWidthMemo {
+    /// Longest text remembered, in UTF-16 units (four units per key word).
+    static let maximumLength = 8
+    /// Slots (a power of two): 4,096 × 32 B = 128 KB per preparing thread.
+    static let slotCount = 4096
+
+    /// A remembered width: the text's units packed four to a word, and the font id, direction,
+    /// language and length (`meta`, 0 for an empty slot).
+    struct Slot {
+        var text0: UInt64 = 0, text1: UInt64 = 0
+        var meta: UInt64 = 0
+        var width: Int32 = 0
+    }
+
+    /// Where a lookup found or will store its text: the slot index and the key.
+    struct Place {
+        let index: Int
+        let key: Slot
+    }
+
+    private let slots: UnsafeMutablePointer<Slot>
+
+    init() {
+        slots = .allocate(capacity: Self.slotCount)
+        slots.initialize(repeating: Slot(), count: Self.slotCount)
+    }
+
+    deinit { slots.deallocate() }
+
+    /// The place of `text` in `font`, direction and `language`, or nil when the text is too long.
+    @inline(__always)
+    func slot(_ text: UnsafeBufferPointer<UInt16>, font: Int32, rightToLeft: Bool, language: UInt16) -> Place? {
+        guard !text.isEmpty, text.count <= Self.maximumLength else { return nil }
+        var key = Slot()
+        for (i, unit) in text.enumerated() {
+            if i < 4 { key.text0 |= UInt64(unit) << UInt64(16 * i) } else { key.text1 |= UInt64(unit) << UInt64(16 * (i - 4)) }
+        }
+        key.meta = UInt64(UInt32(bitPattern: font)) | UInt64(text.count) << 32 | (rightToLeft ? 1 << 36 : 0) | UInt64(language) << 40
+        var h = (key.text0 ^ key.meta) &* 0x9E37_79B9_7F4A_7C15
+        h = (h ^ (h >> 29) ^ key.text1) &* 0xBF58_476D_1CE4_E5B9
+        h ^= h >> 32
+        return Place(index: Int(truncatingIfNeeded: h) & (Self.slotCount - 1), key: key)
+    }
+
+    /// The width remembered at `place`, if its slot holds the same key.
+    @inline(__always) func width(at place: Place) -> Int32? {
+        let s = slots[place.index]
+        return s.meta == place.key.meta && s.text0 == place.key.text0 && s.text1 == place.key.text1 ? s.width : nil
+    }
+
+    /// Remembers `width` at `place`.
+    @inline(__always) func store(_ width: Int32, at place: Place) {
+        var s = place.key
+        s.width = width
+        slots[place.index] = s
     }
 }
 
