@@ -45,7 +45,15 @@ enum ASCIIBreakRules {
 enum BreakOpportunities {
     /// The break offsets of `units` (the last is its end) and which are forced.
     static func find(_ units: UnsafeBufferPointer<UInt16>, language: String?) throws(TextError) -> (ends: [Int32], mandatory: [UInt8]) {
-        let (icu, icuMandatory) = try UnicodeAnalysis.lineBreaks(units, language: language)
+        var icu: [Int32] = []
+        return try find(units, language: language, icu: &icu)
+    }
+
+    /// The same, handing back ICU's own opportunities (``UnicodeAnalysis/lineBreaks(_:language:)``) in `icu`.
+    static func find(_ units: UnsafeBufferPointer<UInt16>, language: String?, icu: inout [Int32]) throws(TextError)
+        -> (ends: [Int32], mandatory: [UInt8]) {
+        let icuMandatory: [UInt8]
+        (icu, icuMandatory) = try UnicodeAnalysis.lineBreaks(units, language: language)
         var ends: [Int32] = []
         var mandatory: [UInt8] = []
         ends.reserveCapacity(icu.count + 4)
@@ -608,9 +616,12 @@ enum ClusterSplit {
     /// `a..<b` shaped alone — (a, b, design units) triples, run offsets, flat, by (a, b). A
     /// cluster's end is the next cluster start that is also a grapheme start, as line breaking
     /// sees it. Uses `buffer` (its contents are replaced).
+    /// `knownBreaks`, when given, are ICU's opportunities inside the run as
+    /// `UnicodeAnalysis.lineBreaks` finds them over the run alone (``ParagraphLineBreaks``), so
+    /// they are not asked again.
     static func creditGraphemes(_ unitAdvances: inout [Int32], clusters: [Int32], units: UnsafeBufferPointer<UInt16>,
                                 item: Range<Int>, font: Font, rightToLeft: Bool, language: ShapingLanguage,
-                                buffer: HBBuffer) -> [Int32] {
+                                buffer: HBBuffer, knownBreaks: ParagraphLineBreaks.Share? = nil) -> [Int32] {
         let count = item.count
         guard count > 1 else { return [] }
         var isStart = [Bool](repeating: false, count: count + 1)
@@ -634,8 +645,12 @@ enum ClusterSplit {
                 // Word breaks the dictionary puts inside a grapheme (Myanmar kinzi `င်္|က`) end
                 // and start lines as well: Chromium shapes such a line end and start alone
                 // (`သင်္ကန်း` at 17.64 px: `သ` / `င်္` / `က` / `န်` / `း`, docs/CHROMIUM.md §3(d)).
-                if slice.contains(where: DictionaryScripts.contains), let words = try? UnicodeAnalysis.lineBreaks(slice) {
-                    for end in words.ends where Int(end) < count { starts[Int(end)] = true }
+                if slice.contains(where: DictionaryScripts.contains) {
+                    if let known = knownBreaks?.breaks.inside(knownBreaks!.start, knownBreaks!.end, of: knownBreaks!.paragraph) {
+                        for end in known where Int(end) < count { starts[Int(end)] = true }
+                    } else if let words = try? UnicodeAnalysis.lineBreaks(slice) {
+                        for end in words.ends where Int(end) < count { starts[Int(end)] = true }
+                    }
                 }
                 starts[count] = true
                 graphemeStart = starts
@@ -702,6 +717,64 @@ enum ClusterSplit {
         var total: Int32 = 0
         for i in 0..<glyphs.count { total &+= glyphs.xAdvance(i) }
         return total
+    }
+}
+
+/// ICU's line-break opportunities of the paragraph being prepared, kept so that a run whose
+/// edges are word edges (``isEdge(_:in:)``: the paragraph's ends, after a space or a zero width
+/// space, before a zero width space) takes its share instead of asking ICU again for
+/// `ClusterSplit` (Thai, Khmer, Myanmar and Lao runs: ICU's dictionary over the run, ~12 k
+/// instructions). Inside such a run ICU breaks as it breaks the run alone: the dictionary
+/// segments each run of dictionary characters by itself, a space or zero width space ends one,
+/// and the filter of `UnicodeAnalysis.lineBreaks` reads only the two units around a position.
+/// `ParagraphLineBreaksTests` checks every such run of the corpora (rules of no language only:
+/// the run alone is asked with those).
+struct ParagraphLineBreaks {
+    /// ICU's ends (the last is the paragraph's end), from rules of no language.
+    var ends: [Int32] = []
+    /// The paragraph's length; 0: nothing kept (another paragraph, or other rules).
+    var count = 0
+
+    /// Whether `p` is a word edge of `text`: its start or end, after a space or a zero width
+    /// space, or before a zero width space (Khmer separates its words with them).
+    @inline(__always) static func isEdge(_ p: Int, in text: UnsafeBufferPointer<UInt16>) -> Bool {
+        p == 0 || p == text.count || text[p - 1] == 0x20 || text[p - 1] == 0x200B || text[p] == 0x200B
+    }
+
+    /// Forgets the breaks (a new paragraph).
+    mutating func reset() { count = 0 }
+
+    /// Keeps `ends` for the paragraph `units` if they come from the rules of no language.
+    mutating func keep(_ ends: [Int32], of units: UnsafeBufferPointer<UInt16>, language: String?) {
+        guard UnicodeAnalysis.lineBreakRules(for: language) == 0 else { count = 0; return }
+        self.ends = ends
+        count = units.count
+    }
+
+    /// A run's place in the paragraph whose breaks are kept, read only if its clusters need them.
+    struct Share {
+        let breaks: ParagraphLineBreaks
+        let paragraph: UnsafeBufferPointer<UInt16>
+        let start: Int, end: Int
+    }
+
+    /// The ends strictly inside `start..<end` of `paragraph`, relative to `start`, when the run is
+    /// whole chunks (see the type) and the breaks are kept; nil otherwise.
+    func inside(_ start: Int, _ end: Int, of paragraph: UnsafeBufferPointer<UInt16>) -> [Int32]? {
+        guard count > 0, count == paragraph.count, start < end, end <= count,
+              Self.isEdge(start, in: paragraph), Self.isEdge(end, in: paragraph) else { return nil }
+        // The first end after `start` (binary search).
+        var low = 0, high = ends.count
+        while low < high {
+            let mid = (low + high) / 2
+            if Int(ends[mid]) <= start { low = mid + 1 } else { high = mid }
+        }
+        var inside: [Int32] = []
+        while low < ends.count && Int(ends[low]) < end {
+            inside.append(ends[low] - Int32(start))
+            low += 1
+        }
+        return inside
     }
 }
 
