@@ -627,7 +627,9 @@ enum ClusterSplit {
         var isStart = [Bool](repeating: false, count: count + 1)
         for c in clusters where c >= 0 && Int(c) < count { isStart[Int(c)] = true }
         isStart[count] = true
-        var graphemeStart: [Bool]?
+        // Grapheme starts and the dictionary's word ends of the run, found at its first
+        // cluster of several units (most runs have none), updated in place after that.
+        var starts: [Bool] = []
         var alone: [Int32] = []
         var c0 = 0
         while c0 < count {
@@ -635,8 +637,8 @@ enum ClusterSplit {
             while !isStart[c1] { c1 += 1 }
             defer { c0 = c1 }
             guard c1 - c0 > 1 else { continue }
-            if graphemeStart == nil {
-                var starts = [Bool](repeating: false, count: count + 1)
+            if starts.isEmpty {
+                starts = [Bool](repeating: false, count: count + 1)
                 let slice = UnsafeBufferPointer(rebasing: units[item])
                 var previous = 0
                 if let ends = try? UnicodeAnalysis.graphemeEnds(slice) {
@@ -653,43 +655,44 @@ enum ClusterSplit {
                     }
                 }
                 starts[count] = true
-                graphemeStart = starts
             }
-            guard var starts = graphemeStart else { return alone }
             if (c0..<c1).contains(where: { units[item.lowerBound + $0] == 0x1039 || units[item.lowerBound + $0] == 0x17D2 }) {
                 // A stacked cluster: the words found from its start (where an overflow-wrap line
                 // starts) can break inside it too (`င်္ကန်း` alone: `င်္|ကန်း`).
                 let window = UnsafeBufferPointer(rebasing: units[item.lowerBound + c0..<item.lowerBound + min(count, c1 + 24)])
                 if let words = try? UnicodeAnalysis.lineBreaks(window) {
                     for end in words.ends where c0 + Int(end) < c1 { starts[c0 + Int(end)] = true }
-                    graphemeStart = starts
                 }
             }
-            let inner = (c0 + 1..<c1).filter { starts[$0] }
-            guard !inner.isEmpty, isStart[c0] else { continue }
+            // The starts inside the cluster (`inner`), walked in place rather than collected.
+            guard (c0 + 1..<c1).contains(where: { starts[$0] }), isStart[c0] else { continue }
             let total = unitAdvances[c0]
             var previous: Int32 = 0
             var credited = c0
-            for g in inner {
+            for g in c0 + 1..<c1 where starts[g] {
                 let prefix = width(units, item.lowerBound + c0..<item.lowerBound + g, font: font, rightToLeft: rightToLeft,
                                    language: language, buffer: buffer)
                 unitAdvances[credited] = prefix &- previous
                 previous = prefix
                 credited = g
             }
-            for u in c0 + 1..<c1 where !inner.contains(u) { unitAdvances[u] = 0 }
+            for u in c0 + 1..<c1 where !starts[u] { unitAdvances[u] = 0 }
             unitAdvances[credited] = total &- previous
-            // The rests shaped alone, up to where line breaking sees the cluster end.
+            // The rests shaped alone, up to where line breaking sees the cluster end: from each
+            // inner start to each later one and to that end.
             var end = c1
             while end < count && !starts[end] { end += 1; while !isStart[end] { end += 1 } }
-            let ends = inner + [end]
-            for (k, a) in inner.enumerated() {
-                for b in ends[(k + 1)...] {
+            for a in c0 + 1..<c1 where starts[a] {
+                for b in a + 1..<c1 where starts[b] {
                     alone.append(Int32(a))
                     alone.append(Int32(b))
                     alone.append(width(units, item.lowerBound + a..<item.lowerBound + b, font: font, rightToLeft: rightToLeft,
                                        language: language, buffer: buffer))
                 }
+                alone.append(Int32(a))
+                alone.append(Int32(end))
+                alone.append(width(units, item.lowerBound + a..<item.lowerBound + end, font: font, rightToLeft: rightToLeft,
+                                   language: language, buffer: buffer))
             }
         }
         return alone
