@@ -226,6 +226,25 @@ import Testing
         #expect(try lineTexts("漢漢\u{2028}", width: 38, noto) == ["漢漢\u{2028}"])
     }
 
+    /// A hole anywhere in the separator's script run counts, a control or a Common symbol after
+    /// the run's first letter too (Chromium 156, Noto Sans 16 px, one-line widths): but a Common
+    /// character with script extensions (`。`) starts a script run of its own, so one in Latin
+    /// text ends the walk, and font fallback plans it apart from the holes before it.
+    @Test func separatorsAfterControlsInsideTheRunAreThePrimarysSpace() throws {
+        let noto = style(family: "Noto Sans")
+        for (text, expected) in [("a\u{90}b\u{2028}", 22.984), ("a\u{1}b\u{2029}", 32.578), ("a≠b\u{2028}", 32.141),
+                                 ("a\u{85}b\u{2028}", 22.984), ("a\u{1}b c\u{2028}d", 54.266),
+                                 ("T。é\u{2028}", 43.531), ("a\u{1}b。c\u{2028}", 61.703), ("漢。漢\u{2028}", 52.172),
+                                 ("a\u{1}ж。", 46.578)] {
+            let width = try Self.textWidth(text, noto)
+            #expect(abs(width - expected) < 0.02, "\(text.unicodeScalars.map { String($0.value, radix: 16) }): \(width)")
+        }
+        // The sample's controls/1305 (seed 661087561): `n boat\u{2028}` fits 128 px after `built\u{90}the`.
+        var oblique = style(family: "Noto Sans", size: 38, lineHeight: .normal)
+        oblique.font = FontDescriptor(family: "Noto Sans", slant: .oblique)
+        #expect(try lineTexts("built\u{90}the wooden boat\u{2028}by", width: 128, oblique).contains("n boat\u{2028}"))
+    }
+
     /// The summed advances of `text` in `style`.
     static func textWidth(_ text: String, _ style: TextStyle) throws -> Double {
         let p = try PreparedText(text, style: style)

@@ -86,5 +86,30 @@ import Testing
         #expect(try prepare("ab \u{3000} cd", style(.preWrap)).lineCount(width: 9) == 4)
         #expect(try prepare("ab \u{3000} cd").lineCount(width: 9) == 5)
     }
-}
 
+    @Test func preWrapDroppedCarriageReturnAndFormFeedGlueTheirNeighbours() throws {
+        // Chromium 156, Noto Sans 16 px, pre-wrap (docs/CHROMIUM.md §3(m), eleventh round): no
+        // break on either side of a dropped CR or FF, where the text without it would break
+        // (`快|快` and `。|M`); `normal` turns the CR into a space, a break.
+        let pre = style(.preWrap, family: "Noto Sans", lineHeight: .pixels(20))
+        for control in ["\r", "\u{C}"] {
+            #expect(try lineTexts("快快\(control)快快快快", width: 40, pre) == ["快", "快快", "快快", "快"])
+            #expect(try lineTexts("报告。\(control)Measuring", width: 100, pre) == ["报", "告。Measuri", "ng"])
+            #expect(try lineTexts("快快\(control)Measuring", width: 70, pre) == ["快", "快Measu", "ring"])
+        }
+        #expect(try lineTexts("快快\r快快快快", width: 40, style(.normal, family: "Noto Sans", lineHeight: .pixels(20))) == ["快快", "快快", "快快"])
+    }
+    @Test func preWrapSeveralDroppedControlsEachGlue() throws {
+        // Chromium 156, Noto Sans 16 px, line-height 20 px, pre-wrap (measured 2026-11-24): every
+        // dropped CR or FF of a text glues its neighbours, also two in a row.
+        let pre = style(.preWrap, family: "Noto Sans", lineHeight: .pixels(20))
+        #expect(try lineTexts("快快\r快快快快\r快快快快", width: 40, pre) == ["快", "快快", "快快", "快快", "快快", "快"])
+        #expect(try lineTexts("快快\r快快快快\r快快快快", width: 56, pre) == ["快快快", "快快", "快快快", "快快"])
+        #expect(try lineTexts("快\r快\r快\r快\r快\r快", width: 40, pre) == ["快快", "快快", "快快"])
+        #expect(try lineTexts("快快\u{C}快快\r快快快快\r\r快", width: 40, pre) == ["快", "快快", "快快", "快快", "快快"])
+        #expect(try lineTexts("快快\u{C}快快\r快快快快\r\r快", width: 100, pre) == ["快快快快快快", "快快快"])
+        // Chromium's line texts here are without their trailing space (the harness's form).
+        let trimmed = try lineTexts("报告。\r告。\rMeasuring 快快\r快快", width: 56, pre).map { String($0.reversed().drop { $0 == " " }.reversed()) }
+        #expect(trimmed == ["报", "告。告", "。Mea", "suring", "快快快", "快"])
+    }
+}

@@ -60,6 +60,17 @@ struct FontFallback {
     /// Offsets of the paragraph where `pre-wrap` dropped a CR or FF (set for one analysis; see
     /// ``WhiteSpace/droppedControlOffsets(_:)``): item boundaries like a tab's.
     var itemBoundaries: [Int] = []
+
+    /// Whether `offset` is in `sorted` (`itemBoundaries`, ascending): a binary search, so a text with
+    /// many dropped controls stays near linear (a linear scan per cluster made 80,000 `快\r` take 1.8 s).
+    private static func contains(_ sorted: [Int], _ offset: Int) -> Bool {
+        var low = 0, high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] < offset { low = mid + 1 } else { high = mid }
+        }
+        return low < sorted.count && sorted[low] == offset
+    }
     /// The last separator ``separatorFollowsFallback(_:_:)`` answered for: the paragraph's
     /// buffer, its offset, the answer and the definite script met on the way back (−1: none).
     private var lastSeparator: (base: UnsafePointer<UInt16>?, offset: Int, spaced: Bool, script: Int32)?
@@ -165,7 +176,7 @@ struct FontFallback {
         }
         // Whether the item ends between `offset - 1` and `offset` (a boundary item of pre-wrap).
         func itemEnds(at offset: Int) -> Bool {
-            preservesControls && offset > 0 && (isItemBoundary(units[offset - 1]) || itemBoundaries.contains(offset))
+            preservesControls && offset > 0 && (isItemBoundary(units[offset - 1]) || Self.contains(itemBoundaries, offset))
         }
         // Walking back through the separator's item and script run (Common and Inherited
         // characters join the run before them). Measured (docs/CHROMIUM.md §3(m)): a cluster the
@@ -200,6 +211,13 @@ struct FontFallback {
                 if hole { answer = true }
             } else if script < 0 && hole {
                 if !rightToLeft { answer = true } else if fallbackFont { answer = false }
+            } else if script >= 0 && !rightToLeft {
+                // A Common cluster inside the run (docs/CHROMIUM.md §3(m), eleventh round): one
+                // with script extensions starts a script run of its own in Chromium's segmenter
+                // (`T。é\u{2028}` keeps the glyph), any other hole counts (`a\u{90}b\u{2028}`,
+                // `a\u{1}b\u{2028}`, `a≠b\u{2028}` are the space).
+                if Self.extensionsExclude(script, UnicodeAnalysis.scalar(at: start, in: units).0) { answer = false; stopped = true; break }
+                if hole { answer = true }
             }
         }
         // Back at the last separator (nothing stopped the walk): its answer holds when it is in
@@ -363,11 +381,15 @@ struct FontFallback {
                 if truncated && end == limit { reachedEnd = false; break }
                 if start > g0, let levels = paragraphLevels, start < levels.count, levels[start] != levels[g0] { break }
                 if preservesControls && start > g0
-                    && (isItemBoundary(units[start]) || isItemBoundary(units[start - 1]) || itemBoundaries.contains(start)) { break }
+                    && (isItemBoundary(units[start]) || isItemBoundary(units[start - 1]) || Self.contains(itemBoundaries, start)) { break }
                 let (info, slot) = clusterInfoAndSlot(units, start, end)
                 let s = info.script
                 if s > 1 && s != 103 {
                     if script < 0 { script = s } else if s != script { break }
+                } else if script >= 0 && Self.extensionsExclude(script, UnicodeAnalysis.scalar(at: start, in: units).0) {
+                    // A Common character with script extensions without the segment's script
+                    // starts a script run of its own (`a\u{1}。`: the `。` gets its own hint).
+                    break
                 }
                 if start > g0 && info.emoji { break }
                 if start == g0 || info.font == nil { holes.append(clusters.count) }
@@ -483,6 +505,27 @@ struct FontFallback {
             to = from
         }
         return (first ?? 0, decidedBy)
+    }
+
+    /// Whether a Common character has script extensions, by the blocks where Unicode gives
+    /// them: East Asian punctuation and symbols (East_Asian_Width F, W or H, which Chromium's
+    /// script segmenter counts as Han), Arabic punctuation and digits, the Indic dandas and
+    /// number forms. Chromium's segmenter ends a run before one whose scripts miss the run's.
+    static func hasScriptExtensions(_ scalar: UInt32) -> Bool {
+        if scalar < 0x0600 { return false }
+        return ICU.isEastAsian(scalar) || (scalar >= 0x0600 && scalar <= 0x06FF) || scalar == 0x0964 || scalar == 0x0965
+            || (scalar >= 0xA830 && scalar <= 0xA839)
+    }
+
+    /// Whether `scalar` is a Common character whose script extensions (`hasScriptExtensions`)
+    /// do not include the ICU script `script`: Chromium's script segmenter ends a run before it.
+    static func extensionsExclude(_ script: Int32, _ scalar: UInt32) -> Bool {
+        guard hasScriptExtensions(scalar) else { return false }
+        if scalar <= 0x06FF { return script != 2 && script != 32 && script != 35 }  // Arabic, Syriac, Thaana
+        if scalar <= 0x0965 || (scalar >= 0xA830 && scalar <= 0xA839) {
+            return ![4, 10, 15, 16, 21, 26, 29, 31, 33, 34].contains(script)  // Indic scripts
+        }
+        return ![5, 17, 18, 20, 22, 39].contains(script)  // Bopomofo, Han, Hangul, Hiragana, Katakana, Yi
     }
 
     private static func hasDefiniteScript(_ scalar: UInt32) -> Bool {

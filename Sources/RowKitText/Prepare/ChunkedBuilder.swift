@@ -67,6 +67,7 @@ struct ChunkedBuilder {
         // One fallback chooser for the whole paragraph: its plans (system fallback for a script
         // segment's holes) look ahead in the paragraph, whichever chunk they start in.
         builder.resetFallback(context.fallback)
+        builder.paragraphBreaks.reset()
         builder.paragraph = units
         builder.fallback.paragraphLevels = levels
         defer { builder.paragraph = nil; builder.paragraphOffset = 0; builder.fallback.paragraphLevels = nil }
@@ -144,7 +145,7 @@ struct ChunkedBuilder {
                 let levelSlice = levels.map { UnsafeBufferPointer(rebasing: $0[p..<q]) }
                 if shareParagraphAnalysis && chunk.contains(where: { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }) {
                     if paragraph == nil {
-                        let (breaks, mandatory) = try builder.lineBreaks(units)
+                        let (breaks, mandatory) = try builder.lineBreaks(units, keeping: true)
                         if paragraphGraphemes == nil { paragraphGraphemes = try UnicodeAnalysis.graphemeEnds(units) }
                         paragraph = (breaks, mandatory, paragraphGraphemes!)
                         builder.fallback.paragraphGraphemes = paragraph!.graphemes

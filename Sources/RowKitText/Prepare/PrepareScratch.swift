@@ -51,6 +51,8 @@ package final class PrepareScratch {
     /// A builder for chunks the word cache lacks, its arrays reused (its style is replaced).
     var builder: Builder?
     let buffer: HBBuffer = HarfBuzz.createBuffer()
+    /// Widths of short texts shaped alone (``ClusterSplit``'s graphemes of clusters).
+    let shapedWidths = ShapedWidthMemo()
     /// The chunked builder's arrays, reused (nil while in use).
     var chunked: ChunkedBuilder? = ChunkedBuilder()
     /// The measuring-form writer's arrays, reused (nil while in use).

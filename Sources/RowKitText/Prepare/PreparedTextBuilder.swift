@@ -55,6 +55,8 @@ struct Builder {
     var paragraph: UnsafeBufferPointer<UInt16>?
     var paragraphOffset = 0
     private(set) var contextID: Int32 = -1
+    /// ICU's line breaks of the paragraph being analysed, for its runs' cluster splits.
+    var paragraphBreaks = ParagraphLineBreaks()
 
     init(_ resolved: ResolvedStyle, fonts: FontLibrary, cache: ShapeCache) {
         self.init(resolved, fonts: fonts, cache: cache, fallback: FontFallback(style: resolved.style, primary: resolved.primary, fonts: fonts))
@@ -137,12 +139,13 @@ struct Builder {
         shapedWithContextScript = false
         if !kerned.isEmpty { kerned.removeAll(keepingCapacity: true) }
         guard !units.isEmpty else { return }
+        if paragraph == nil { paragraphBreaks.reset() }
         if paragraph == nil { fallback.paragraphLevels = levels }
         defer { if paragraph == nil { fallback.paragraphLevels = nil } }
         // Printable ASCII (with spaces, and tabs and newlines) is common and simple: its grapheme
         // clusters are single units and the browser decides its breaks without ICU.
         let ascii = given == nil && !forceUnicode && !units.contains { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }
-        let breaks: [Int32], mandatory: [UInt8]
+        var breaks: [Int32], mandatory: [UInt8]
         // Grapheme ends (ASCII: every unit is one).
         let graphemes: [Int32]?
         if let given {
@@ -152,11 +155,13 @@ struct Builder {
             (breaks, mandatory) = (asciiBreaks, asciiMandatory)
             graphemes = nil
         } else {
-            (breaks, mandatory) = try lineBreaks(units)
+            (breaks, mandatory) = try lineBreaks(units, keeping: paragraph == nil)
             graphemes = try UnicodeAnalysis.graphemeEnds(units)
             // A whole paragraph: font fallback plans reuse its graphemes.
             if paragraph == nil { fallback.paragraphGraphemes = graphemes }
         }
+        // A CR or FF that pre-wrap dropped still glues its neighbours (docs/CHROMIUM.md §3(m)).
+        if given == nil && paragraph == nil { WhiteSpace.removeBreaks(atDroppedControls: fallback.itemBoundaries, units, &breaks, &mandatory) }
 
         // 1. Fonts per grapheme → runs → shaped glyphs → per-unit advances.
         runs.reserveCapacity(breaks.count)
@@ -307,8 +312,14 @@ struct Builder {
 
     /// ICU's UAX #14 opportunities, with Chromium's table deciding between printable ASCII pairs
     /// (``BreakOpportunities``).
-    func lineBreaks(_ units: UnsafeBufferPointer<UInt16>) throws(TextError) -> (ends: [Int32], mandatory: [UInt8]) {
-        try BreakOpportunities.find(units, language: style.lang)
+    /// With `keeping`, `units` is the paragraph and ICU's own breaks are kept (``paragraphBreaks``).
+    mutating func lineBreaks(_ units: UnsafeBufferPointer<UInt16>, keeping: Bool = false) throws(TextError)
+        -> (ends: [Int32], mandatory: [UInt8]) {
+        guard keeping else { return try BreakOpportunities.find(units, language: style.lang) }
+        var icu: [Int32] = []
+        let found = try BreakOpportunities.find(units, language: style.lang, icu: &icu)
+        paragraphBreaks.keep(icu, of: units, language: style.lang)
+        return found
     }
 
     /// Shapes `start..<end` (through the cache), records it as a glyph run and credits its
@@ -340,8 +351,12 @@ struct Builder {
         if let cached = cache.run(for: key) {
             shaped = cached
         } else {
+            // The paragraph's ICU breaks inside the run, when it is whole chunks of the paragraph.
+            let offset = paragraph == nil ? 0 : paragraphOffset
+            let share = paragraphBreaks.count > 0
+                ? ParagraphLineBreaks.Share(breaks: paragraphBreaks, paragraph: paragraph ?? units, start: offset + start, end: offset + end) : nil
             shaped = ShapedRun.shape(context, item: before..<(before + end - start), font: font, rightToLeft: key.rightToLeft,
-                                     halfWidth: halfWidth, language: language, script: script, buffer: buffer)
+                                     halfWidth: halfWidth, language: language, script: script, buffer: buffer, knownBreaks: share)
             cache.store(shaped, for: key)
         }
         runs.append(GlyphRun(font: font, start: Int32(start), end: Int32(end), bidiLevel: level, shaped: shaped))

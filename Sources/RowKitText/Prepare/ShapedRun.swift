@@ -63,8 +63,11 @@ package final class ShapedRun: Sendable {
     /// Shapes `units[item]` (one run: one font, one direction) with HarfBuzz; the units around
     /// `item` are context only (Arabic joining across a font change).
     /// `halfWidth` lists run offsets shaped with the `halt` feature (trimmed CJK punctuation).
+    /// `knownBreaks`: ICU's line breaks inside the item as found over the item alone, when known
+    /// (``ClusterSplit/creditGraphemes(_:clusters:units:item:font:rightToLeft:language:buffer:knownBreaks:)``).
     static func shape(_ units: UnsafeBufferPointer<UInt16>, item: Range<Int>? = nil, font: Font, rightToLeft: Bool,
-                      halfWidth: [UInt16], language: ShapingLanguage = .none, script: UInt32 = 0, buffer: HBBuffer) -> ShapedRun {
+                      halfWidth: [UInt16], language: ShapingLanguage = .none, script: UInt32 = 0, buffer: HBBuffer,
+                      knownBreaks: ParagraphLineBreaks.Share? = nil) -> ShapedRun {
         let item = item ?? 0..<units.count
         let shaped = HarfBuzz.shape(units.baseAddress, count: units.count, item: item, font: font.shapingFont(for: units),
                                     rightToLeft: rightToLeft, language: language.language, halfWidth: halfWidth, script: script,
@@ -114,7 +117,8 @@ package final class ShapedRun: Sendable {
             unitAdvances[Int(cluster)] &+= shaped.xAdvance(i)
         }
         var alone = ClusterSplit.creditGraphemes(&unitAdvances, clusters: clusters, units: units, item: item, font: font,
-                                                 rightToLeft: rightToLeft, language: language, buffer: buffer)
+                                                 rightToLeft: rightToLeft, language: language, buffer: buffer,
+                                                 knownBreaks: knownBreaks)
         if !rightToLeft { UnsafeLineStart.record(clusters: clusters, unsafe: unsafe, count: u, into: &alone) }
         let run = ShapedRun(glyphs: n, units: u, kerning: kerning.count / 2, alone: alone.count / 3)
         let base = run.storage

@@ -28,6 +28,12 @@ enum UnicodeAnalysis {
             // VT and FF (mandatory breaks to UAX #14) are no break at all in Chromium, whatever
             // surrounds them: `ééé\u{C}éééééé` at 40 px is `ééééé` / `éééé` (docs/CHROMIUM.md §3(m)).
             if p < units.count && (before == 0x0B || before == 0x0C) { continue }
+            // The other controls glue to what follows where ICU would break after them
+            // (docs/CHROMIUM.md §3(m), eleventh round): a C0 control (not TAB, LF, CR) before
+            // anything — `快\u{1}快` has no break in Chromium, ICU's UAX #14 LB9 gives one after
+            // the control — and a C1 control (not NEL) before ASCII, a pair Chromium decides like
+            // DEL's by its table (no break): `快\u{90}C` is one word, `快\u{90}ж` breaks.
+            if p < units.count && (isGluingC0Control(before) || (isGluingC1Control(before) && units[p] < 0x80)) { continue }
             // The Khmer repetition sign U+17D7 stays with the word before it (Chromium's ICU;
             // the system's dictionary ends a word before it): DejaVu Serif Condensed 38.5 px,
             // `សត្វតូចៗដូចជា` at 120 px is `សត្វ` / `តូចៗ` / `ដូចជា` (docs/CHROMIUM.md §3(g)).
@@ -43,6 +49,17 @@ enum UnicodeAnalysis {
 
     @inline(__always) private static func isASCIIOrNoBreakSpace(_ unit: UInt16) -> Bool {
         unit < 0x80 || unit == 0xA0
+    }
+
+    /// C0 controls after which Chromium never breaks: all but TAB, LF and CR (white space)
+    /// and VT, FF (handled above).
+    @inline(__always) static func isGluingC0Control(_ unit: UInt16) -> Bool {
+        unit < 0x20 && unit != 0x09 && unit != 0x0A && unit != 0x0D
+    }
+
+    /// C1 controls, which Chromium treats like DEL before ASCII: all but NEL (a break).
+    @inline(__always) static func isGluingC1Control(_ unit: UInt16) -> Bool {
+        unit &- 0x80 < 0x20 && unit != 0x85
     }
 
     /// Which ICU line-break rules Chromium uses for a content language with `line-break: auto`:
@@ -110,13 +127,17 @@ enum UnicodeAnalysis {
         return (before, after)
     }
 
-    /// Units of scripts whose letters join, the joiners themselves, and the soft hyphen, which
-    /// is transparent to joining (Joining_Type T): a soft hyphen inside an Arabic word, taken by
+    /// Units of scripts whose letters join, the joiners themselves, and the format characters
+    /// transparent to joining (Joining_Type T): a soft hyphen inside an Arabic word, taken by
     /// the primary font, leaves the letters around it joined (Helvetica bold 21.91 px → DejaVu
-    /// Sans: `بكم\u{AD}في` is 60.20 px like `بكمفي`, docs/CHROMIUM.md §3(b)).
+    /// Sans: `بكم\u{AD}في` is 60.20 px like `بكمفي`, docs/CHROMIUM.md §3(b)), and so do ZWSP, LRM,
+    /// RLM, the bidi embeddings and overrides, the word joiner and the invisible operators
+    /// (Times 34.5 px: `ب\u{2060}ب` 43.48 px like `بب`; eleventh round) — but not the bidi isolates,
+    /// which end Chromium's shaping item.
     @inline(__always) static func joins(_ unit: UInt16) -> Bool {
         (unit >= 0x0600 && unit <= 0x08FF) || (unit >= 0xFB50 && unit <= 0xFDFF) || (unit >= 0xFE70 && unit <= 0xFEFF)
-            || (unit >= 0x1800 && unit <= 0x18AF) || unit == 0x200C || unit == 0x200D || unit == 0x00AD
+            || (unit >= 0x1800 && unit <= 0x18AF) || unit == 0x00AD
+            || (unit >= 0x200B && unit <= 0x200F) || (unit >= 0x202A && unit <= 0x202E) || (unit >= 0x2060 && unit <= 0x2064)
     }
 
     /// The scalar starting at `index` and its length in units (lone surrogates read as U+FFFD).

@@ -32,6 +32,32 @@ extension WhiteSpace {
         return offsets
     }
 
+    /// Removes the break opportunities at the offsets where `.preWrap` dropped a CR or FF
+    /// (`droppedControlOffsets`, ascending): Chromium keeps the character in the text its line
+    /// breaker reads, where it glues its neighbours — a CR before ASCII is a pair its table
+    /// decides (no break), and it finds no break after one before an ideograph either
+    /// (`快快\r快快快快` at 40 px, Noto Sans 16 px, is `快` / `快快` / `快快` / `快`;
+    /// docs/CHROMIUM.md §3(m), eleventh round). Forced breaks and breaks after white space stay.
+    static func removeBreaks(atDroppedControls dropped: [Int], _ units: UnsafeBufferPointer<UInt16>,
+                             _ ends: inout [Int32], _ mandatory: inout [UInt8]) {
+        guard !dropped.isEmpty else { return }
+        // Both lists ascend: one merged walk (a text of many CRs stays linear).
+        var kept = 0, next = 0
+        for k in ends.indices {
+            let p = Int(ends[k])
+            while next < dropped.count && dropped[next] < p { next += 1 }
+            if next < dropped.count && dropped[next] == p && p < units.count && mandatory[k] == 0
+                && units[p - 1] != 0x20 && units[p - 1] != 0x09 {
+                continue
+            }
+            ends[kept] = ends[k]
+            mandatory[kept] = mandatory[k]
+            kept += 1
+        }
+        ends.removeLast(ends.count - kept)
+        mandatory.removeLast(mandatory.count - kept)
+    }
+
     /// The same for text held as ASCII bytes (most captions and titles), straight from its
     /// UTF-8 storage; nil when a byte is not ASCII.
     private func normalize(ascii bytes: UnsafeBufferPointer<UInt8>) -> [UInt16]? {
