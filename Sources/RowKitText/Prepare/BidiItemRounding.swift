@@ -38,10 +38,13 @@ enum BidiItemRounding {
         var start = 0
         var level = levels[0]
         for u in 0..<n {
+            // Tab stops count from the unrounded pen here: a paragraph with tabs is left as it
+            // was; one with a dictionary script too (above).
+            let unit = units[u]
+            if unit == 0x09 || (unit >= 0x0E00 && DictionaryScripts.contains(unit)) { return [] }
             if levels[u] != level {
-                // A newline ends the line, a tab is an item of its own whose stop is measured from
-                // the unrounded pen (tabbed lines are not rounded per run here).
-                if units[u] != 0x0A && units[u] != 0x09 {
+                // A newline ends the line: the run before it gets no pad.
+                if unit != 0x0A {
                     let pad = ((width + 1023) & ~1023) - width
                     runs.append(Run(start: Int32(start), last: Int32(u - 1), width: Int32(clamping: width), pad: Int32(pad)))
                 }
@@ -49,16 +52,13 @@ enum BidiItemRounding {
                 start = u
                 level = levels[u]
             }
-            if units[u] == 0x0A || units[u] == 0x09 {
+            if unit == 0x0A {
                 width = 0
                 start = u + 1
             } else {
                 width += Int64(advances[u])
             }
         }
-        // Tab stops count from the unrounded pen here: a paragraph with tabs is left as it was;
-        // one with a dictionary script too (above). Checked only when the level changes.
-        if !runs.isEmpty && units[..<n].contains(where: { $0 == 0x09 || DictionaryScripts.contains($0) }) { return [] }
         return runs
     }
 
