@@ -454,31 +454,42 @@ struct FontFallback {
             guard let font else { break }
             planFonts.append(font)
             let index = UInt16(truncatingIfNeeded: planFonts.count)
-            var kept = 0
-            for i in 0..<holes.count {
-                let c = clusters[holes[i]]
-                let slot = slotsValid ? c.slot : -1
-                let rendered: Bool
-                if slot >= 0, let known = slotMemo!.planCoverage(at: slot, font: font) {
-                    rendered = known
-                } else {
-                    rendered = covers(font, units, c.start, c.end)
-                    if slot >= 0 { slotMemo!.setPlanCoverage(at: slot, font: font, covers: rendered) }
-                }
-                if rendered {
-                    plannedFonts[c.start - g0] = index
-                } else {
-                    holes[kept] = holes[i]
-                    kept += 1
+            // Through buffers: one uniqueness check per round, not two per hole.
+            var planned: [UInt16] = []
+            swap(&planned, &plannedFonts)
+            let kept = holes.withUnsafeMutableBufferPointer { holeBuffer in
+                planned.withUnsafeMutableBufferPointer { plannedBuffer in
+                    clusters.withUnsafeBufferPointer { clusterBuffer in
+                        var kept = 0
+                        for i in 0..<holeBuffer.count {
+                            let c = clusterBuffer[holeBuffer[i]]
+                            let slot = slotsValid ? c.slot : -1
+                            let rendered: Bool
+                            if slot >= 0, let known = slotMemo!.planCoverage(at: slot, font: font) {
+                                rendered = known
+                            } else {
+                                rendered = covers(font, units, c.start, c.end)
+                                if slot >= 0 { slotMemo!.setPlanCoverage(at: slot, font: font, covers: rendered) }
+                            }
+                            if rendered {
+                                plannedBuffer[c.start - g0] = index
+                            } else {
+                                holeBuffer[kept] = holeBuffer[i]
+                                kept += 1
+                            }
+                        }
+                        return kept
+                    }
                 }
             }
+            swap(&planned, &plannedFonts)
             holes.removeLast(holes.count - kept)
         }
         // What no font renders shows .notdef from the primary font (Chromium's first candidate).
         for h in holes { plannedFonts[clusters[h].start - g0] = Self.plannedPrimary }
     }
 
-    /// A cluster of a plan's segment: its units and its ``FontChoiceMemo`` slot (−1: none).
+    /// A cluster of a plan's segment: its units and its `FontChoiceMemo` slot (−1: none).
     private struct PlanCluster {
         var start: Int
         var end: Int
@@ -486,7 +497,7 @@ struct FontFallback {
     }
 
     /// Whether a plan may not try `font` (again): the chain's fonts, the emoji font and the
-    /// fonts the plan tried already. Mutating, as ``systemFont(for:)``: called non-mutating from
+    /// fonts the plan tried already. Mutating, as `systemFont(for:)`: called non-mutating from
     /// the plan, each copied the chooser (a `memcpy` and retains per plan).
     private mutating func isUsed(_ font: Font) -> Bool {
         chain.contains { $0 === font } || emoji === font || planFonts.contains { $0 === font }
