@@ -24,12 +24,13 @@ struct FontFallback {
     /// Fonts planned for the hole clusters of the current segment, by cluster start
     /// (`plannedFonts[u - plannedStart]`), up to `plannedEnd`: 0 none (not a hole), k the
     /// plan's k-th font (`planFonts[k - 1]`), ``plannedPrimary`` the primary font (.notdef).
-    /// Indices, not references: no reference counting per cluster.
+    /// Indices, not references: no reference counting per cluster. Entries past
+    /// `plannedEnd - plannedStart` are left from earlier plans and never read.
     private var plannedFonts: [UInt16] = []
     private static let plannedPrimary = UInt16.max
-    /// Scratch of ``plan(_:from:)``, kept from plan to plan: the segment's clusters, its holes
-    /// (indices into the clusters) and the hint characters asked for.
-    private var planClusters: [(start: Int, end: Int)] = []
+    /// Scratch of ``plan(_:from:)``, kept from plan to plan: the segment's clusters (with their
+    /// memo slots), its holes (indices into the clusters) and the hint characters asked for.
+    private var planClusters: [PlanCluster] = []
     private var planHoles: [Int] = []
     private var planAsked: [UInt32] = []
     private(set) var plannedStart = 0
@@ -91,7 +92,7 @@ struct FontFallback {
     /// Starts over from `initial` (a chooser in its first state) for the next paragraph,
     /// keeping this one's plan arrays (emptied) so that plans do not allocate them again.
     mutating func restart(from initial: FontFallback) {
-        var planned: [UInt16] = [], clusters: [(start: Int, end: Int)] = [], holes: [Int] = [], asked: [UInt32] = []
+        var planned: [UInt16] = [], clusters: [PlanCluster] = [], holes: [Int] = [], asked: [UInt32] = []
         var tried: [Font] = []
         swap(&planned, &plannedFonts)
         swap(&clusters, &planClusters)
@@ -271,6 +272,21 @@ struct FontFallback {
         return ((chainFont(units, g0, g1, cluster), ICU.script(cluster.base), cluster.emojiCluster), -1)
     }
 
+    /// What a plan's walk needs of a cluster: whether it is a hole (no chain font), its script,
+    /// whether it is an emoji cluster, and its memo slot (−1: none). A memo hit is read without
+    /// taking the chain font out of the slot (no retain and release per cluster); `memo` is the
+    /// plan's own reference, bound once per plan.
+    @inline(__always)
+    private mutating func planClusterInfo(_ memo: FontChoiceMemo?, _ units: UnsafeBufferPointer<UInt16>,
+                                          _ g0: Int, _ g1: Int) -> (hole: Bool, script: Int32, emoji: Bool, slot: Int) {
+        if g1 - g0 <= 4, memoContext >= 0, let memo, let index = memo.slot(units, g0, g1, context: memoContext) {
+            let known = memo.holeInfo(at: index)
+            return (known.hole, known.script, known.emoji, index)
+        }
+        let (info, slot) = clusterInfoAndSlot(units, g0, g1)
+        return (info.font == nil, info.script, info.emoji, slot)
+    }
+
     /// What a cluster holds that matters for font choice.
     private struct Cluster {
         var base: UInt32
@@ -329,20 +345,17 @@ struct FontFallback {
     private mutating func plan(_ units: UnsafeBufferPointer<UInt16>, from g0: Int) {
         // The segment's clusters and its holes (indices into the clusters, in order) go into
         // arrays kept from plan to plan (a plan per script segment of every paragraph).
-        var clusters: [(start: Int, end: Int)] = [], holes: [Int] = [], asked: [UInt32] = []
+        // A cluster's memo slot (−1: none) is where the plan finds whether a font it tries
+        // renders the hole, asked by an earlier plan.
+        var clusters: [PlanCluster] = [], holes: [Int] = [], asked: [UInt32] = []
         swap(&clusters, &planClusters)
         swap(&holes, &planHoles)
         swap(&asked, &planAsked)
-        // The clusters' memo slots (−1: none), where the plan finds whether a font it tries
-        // renders a hole, asked by an earlier plan; the array is the memo's, kept from plan to plan.
         let slotMemo = memo
-        var slots: [Int] = []
-        if let slotMemo { swap(&slots, &slotMemo.planSlots) }
         defer {
             swap(&clusters, &planClusters)
             swap(&holes, &planHoles)
             swap(&asked, &planAsked)
-            if let slotMemo { swap(&slots, &slotMemo.planSlots) }
         }
         // The segment runs from g0 while the script stays the same, at most 2048 units. Its
         // graphemes are found in a window that grows until the segment ends inside it (the
@@ -356,34 +369,41 @@ struct FontFallback {
             let truncated = limit < units.count && size < 2048
             // The window's grapheme ends: the paragraph's own (from `first`, the last cut at
             // `limit`), or ICU's over the window (relative to g0).
-            var first = 0, count: Int
+            // (The paragraph's ends are read as the walk goes: counting them up to `limit`
+            // first read the whole rest of the paragraph for every plan.)
+            var first = 0
             var windowEnds: [Int32] = []
             if let all {
                 var high = all.count
                 while first < high { let mid = (first + high) / 2; if Int(all[mid]) <= g0 { first = mid + 1 } else { high = mid } }
-                var k = first
-                while k < all.count && Int(all[k]) < limit { k += 1 }
-                count = k - first + 1
             } else {
                 let window = UnsafeBufferPointer(rebasing: units[g0..<limit])
                 windowEnds = (try? UnicodeAnalysis.graphemeEnds(window)) ?? [Int32(limit - g0)]
-                count = windowEnds.count
             }
             clusters.removeAll(keepingCapacity: true)
             holes.removeAll(keepingCapacity: true)
-            slots.removeAll(keepingCapacity: true)
             var script: Int32 = -1
             var start = g0
             var reachedEnd = true
-            for k in 0..<count {
-                let end = all == nil ? g0 + Int(windowEnds[k]) : (k == count - 1 ? limit : Int(all![first + k]))
+            var k = 0
+            while true {
+                // The cluster's end, and whether it is the window's last cluster.
+                let end: Int, lastInWindow: Bool
+                if let all {
+                    let j = first + k
+                    if j < all.count && Int(all[j]) < limit { end = Int(all[j]); lastInWindow = false } else { end = limit; lastInWindow = true }
+                } else {
+                    if k >= windowEnds.count { break }
+                    end = g0 + Int(windowEnds[k])
+                    lastInWindow = k == windowEnds.count - 1
+                }
+                k += 1
                 defer { start = end }
                 if truncated && end == limit { reachedEnd = false; break }
                 if start > g0, let levels = paragraphLevels, start < levels.count, levels[start] != levels[g0] { break }
                 if preservesControls && start > g0
                     && (isItemBoundary(units[start]) || isItemBoundary(units[start - 1]) || Self.contains(itemBoundaries, start)) { break }
-                let (info, slot) = clusterInfoAndSlot(units, start, end)
-                let s = info.script
+                let (hole, s, emoji, slot) = planClusterInfo(slotMemo, units, start, end)
                 if s > 1 && s != 103 {
                     if script < 0 { script = s } else if s != script { break }
                 } else if script >= 0 && Self.extensionsExclude(script, UnicodeAnalysis.scalar(at: start, in: units).0) {
@@ -391,10 +411,10 @@ struct FontFallback {
                     // starts a script run of its own (`a\u{1}。`: the `。` gets its own hint).
                     break
                 }
-                if start > g0 && info.emoji { break }
-                if start == g0 || info.font == nil { holes.append(clusters.count) }
-                clusters.append((start, end))
-                slots.append(slot)
+                if start > g0 && emoji { break }
+                if start == g0 || hole { holes.append(clusters.count) }
+                clusters.append(PlanCluster(start: start, end: end, slot: slot))
+                if lastInWindow { break }
             }
             if reachedEnd { break }
             size *= 4
@@ -403,8 +423,11 @@ struct FontFallback {
         let slotsValid = slotMemo != nil && slotMemo!.generation == walkGeneration
         plannedEnd = clusters.last?.end ?? g0 + 1
         plannedStart = g0
-        plannedFonts.removeAll(keepingCapacity: true)
-        plannedFonts.append(contentsOf: repeatElement(0, count: max(0, plannedEnd - g0)))
+        // Only `plannedFonts[0..<span]` is read for this plan: zeroed in place (the array keeps
+        // its length from plan to plan, so it is not emptied and refilled).
+        let span = max(0, plannedEnd - g0)
+        if plannedFonts.count < span { plannedFonts.append(contentsOf: repeatElement(0, count: span - plannedFonts.count)) }
+        if span > 0 { plannedFonts.withUnsafeMutableBufferPointer { $0.baseAddress!.update(repeating: 0, count: span) } }
 
         // Each round asks for a font for the holes left (the first tried is the system's
         // choice for a hint character, then the last-resort font once); the font takes every
@@ -417,7 +440,7 @@ struct FontFallback {
             var font: Font?
             if !lastResortTried {
                 let rightToLeft = paragraphLevels.map { g0 < $0.count && $0[g0] & 1 == 1 } ?? false
-                let (hint, readUpTo) = hintCharacter(holes, clusters, units, rightToLeft: rightToLeft)
+                let (hint, readUpTo) = Self.hintCharacter(holes, clusters, units, rightToLeft: rightToLeft)
                 if asked.isEmpty { planHintEnd = readUpTo }
                 if !asked.contains(hint) {
                     asked.append(hint)
@@ -431,33 +454,52 @@ struct FontFallback {
             guard let font else { break }
             planFonts.append(font)
             let index = UInt16(truncatingIfNeeded: planFonts.count)
-            var kept = 0
-            for i in 0..<holes.count {
-                let c = clusters[holes[i]]
-                let slot = slotsValid ? slots[holes[i]] : -1
-                let rendered: Bool
-                if slot >= 0, let known = slotMemo!.planCoverage(at: slot, font: font) {
-                    rendered = known
-                } else {
-                    rendered = covers(font, units, c.start, c.end)
-                    if slot >= 0 { slotMemo!.setPlanCoverage(at: slot, font: font, covers: rendered) }
-                }
-                if rendered {
-                    plannedFonts[c.start - g0] = index
-                } else {
-                    holes[kept] = holes[i]
-                    kept += 1
+            // Through buffers: one uniqueness check per round, not two per hole.
+            var planned: [UInt16] = []
+            swap(&planned, &plannedFonts)
+            let kept = holes.withUnsafeMutableBufferPointer { holeBuffer in
+                planned.withUnsafeMutableBufferPointer { plannedBuffer in
+                    clusters.withUnsafeBufferPointer { clusterBuffer in
+                        var kept = 0
+                        for i in 0..<holeBuffer.count {
+                            let c = clusterBuffer[holeBuffer[i]]
+                            let slot = slotsValid ? c.slot : -1
+                            let rendered: Bool
+                            if slot >= 0, let known = slotMemo!.planCoverage(at: slot, font: font) {
+                                rendered = known
+                            } else {
+                                rendered = covers(font, units, c.start, c.end)
+                                if slot >= 0 { slotMemo!.setPlanCoverage(at: slot, font: font, covers: rendered) }
+                            }
+                            if rendered {
+                                plannedBuffer[c.start - g0] = index
+                            } else {
+                                holeBuffer[kept] = holeBuffer[i]
+                                kept += 1
+                            }
+                        }
+                        return kept
+                    }
                 }
             }
+            swap(&planned, &plannedFonts)
             holes.removeLast(holes.count - kept)
         }
         // What no font renders shows .notdef from the primary font (Chromium's first candidate).
         for h in holes { plannedFonts[clusters[h].start - g0] = Self.plannedPrimary }
     }
 
+    /// A cluster of a plan's segment: its units and its `FontChoiceMemo` slot (−1: none).
+    private struct PlanCluster {
+        var start: Int
+        var end: Int
+        var slot: Int
+    }
+
     /// Whether a plan may not try `font` (again): the chain's fonts, the emoji font and the
-    /// fonts the plan tried already.
-    private func isUsed(_ font: Font) -> Bool {
+    /// fonts the plan tried already. Mutating, as `systemFont(for:)`: called non-mutating from
+    /// the plan, each copied the chooser (a `memcpy` and retains per plan).
+    private mutating func isUsed(_ font: Font) -> Bool {
         chain.contains { $0 === font } || emoji === font || planFonts.contains { $0 === font }
     }
 
@@ -473,7 +515,7 @@ struct FontFallback {
     /// before it were read); right to left, the holes at the segment's end were read first, so
     /// the character after the segment (whose script or level ended it) — `Int.max` when the
     /// segment may go on. The word cache keys a plan-starting word on this.
-    private func hintCharacter(_ holes: [Int], _ clusters: [(start: Int, end: Int)],
+    private static func hintCharacter(_ holes: [Int], _ clusters: [PlanCluster],
                                _ units: UnsafeBufferPointer<UInt16>, rightToLeft: Bool) -> (hint: UInt32, readUpTo: Int) {
         var first: UInt32?
         // Reads hole runs `holes[from..<to]`: the definite-script character and its end, if any.
@@ -536,7 +578,7 @@ struct FontFallback {
     /// The font the system offers for a hint: for bold or italic text the first family at
     /// normal weight and slant if its character map has the hint, else fontconfig's choice for
     /// the content language. Private-use characters and noncharacters get none.
-    private func systemFont(for hint: UInt32) -> Font? {
+    private mutating func systemFont(for hint: UInt32) -> Font? {
         if (hint >= 0xE000 && hint <= 0xF8FF) || hint >= 0xF0000 || (hint >= 0xFDD0 && hint <= 0xFDEF) || hint & 0xFFFE == 0xFFFE {
             return nil
         }

@@ -31,6 +31,10 @@ public final class FontLibrary: Sendable {
         var scripts: [String: BrowserSettings.Script] = [:]
         var fallback: [FallbackKey: Font?] = [:]
         var sorted: [String: Fontconfig.FontSet] = [:]
+        /// The font loaded for a candidate of a `sorted` set (its pattern lives as long as the
+        /// set): a system fallback walks the same candidates for every new character, and
+        /// loading one (its file, family names and the `fonts` table) cost ~8,000 instructions.
+        var candidateFonts: [FcPatternHandle: Font] = [:]
         var emoji: Font??
         var systemUIFamily: String??
         /// Families already warned about (lower-cased); bounded by `warnedLimit`.
@@ -347,6 +351,7 @@ public final class FontLibrary: Sendable {
             if state.sorted.count >= 64 {
                 for set in state.sorted.values { set.destroy() }
                 state.sorted.removeAll()
+                state.candidateFonts.removeAll()
             }
             guard let set = Fontconfig.sortLanguage(config, language: language) else { return nil }
             state.sorted[language] = set
@@ -355,7 +360,15 @@ public final class FontLibrary: Sendable {
         for i in 0..<sorted.count {
             guard let candidate = sorted[i],
                   Fontconfig.hasCharacter(candidate, scalar), Fontconfig.isUsable(candidate) else { continue }
-            if let font = font(from: candidate, in: &state), font.covers(scalar) { return font }
+            let font: Font
+            if let known = state.candidateFonts[candidate] {
+                font = known
+            } else {
+                guard let loaded = self.font(from: candidate, in: &state) else { continue }
+                state.candidateFonts[candidate] = loaded
+                font = loaded
+            }
+            if font.covers(scalar) { return font }
         }
         return nil
     }

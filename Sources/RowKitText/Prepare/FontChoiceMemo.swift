@@ -37,9 +37,6 @@ final class FontChoiceMemo {
     private static let size = 16_384
     /// Bumped whenever the table is emptied: a slot index is valid only within one generation.
     nonisolated(unsafe) private(set) var generation = 0
-    /// Scratch of ``FontFallback``'s plans (the slots of a segment's clusters), kept here so that
-    /// the chooser, copied per paragraph, does not grow.
-    nonisolated(unsafe) var planSlots: [Int] = []
     private let hints = UnsafeMutablePointer<HintSlot>.allocate(capacity: hintSize)
     nonisolated(unsafe) private var hintsUsed = 0
     private static let hintSize = 8192
@@ -80,6 +77,13 @@ final class FontChoiceMemo {
     func info(at index: Int) -> (font: Font?, script: Int32, emoji: Bool) {
         let slot = slots + index
         return (slot.pointee.font?.takeUnretainedValue(), Int32(slot.pointee.script), slot.pointee.emoji)
+    }
+
+    /// What slot `index` holds, with only whether it has a chain font (a plan's walk needs no more).
+    @inline(__always)
+    func holeInfo(at index: Int) -> (hole: Bool, script: Int32, emoji: Bool) {
+        let slot = slots + index
+        return (slot.pointee.font == nil, Int32(slot.pointee.script), slot.pointee.emoji)
     }
 
     /// Stores what was found for cluster `g0..<g1` in `context` (fonts stay alive through the
