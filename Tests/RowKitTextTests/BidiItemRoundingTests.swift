@@ -120,4 +120,52 @@ import Testing
         // The case the breaker's pens serve: lines starting inside a run that ends on them.
         #expect(linesInsideRuns > 100)
     }
+
+    /// Found by `TextMetricsTests.drawnAdvancesEqualCompactWidths` once paragraphs with a
+    /// dictionary script round their runs too: a right-to-left paragraph whose fourth line starts
+    /// inside a left-to-right run (after an overflow-wrap split) and ends, through the soft-hyphen
+    /// fallback (`lineBreakBefore`), at a Thai word the next line re-segments from
+    /// (`layOutDictionaryRun`). The fallback's width rounds the run's part from the line start,
+    /// as the drawn glyphs do (it carried the whole run's pad: 401/65536 px wider).
+    @Test func dictionaryParagraphRoundsRunsAndFallbackLineAgrees() throws {
+        let indices = [Int](repeating: 0, count: 30) + [14, 45, 0, 9, 2, 42, 25, 11, 38, 0]
+        let text = TextMetricsTests.text(indices)
+        let style = TextMetricsTests.randomStyle(780)
+        let metrics = try TextMetrics(text, style: style, cache: ShapeCache(capacity: 64))
+        // The exception of b5653a9 is gone: the Thai paragraph has level runs.
+        #expect(metrics.withView { $0.bidiRunTable.count } > 0)
+        let layout = try PreparedText(text, style: style).layout(width: 265, maxLines: nil)
+        let measured = metrics.withView { $0.lines(width: 265, maxLines: nil).lines }
+        #expect(measured.map(\.width) == layout.lines.map(\.width))
+        #expect(layout.lines.count > 3)
+        for i in layout.lines.indices {
+            guard let drawn = drawnWidth(layout, line: i) else { continue }
+            #expect(abs(drawn - measured[i].width) < 0.001, "line \(i)")
+        }
+    }
+
+    /// Lines of a dictionary-script word after an overflow-wrap split (`layOutDictionaryRun`)
+    /// that start inside a level run and reach its end round the run's part from the line start:
+    /// drawn as measured. Without that correction the rtl Khmer text is measured 0.008 px wider
+    /// than drawn on its sixth line at 20–22.5 px.
+    @Test func dictionaryRunLinesRoundTheirRunPart() throws {
+        for text in ["ខ្មែរភាសាខ្មែរសួស្តី مرحبا بالعالم", "ខ្មែរភាសាខ្មែរសួស្តីمرحبا", "ภาษาไทยสวัสดีครับ مرحبا",
+                     "مرحبا ខ្មែរភាសាខ្មែរសួស្តី مرحبا", "ภาษาไทยสวัสดีครับ שלום עולם"] {
+            for direction in [TextDirection.ltr, .rtl] {
+                var style = TextStyle(font: FontDescriptor(family: "DejaVu Sans"), size: 15, lineHeight: .pixels(20))
+                style.direction = direction
+                let metrics = try TextMetrics(text, style: style, cache: ShapeCache(capacity: 64))
+                let prepared = try PreparedText(text, style: style)
+                for width in stride(from: 20.0, through: 160.0, by: 0.5) {
+                    let layout = try prepared.layout(width: width, maxLines: Int?.none)
+                    let measured = metrics.withView { $0.lines(width: width, maxLines: Int?.none).lines }
+                    #expect(measured.map(\.width) == layout.lines.map(\.width))
+                    for i in layout.lines.indices {
+                        guard let drawn = drawnWidth(layout, line: i) else { continue }
+                        #expect(abs(drawn - measured[i].width) < 0.001, "\(text) \(direction) at \(width): line \(i)")
+                    }
+                }
+            }
+        }
+    }
 }

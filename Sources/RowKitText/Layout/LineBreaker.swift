@@ -335,9 +335,15 @@ extension MetricsBlock.View {
             } else {
                 w = Int64(widths[j])
             }
+            var runEndGrowth: (content: Int64, trailing: Int64) = (0, 0)
+            if headerFlags & MetricsBlock.HeaderFlag.bidiRuns != 0 {
+                runEndGrowth = levelRunEndCorrection(bidiRunTable, segment: j, lineStart: Int(lineStart), pen: j == lineFirst ? 0 : x,
+                                                     lineFirst: lineFirst, limit: limit)
+                w += runEndGrowth.content
+            }
             if f & Flag.whitespaceOnly == 0 || j == lineFirst { content = (j == lineFirst ? 0 : x) + w }
             let pen = f & Flag.whitespaceOnly != 0 && j > lineFirst ? x : content
-            x = pen + (f & Flag.tab != 0 ? tabbedSpaceWidth(segment: j, from: pen) : trailing(j))
+            x = pen + (f & Flag.tab != 0 ? tabbedSpaceWidth(segment: j, from: pen) : trailing(j)) + runEndGrowth.trailing
             guard j < i - 1 else { break }
             let extra = f & Flag.softHyphen != 0 ? Self.ceilToLayoutUnit(hyphenWidth) : 0
             let growth = f & Flag.endTrim != 0 ? lineEndGrowth(segment: j)

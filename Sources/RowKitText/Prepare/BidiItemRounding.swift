@@ -24,11 +24,8 @@ enum BidiItemRounding {
     }
 
     /// The runs of `levels` that another run follows on the same line (not before a newline), in
-    /// unit order; empty when the levels never change, or the text has a tab or a unit of a
-    /// dictionary-segmented script. A newline or tab (`pre-wrap`) ends a Chromium item too: a
-    /// run is measured from the last of them. (Lines of dictionary-script words after an
-    /// overflow-wrap split are laid out by `layOutDictionaryRun`, which applies no line-start
-    /// correction, so such a paragraph keeps one rounding rather than draw wider than measured.)
+    /// unit order; empty when the levels never change or the text has a tab. A newline or tab
+    /// (`pre-wrap`) ends a Chromium item too: a run is measured from the last of them.
     static func runs(levels: UnsafeBufferPointer<UInt8>, units: UnsafeBufferPointer<UInt16>,
                      advances: UnsafeBufferPointer<Int32>) -> [Run] {
         let n = min(levels.count, advances.count, units.count)
@@ -38,10 +35,9 @@ enum BidiItemRounding {
         var start = 0
         var level = levels[0]
         for u in 0..<n {
-            // Tab stops count from the unrounded pen here: a paragraph with tabs is left as it
-            // was; one with a dictionary script too (above).
+            // Tab stops count from the unrounded pen here: a paragraph with tabs is left as it was.
             let unit = units[u]
-            if unit == 0x09 || (unit >= 0x0E00 && DictionaryScripts.contains(unit)) { return [] }
+            if unit == 0x09 { return [] }
             if levels[u] != level {
                 // A newline ends the line: the run before it gets no pad.
                 if unit != 0x0A {

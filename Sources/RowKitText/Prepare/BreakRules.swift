@@ -530,6 +530,7 @@ extension MetricsBlock.View {
     func layOutDictionaryRun(_ firstBreaks: [Int32], lineStart: inout Int32, content: inout Int64, x: inout Int64,
                              limit: Int64, _ emit: (Int32, Int32, Int64, Bool) -> Bool) -> Int? {
         let units = self.units
+        let levelRuns = bidiRunTable
         var breaks = firstBreaks
         var k = 0
         var a = Int(lineStart)
@@ -541,12 +542,17 @@ extension MetricsBlock.View {
             var contentEnd = b
             while contentEnd > a && units.isHanging(contentEnd - 1) { contentEnd -= 1 }
             var w = a == Int(lineStart) && !placed ? lineStartWidth(a, contentEnd) : advanceSum(a..<contentEnd)
+            // A bidi level run the line starts inside, ending in this word: its part rounded on
+            // its own (BidiItemRounding), as the general loop's `levelRunEndCorrection`.
+            var growth = dictionaryWordRunGrowth(levelRuns, lineStart: Int(lineStart), word: a, contentEnd: contentEnd, end: b)
+            w += growth.content
             if placed && x + w > limit {
                 if !emit(lineStart, Int32(a), content, false) { return nil }
                 lineStart = Int32(a)
                 placed = false
                 // The word now starts a line: inside a cluster it is shaped again from there.
-                w = lineStartWidth(a, contentEnd)
+                growth = dictionaryWordRunGrowth(levelRuns, lineStart: a, word: a, contentEnd: contentEnd, end: b)
+                w = lineStartWidth(a, contentEnd) + growth.content
             }
             if !placed && w > limit {
                 // Overflow-wrap breaks only between graphemes: a word that the dictionary ends
@@ -578,6 +584,10 @@ extension MetricsBlock.View {
                     continue
                 }
                 content = gx
+                // The last piece's content is corrected by `breakWordLine`; its hanging white
+                // space, on the line the last piece starts, here.
+                growth = dictionaryWordRunGrowth(levelRuns, lineStart: Int(lineStart), word: a, contentEnd: contentEnd, end: b)
+                growth.content = 0
                 if contentEnd > wordEnd {
                     // The line goes on inside word k, after the grapheme.
                     x = content
@@ -588,13 +598,31 @@ extension MetricsBlock.View {
             } else {
                 content = placed ? x + w : w
             }
-            x = content + trailingWidth(contentEnd, b, from: content)
+            x = content + trailingWidth(contentEnd, b, from: content) + growth.trailing
             placed = true
             a = b
             k += 1
         }
         // The segment that ends where the run ends.
         return segment(endingAtOrAfter: a) + 1
+    }
+
+    /// How much the dictionary word `a..<end` (content up to `contentEnd`) grows, in its content
+    /// or its hanging white space, on a line starting at unit `lineStart`: nonzero when it holds
+    /// the last unit of the bidi level run the line starts inside (after the run's start).
+    /// Chromium rounds the run's part from the line start, `ceil64(part) − part`, where the
+    /// stored advances carry the whole run's pad. Rejects in a compare or two (no runs; the run
+    /// ends outside the word); otherwise sums the line's units up to the run's end once, as
+    /// this path sums every word it places (lines after an overflow-wrap split, rare).
+    @inline(__always)
+    func dictionaryWordRunGrowth(_ runs: MetricsBlock.BidiRunTable, lineStart: Int, word a: Int, contentEnd: Int,
+                                 end: Int) -> (content: Int64, trailing: Int64) {
+        guard runs.count > 0, let (run, _, _) = runs.run(endingAtOrAfter: max(lineStart, a)), lineStart > Int(run.start) else { return (0, 0) }
+        let last = Int(run.last)
+        guard last >= a && last < end else { return (0, 0) }
+        let part = advanceSum(lineStart..<last + 1) - Int64(run.pad)
+        let amount = BidiItemRounding.correction(part: part, pad: run.pad)
+        return last < contentEnd ? (amount, 0) : (0, amount)
     }
 }
 
