@@ -113,6 +113,29 @@ import PropertyBased
         #expect(abs(drawn - layout.lines[0].width) < 0.001)
     }
 
+    /// Found by the property above (2,000 cases): a line that starts where overflow-wrap broke a
+    /// word inside a bidi level run and goes past the run's end rounds the run's part from the
+    /// line start, as the drawn glyphs do (BidiItemRounding) — when the run ends in the word's
+    /// hanging space (`aaaaaaaaaaa `, `“quoted” `: the word's last piece) and when the word is
+    /// split at a soft hyphen that does not fit (`…بالعالم\u{AD}`, `softHyphenOverflowBreak`).
+    @Test func lineStartingInsideABrokenWordRoundsItsLevelRunFromTheLineStart() throws {
+        let cases: [(String, TextStyle, Double)] = [
+            ("aaaaaaaaaaa مرحبا بالعالم", TextStyle(font: FontDescriptor(family: "DejaVu Sans"), size: 6), 20),
+            (" “quoted” مرحبا بالعالم", TextStyle(font: FontDescriptor(family: "Liberation Serif"), size: 13), 42),
+            ("aaaaaaaمرحبا بالعالم\u{AD}aaaa", TextStyle(font: FontDescriptor(family: "Liberation Serif"), size: 7), 5),
+        ]
+        for (text, style, width) in cases {
+            let layout = try PreparedText(text, style: style).layout(width: width)
+            let metrics = try TextMetrics(text, style: style)
+            let measured = metrics.withView { $0.lines(width: width, maxLines: nil).lines }
+            #expect(measured.map(\.width) == layout.lines.map(\.width))
+            for i in layout.lines.indices {
+                let drawn = try #require(drawnWidth(layout, line: i))
+                #expect(abs(drawn - layout.lines[i].width) < 0.001, "line \(i) of \(text.debugDescription) at \(width)")
+            }
+        }
+    }
+
     /// Found by the property above: a line with right-to-left runs, a tab and a closing CJK
     /// bracket trimmed at its end draws exactly its measured width.
     @Test func trimmedBracketAfterATabInABidiLineDrawsItsMeasuredWidth() throws {

@@ -268,6 +268,13 @@ extension MetricsBlock.View {
                         i += 1
                         continue
                     }
+                    if Rounding.on && Int(lineStart) > Int(segmentStart) {
+                        // The word's last line starts where it was broken, not at the segment:
+                        // a level run ending in its hanging space is rounded from there
+                        // (breakWordLine already rounds one ending in the word).
+                        runEndGrowth = (0, levelRunEndCorrection(levelRuns, segment: i, lineStart: Int(lineStart), pen: 0,
+                                                                 lineFirst: i, limit: limit).trailing)
+                    }
                     content = gx - trim
                     if let breaks = dictionary {
                         // The line starts inside a dictionary-segmented word: Chromium finds

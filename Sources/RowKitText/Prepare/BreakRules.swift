@@ -416,6 +416,16 @@ extension MetricsBlock.View {
         // Grapheme boundaries whose shaped position fits, with the growth of a line ending there.
         var boundaries: [(end: Int, x: Int64, growth: Int64, afterSoftHyphen: Bool)] = []
         var first: (end: Int, width: Int64, hyphen: Bool)?
+        // A bidi level run ending inside the word, the line starting inside it: its part from
+        // the line start is rounded up on its own, not with the whole run's folded pad
+        // (BidiItemRounding), as in `breakWordLine`.
+        var runLast = -1
+        var runPad: Int32 = 0
+        if headerFlags & MetricsBlock.HeaderFlag.bidiRuns != 0, let run = bidiRunTable.run(endingAtOrAfter: lineStart)?.run,
+           lineStart > Int(run.start) {
+            runLast = Int(run.last)
+            runPad = run.pad
+        }
         var x: Int64 = 0
         var u = lineStart
         while u < count {
@@ -424,6 +434,11 @@ extension MetricsBlock.View {
             var w = units.advance(u)
             while v < count && !units.isGraphemeStart(v) { w += units.advance(v); v += 1 }
             x += w
+            if u <= runLast && runLast < v {
+                var part = x - Int64(runPad)
+                for k in runLast + 1..<v { part -= units.advance(k) }
+                x += BidiItemRounding.correction(part: part, pad: runPad)
+            }
             let afterSoftHyphen = units.isSoftHyphen(v - 1)
             if first == nil { first = (v, afterSoftHyphen ? x + hyphenWidth : x, afterSoftHyphen) }
             if x > limit { break }
