@@ -94,6 +94,25 @@ import PropertyBased
         }
     }
 
+    /// Found by a scan of the property above: a line that starts at `《` reshaped alone after
+    /// `、` (Noto Sans Lisu, 12.34 px instead of 27) and is then broken by overflow-wrap
+    /// because the soft hyphen ending its word does not fit with its hyphen
+    /// (`softHyphenOverflowBreak`) counts the mark with its reshaped width, as it is drawn
+    /// (measured 165.29 px, drawn 150.63 before).
+    @Test func softHyphenOverflowBreakCountsAReshapedLineStart() throws {
+        let text = "（注）日本語A.brownhyphen-ated 👨‍👩‍👧Wikipediaquickfox、《红》“quoted”\u{AD}hyphen-atedمرحبا بالعالم"
+        let style = TextStyle(font: FontDescriptor(family: "Noto Sans"), size: 27, lineHeight: .pixels(31))
+        let layout = try PreparedText(text, style: style).layout(width: 177)
+        let metrics = try TextMetrics(text, style: style)
+        let measured = metrics.withView { $0.lines(width: 177, maxLines: nil).lines }
+        #expect(measured.map(\.width) == layout.lines.map(\.width))
+        #expect(layout.lines.contains { $0.start == 51 && layout.prepared.lineStartDelta(at: 51) != 0 }, "the scenario needs the reshaped 《 to start a line")
+        for i in layout.lines.indices {
+            let drawn = try #require(drawnWidth(layout, line: i))
+            #expect(abs(drawn - layout.lines[i].width) < 0.001, "line \(i)")
+        }
+    }
+
     /// Found by the property above: Noto Sans Devanagari kerns द against its vowel sign ी, two
     /// HarfBuzz clusters of one grapheme. No line ends between them, so a line broken at the
     /// soft hyphen after “हिन्दी” is not widened to undo that kerning: measured and drawn are

@@ -433,6 +433,8 @@ extension MetricsBlock.View {
             var v = u + 1
             var w = units.advance(u)
             while v < count && !units.isGraphemeStart(v) { w += units.advance(v); v += 1 }
+            // CJK punctuation starting the line is shaped again alone (``LineStartReshape``), as drawn.
+            if u == lineStart && u > 0 && units.isClusterStart(u) && units.isGraphemeStart(u) { w = lineStartWidth(u, v) }
             x += w
             if u <= runLast && runLast < v {
                 var part = x - Int64(runPad)
