@@ -500,6 +500,16 @@ package enum MetricsBlock {
 
         /// Every part's offset.
         var offsets: Offsets {
+            guard headerFlags & HeaderFlag.extras != 0 else { return offsets(extras: ExtrasCounts()) }
+            // The extras part's counts open it; its offset does not depend on them.
+            let e = offsets(extras: ExtrasCounts()).extras
+            func count(_ k: Int) -> Int { Int(base.load(fromByteOffset: e + 4 * k, as: Int32.self)) }
+            return offsets(extras: ExtrasCounts(kerns: count(0), alone: count(1), ranges: count(2), text: count(3),
+                                                language: count(4), bidiRuns: count(5)))
+        }
+
+        /// The offsets from the header's counts and the extras part's `counts`.
+        private func offsets(extras counts: ExtrasCounts) -> Offsets {
             let n = segmentCount, s = specialCount
             var r = 0, b = 0
             if headerFlags & HeaderFlag.tallerLines != 0 {
@@ -509,35 +519,15 @@ package enum MetricsBlock {
                 r = Int(base.load(fromByteOffset: section, as: Int32.self))
                 b = Int(base.load(fromByteOffset: section + 4, as: Int32.self))
             }
-            var o = Offsets(segments: n, trail: trailCount, wideEnds: wideEnds, specials: s, boxes: b,
-                            classRuns: r, palette: paletteCount, unitCount: unitCount, unitBits: unitBits, cold: coldOffset)
-            if headerFlags & HeaderFlag.extras != 0 {
-                let e = o.extras
-                func count(_ k: Int) -> Int { Int(base.load(fromByteOffset: e + 4 * k, as: Int32.self)) }
-                o = Offsets(segments: n, trail: trailCount, wideEnds: wideEnds, specials: s, boxes: b,
-                            classRuns: r, palette: paletteCount, unitCount: unitCount, unitBits: unitBits,
-                            extras: ExtrasCounts(kerns: count(0), alone: count(1), ranges: count(2), text: count(3), language: count(4),
-                                                 bidiRuns: count(5)),
-                            cold: coldOffset)
-            }
-            return o
+            return Offsets(segments: n, trail: trailCount, wideEnds: wideEnds, specials: s, boxes: b, classRuns: r,
+                           palette: paletteCount, unitCount: unitCount, unitBits: unitBits, extras: counts, cold: coldOffset)
         }
 
         /// The stored bidi level runs (`BidiItemRounding.records`; empty without direction
         /// changes). They open the extras part, so only the offsets before it are computed.
         var bidiRunTable: BidiRunTable {
             guard headerFlags & HeaderFlag.bidiRuns != 0 else { return BidiRunTable(base: base, count: 0) }
-            // `offsets` up to the extras part (as it computes them).
-            let n = segmentCount, s = specialCount
-            var r = 0, b = 0
-            if headerFlags & HeaderFlag.tallerLines != 0 {
-                let specials = Offsets.align(endsOffset + (wideEnds ? 4 : 2) * n, 4)
-                let section = Offsets.tallerLineBoxes(after: specials + 16 * s) - 8
-                r = Int(base.load(fromByteOffset: section, as: Int32.self))
-                b = Int(base.load(fromByteOffset: section + 4, as: Int32.self))
-            }
-            let e = Offsets(segments: n, trail: trailCount, wideEnds: wideEnds, specials: s, boxes: b, classRuns: r,
-                            palette: paletteCount, unitCount: unitCount, unitBits: unitBits, cold: coldOffset).extras
+            let e = offsets(extras: ExtrasCounts()).extras
             return BidiRunTable(base: base + e + 24, count: Int(base.load(fromByteOffset: e + 20, as: Int32.self)))
         }
 
