@@ -509,7 +509,7 @@ package enum MetricsBlock {
         }
 
         /// The offsets from the header's counts and the extras part's `counts`.
-        private func offsets(extras counts: ExtrasCounts) -> Offsets {
+        @inline(__always) private func offsets(extras counts: ExtrasCounts) -> Offsets {
             let n = segmentCount, s = specialCount
             var r = 0, b = 0
             if headerFlags & HeaderFlag.tallerLines != 0 {
