@@ -136,12 +136,16 @@ import PropertyBased
     /// word inside a bidi level run and goes past the run's end rounds the run's part from the
     /// line start, as the drawn glyphs do (BidiItemRounding) — when the run ends in the word's
     /// hanging space (`aaaaaaaaaaa `, `“quoted” `: the word's last piece) and when the word is
-    /// split at a soft hyphen that does not fit (`…بالعالم\u{AD}`, `softHyphenOverflowBreak`).
+    /// split at a soft hyphen that does not fit (`…بالعالم\u{AD}`, `softHyphenOverflowBreak`),
+    /// also when the line resuming after that split ends at the soft hyphen, past the run's end
+    /// (`م\u{AD}`: the soft hyphen is a level run of its own).
     @Test func lineStartingInsideABrokenWordRoundsItsLevelRunFromTheLineStart() throws {
         let cases: [(String, TextStyle, Double)] = [
             ("aaaaaaaaaaa مرحبا بالعالم", TextStyle(font: FontDescriptor(family: "DejaVu Sans"), size: 6), 20),
             (" “quoted” مرحبا بالعالم", TextStyle(font: FontDescriptor(family: "Liberation Serif"), size: 13), 42),
             ("aaaaaaaمرحبا بالعالم\u{AD}aaaa", TextStyle(font: FontDescriptor(family: "Liberation Serif"), size: 7), 5),
+            ("bb بالعالم\u{AD}aaaaaaaaaa", TextStyle(font: FontDescriptor(family: "Noto Sans"), size: 11, whiteSpace: .preWrap), 16),
+            ("aaaaaaaaaaaaaaaaaaaaaaمرحبا بالعالم\u{AD}aaaaaaaaaa", TextStyle(font: FontDescriptor(family: "Noto Sans"), size: 11), 31),
         ]
         for (text, style, width) in cases {
             let layout = try PreparedText(text, style: style).layout(width: width)

@@ -177,6 +177,13 @@ extension MetricsBlock.View {
                                 lineFirst = j
                                 content = lineStartWidth(split.end, contentEnd(j))
                                 x = content + trailing(j)
+                                if Rounding.on {
+                                    // A level run ending in the segment is rounded from the
+                                    // split, not with its folded pad (BidiItemRounding).
+                                    let g = levelRunEndCorrection(levelRuns, segment: j, lineStart: split.end, pen: 0, lineFirst: j, limit: limit)
+                                    content += g.content
+                                    x += g.content + g.trailing
+                                }
                                 placed = 1
                                 let fj = flags(j)
                                 lastFlags = fj & ~Flag.mandatoryBreak
