@@ -1001,20 +1001,3 @@ extension PreparedText {
         }
     }
 }
-
-/// Per-glyph advances of bitmap (color emoji) fonts: each glyph scales from its strike on its
-/// own (Skia's advance per glyph), so a cluster of several glyphs — an emoji ZWJ sequence that
-/// the shaping script does not ligate, e.g. after Khmer — is the sum of whole strike advances,
-/// not the strike rounding of their sum (docs/CHROMIUM.md §1).
-enum BitmapAdvances {
-    static func credit(_ shaped: ShapedRun, font: Font, size: Double, at start: Int, into unitAdvances: inout [Int32]) {
-        let clusters = shaped.glyphClusters, advances = shaped.glyphAdvances
-        var multi = false
-        for g in 1..<max(1, clusters.count) where clusters[g] == clusters[g - 1] { multi = true; break }
-        guard multi else { return }
-        let scale = font.fixedScale(size: size)
-        var sums: [Int: Int64] = [:]
-        for g in clusters.indices { sums[Int(clusters[g]), default: 0] += font.fixedAdvance(advances[g], scale: scale, size: size) }
-        for (c, sum) in sums where sum != 0 { unitAdvances[start + c] = clamp(sum) }
-    }
-}

@@ -370,10 +370,9 @@ struct Builder {
                 if units[u] & 0xFFF0 == 0x2000, let space = font.fallbackSpaceAdvance(units[u], size: style.size) { unitAdvances[u] = clamp(space) }
             }
         }
-        if font.bitmapStrikePPEM != nil && shaped.aloneWidths.isEmpty {
-            // Bitmap glyphs advance by whole strike pixels each: a cluster of several glyphs (an
-            // emoji sequence not ligated) is the sum of its glyphs' advances, as drawn.
-            BitmapAdvances.credit(shaped, font: font, size: style.size, at: start, into: &unitAdvances)
+        if shaped.hasMultiAdvanceClusters {
+            // Each glyph becomes pixels on its own, as drawn (``ClusterAdvances``).
+            ClusterAdvances.credit(shaped, font: font, size: style.size, at: start, into: &unitAdvances)
         }
         let kerning = shaped.kerning
         for p in stride(from: 0, to: kerning.count, by: 2) {

@@ -13,9 +13,12 @@ package final class ShapedRun: Sendable {
     /// the line-start widths (``ClusterSplit``).
     private let counts: (glyphs: Int, units: Int, kerning: Int, alone: Int)
     nonisolated(unsafe) private let storage: UnsafeMutablePointer<Int32>
+    /// Whether a cluster has two or more glyphs that advance (``ClusterAdvances``).
+    let hasMultiAdvanceClusters: Bool
 
-    private init(glyphs: Int, units: Int, kerning: Int = 0, alone: Int = 0) {
+    private init(glyphs: Int, units: Int, kerning: Int = 0, alone: Int = 0, multiAdvance: Bool = false) {
         counts = (glyphs, units, kerning, alone)
+        hasMultiAdvanceClusters = multiAdvance
         let size = max(1, 5 * glyphs + units + 2 * kerning + 3 * alone)
         storage = .allocate(capacity: size)
         storage.initialize(repeating: 0, count: size)
@@ -105,7 +108,16 @@ package final class ShapedRun: Sendable {
         var clusters = [Int32](repeating: 0, count: n)
         // Cluster starts HarfBuzz flags unsafe to break before (``UnsafeLineStart``).
         var unsafe = [Bool](repeating: false, count: u)
+        // A cluster's glyphs are consecutive in HarfBuzz's output: two advancing glyphs in a
+        // row with one cluster make a cluster of several advances.
+        var multiAdvance = false
+        var lastAdvancing: Int32 = -1
         for i in 0..<n {
+            if shaped.xAdvance(i) != 0 {
+                let c = Int32(bitPattern: shaped.cluster(i))
+                if c == lastAdvancing { multiAdvance = true }
+                lastAdvancing = c
+            }
             if shaped.unsafeToBreak(i) { unsafe[Int(Int32(bitPattern: shaped.cluster(i)) - lower)] = true }
             glyphs[i] = Int32(bitPattern: shaped.glyph(i))
             glyphs[n + i] = shaped.xAdvance(i)
@@ -120,7 +132,7 @@ package final class ShapedRun: Sendable {
                                                  rightToLeft: rightToLeft, language: language, buffer: buffer,
                                                  knownBreaks: knownBreaks)
         if !rightToLeft { UnsafeLineStart.record(clusters: clusters, unsafe: unsafe, count: u, into: &alone) }
-        let run = ShapedRun(glyphs: n, units: u, kerning: kerning.count / 2, alone: alone.count / 3)
+        let run = ShapedRun(glyphs: n, units: u, kerning: kerning.count / 2, alone: alone.count / 3, multiAdvance: multiAdvance)
         let base = run.storage
         for k in 0..<(5 * n) { base[k] = glyphs[k] }
         for k in 0..<u { base[5 * n + k] = unitAdvances[k] }
