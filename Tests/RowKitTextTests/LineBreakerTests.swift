@@ -19,6 +19,32 @@ import Testing
         #expect(layout.lines[1].start == 8)
     }
 
+    /// Found by a long run of the property tests (a crash): a soft hyphen followed by an
+    /// ideographic space, too narrow for the hyphen. The soft hyphen's line is split off by
+    /// overflow-wrap and what is left of its segment is the space that hangs; it hangs on that
+    /// line (it used to start a line of its own, whose width was summed over a reversed range).
+    /// Line counts as headless Chromium gives them (DejaVu Sans 22 px).
+    @Test func spaceHangingAfterASplitSoftHyphenStaysOnItsLine() throws {
+        let style = TextStyle(font: FontDescriptor(family: "DejaVu Sans"), size: 22)
+        let cases: [(String, Double, Int)] = [
+            ("\u{AD}\u{3000} รายงาน", 0.75, 7), ("\u{AD}\u{3000} รายงาน", 20, 6), ("\u{AD}\u{3000} รายงาน", 30, 4),
+            ("ab\u{AD}\u{3000} cd", 10, 5), ("ab\u{AD}\u{3000}\u{3000} cd", 20, 5), ("ab\u{AD}\u{3000} cd", 30, 3),
+            ("a\u{AD}\u{3000}b", 0.75, 3), ("a\u{AD}\u{3000}b", 30, 2),
+        ]
+        for (text, width, lineCount) in cases {
+            let prepared = try PreparedText(text, style: style)
+            let layout = try prepared.layout(width: width)
+            #expect(layout.lines.count == lineCount, "\(text.debugDescription) at \(width)")
+            for (a, b) in zip(layout.lines, layout.lines.dropFirst()) { #expect(a.end == b.start) }
+            let metrics = try TextMetrics(text, style: style)
+            #expect(metrics.withView { $0.lines(width: width, maxLines: nil).lines } == layout.lines)
+        }
+        // The text the property test crashed on (DejaVu Sans 900 oblique 22 px at 0.75 px).
+        let found = "\n\u{AD}\u{3000}   รายงานก่อนวันที่officea สวัสดีहिन्दी」!the」ภาษาไทย\n(x)"
+        let heavy = TextStyle(font: FontDescriptor(family: "DejaVu Sans", weight: FontWeight(900), slant: .oblique), size: 22)
+        #expect(try PreparedText(found, style: heavy).layout(width: 0.75).lines.count > 20)
+    }
+
     @Test func manyTrailingSpacesHangInPreWrap() throws {
         let s = style(.preWrap)
         let p = try prepare("aaa bbb      ccc", s)

@@ -149,22 +149,30 @@ extension MetricsBlock.View {
                                     : lineFirst == endSegment ? grownEndOverflowBreak(lineStart: Int(lineStart), contentEnd: contentEnd(endSegment), limit: limit) : nil {
                             // overflow-wrap breaks the word between graphemes instead
                             // (docs/CHROMIUM.md §3(b, e)); the line resumes where it broke.
-                            if !emit(lineStart, Int32(split.end), split.width, split.hyphen) { return }
-                            lineStart = Int32(split.end)
                             // The split can fall in an earlier segment than the last placed one
                             // (back through soft hyphens): the line resumes in the segment
                             // holding it, so a soft hyphen left at its start is still a break
                             // (a hyphen-only line, docs/CHROMIUM.md §3(b)).
                             var j = lineFirst
                             while j < n && Int(end(j)) <= split.end { j += 1 }
-                            if j < n && j > 0 && Int(end(j - 1)) == split.end {
+                            // When only the segment's hanging white space is left after the split
+                            // (`\u{AD}\u{3000} `: a soft hyphen before an ideographic space), it
+                            // hangs at the end of this line instead of starting one.
+                            var splitEnd = split.end
+                            if j < n && splitEnd >= contentEnd(j) {
+                                splitEnd = Int(end(j))
+                                j += 1
+                            }
+                            if !emit(lineStart, Int32(splitEnd), split.width, split.hyphen) { return }
+                            lineStart = Int32(splitEnd)
+                            if j < n && j > 0 && Int(end(j - 1)) == splitEnd {
                                 placed = 0
                                 lastFlags = 0
                                 x = 0
                                 content = 0
                                 i = j
                             } else if j < n && flags(j) & Flag.breakable != 0
-                                        && lineStartWidth(split.end, contentEnd(j)) > limit {
+                                        && lineStartWidth(splitEnd, contentEnd(j)) > limit {
                                 // The rest of the word is still wider than the line: broken
                                 // again between graphemes, from where the line starts.
                                 placed = 0
@@ -172,15 +180,15 @@ extension MetricsBlock.View {
                                 x = 0
                                 content = 0
                                 i = j
-                                resume = split.end
+                                resume = splitEnd
                             } else if j < n {
                                 lineFirst = j
-                                content = lineStartWidth(split.end, contentEnd(j))
+                                content = lineStartWidth(splitEnd, contentEnd(j))
                                 x = content + trailing(j)
                                 if Rounding.on {
                                     // A level run ending in the segment is rounded from the
                                     // split, not with its folded pad (BidiItemRounding).
-                                    let g = levelRunEndCorrection(levelRuns, segment: j, lineStart: split.end, pen: 0, lineFirst: j, limit: limit)
+                                    let g = levelRunEndCorrection(levelRuns, segment: j, lineStart: splitEnd, pen: 0, lineFirst: j, limit: limit)
                                     content += g.content
                                     x += g.content + g.trailing
                                 }
