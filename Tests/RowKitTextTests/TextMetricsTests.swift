@@ -159,6 +159,25 @@ import PropertyBased
         }
     }
 
+    /// Found by the property above (50 times its count): in `pre-wrap`, a line resuming after
+    /// an overflow-wrap split, in a word whose segment ends in a tab (`brown\u{AD}\t`), takes
+    /// the tab to the next stop from the rest of the word, as it is drawn (it was counted at
+    /// the plain space width: measured 56.94 px, drawn 83.94). Line counts as in Chromium.
+    @Test func tabAfterTheRestOfASplitWordGoesToTheNextStop() throws {
+        let text = "aaaaaaaaaaaabrown\u{AD}\taaaaaa漢字aaaaaaaaaaaaaaa"
+        let style = TextStyle(font: FontDescriptor(family: "Liberation Serif"), size: 18, whiteSpace: .preWrap)
+        for (width, lineCount) in [(72.0, 7), (90, 5), (130, 3)] {
+            let layout = try PreparedText(text, style: style).layout(width: width)
+            #expect(layout.lines.count == lineCount)
+            let metrics = try TextMetrics(text, style: style)
+            #expect(metrics.withView { $0.lines(width: width, maxLines: nil).lines.map(\.width) } == layout.lines.map(\.width))
+            for i in layout.lines.indices {
+                let drawn = try #require(drawnWidth(layout, line: i))
+                #expect(abs(drawn - layout.lines[i].width) < 0.001, "line \(i) at \(width)")
+            }
+        }
+    }
+
     /// Found by the property above: a line with right-to-left runs, a tab and a closing CJK
     /// bracket trimmed at its end draws exactly its measured width.
     @Test func trimmedBracketAfterATabInABidiLineDrawsItsMeasuredWidth() throws {

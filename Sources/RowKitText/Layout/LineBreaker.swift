@@ -184,16 +184,18 @@ extension MetricsBlock.View {
                             } else if j < n {
                                 lineFirst = j
                                 content = lineStartWidth(splitEnd, contentEnd(j))
-                                x = content + trailing(j)
+                                var trailingGrowth: Int64 = 0
                                 if Rounding.on {
                                     // A level run ending in the segment is rounded from the
                                     // split, not with its folded pad (BidiItemRounding).
                                     let g = levelRunEndCorrection(levelRuns, segment: j, lineStart: splitEnd, pen: 0, lineFirst: j, limit: limit)
                                     content += g.content
-                                    x += g.content + g.trailing
+                                    trailingGrowth = g.trailing
                                 }
-                                placed = 1
                                 let fj = flags(j)
+                                // A tab after the rest of the word goes to the next stop from it.
+                                x = content + (fj & Flag.tab != 0 ? tabbedSpaceWidth(segment: j, from: content) : trailing(j)) + trailingGrowth
+                                placed = 1
                                 lastFlags = fj & ~Flag.mandatoryBreak
                                 i = j + 1
                                 if fj & Flag.mandatoryBreak != 0 {
