@@ -39,6 +39,34 @@ import Testing
         }
     }
 
+    /// A deleted anchor is replaced by an item that stays in place — the next one below, else
+    /// the one above — never by a row that moves away, which the viewport would follow (found by
+    /// the seeded property test, seed 144).
+    @Test func aDeletedAnchorIsReplacedByAnItemThatStaysInPlace() throws {
+        let a = ListSection(rows: (0..<10).map { Rows.fixed("a\($0)", 40) })
+        let b = ListSection(rows: (0..<10).map { Rows.fixed("b\($0)", 40) })
+        let e = try makeEngine([a, b], viewport: 200, defaultEstimate: 40, anchoring: .keepContentStill)
+        try e.measureAll()
+        e.scroll(to: 400 + 3 * 40 + 13)                     // b3 at −13
+        // b3's section is replaced and a9, the item above it, moves to the top.
+        try e.performBatchUpdates { batch in
+            batch.reloadSection(at: 1, with: ListSection(rows: (0..<5).map { Rows.fixed("n\($0)", 40) }))
+            batch.move(from: path(0, 9), to: path(0, 0))
+        }
+        #expect(try e.item(at: 9).id == "a8")
+        #expect(try e.offset(ofItem: 9) - e.contentOffset == -13, "a8, the item above that stays, takes b3's place")
+        // With an item below that stays, that one takes the place.
+        let f = try makeEngine([a, b], viewport: 200, defaultEstimate: 40, anchoring: .keepContentStill)
+        try f.measureAll()
+        f.scroll(to: 400 + 3 * 40 + 13)
+        try f.performBatchUpdates { batch in
+            batch.delete(at: path(1, 3))
+            batch.move(from: path(1, 4), to: path(0, 0))
+        }
+        #expect(try f.item(at: 14).id == "b5")
+        #expect(try f.offset(ofItem: 14) - f.contentOffset == -13, "b5, the next item that stays, takes b3's place")
+    }
+
     @Test func stickToBottomFollowsTheEnd() throws {
         let e = try Self.engine(.stickToBottom)
         e.scroll(to: .infinity)                             // at the end: 50 × 40 − 200

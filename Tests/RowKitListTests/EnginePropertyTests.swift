@@ -244,7 +244,8 @@ import Testing
         }.joined(separator: "; ")
     }
 
-    @Test(arguments: [1 as UInt64, 2, 3, 4, 5, 6, 7, 8, 9])
+    // 144: a deleted anchor whose only survivor above moved away (found in a run of 160 more seeds).
+    @Test(arguments: [1 as UInt64, 2, 3, 4, 5, 6, 7, 8, 9, 144])
     func randomSequencesMatchReferenceModel(seed: UInt64) throws {
         var gen = Generator(rng: SeededRandom(seed: seed))
         let sectionCount = gen.rng.int(1...4)

@@ -7,6 +7,9 @@ extension ListState {
         // where it lands.
         typealias StashKey = BatchPlan<Row>.StashKey
         var anchorStash: StashKey?
+        // Whether the anchor item was deleted: its replacement is an item that stays in place,
+        // never one that moves away (the viewport would follow it).
+        var anchorReplaced = false
 
         // Ids and kept rows first: the plan checked that the result is unique.
         idSet.subtract(plan.removedIDs)
@@ -34,11 +37,13 @@ extension ListState {
             if flat < a.index {
                 a.index -= 1
             } else if flat == a.index {
-                if let key {
+                if let key, !anchorReplaced {
                     anchorStash = key
-                } else if a.index >= items.count {
-                    // The last item went: the one above takes its place.
-                    a.index = items.count - 1
+                } else {
+                    // Removals run from the bottom up, so what now holds the index is the next
+                    // item that stays in place; with none left below, the one above.
+                    anchorReplaced = true
+                    if a.index >= items.count { a.index = items.count - 1 }
                 }
             }
             anchor = items.count == 0 && anchorStash == nil ? nil : a
@@ -201,7 +206,8 @@ extension ListEngine {
     /// first: if anything is inconsistent, nothing changes.
     ///
     /// The item at the top of the viewport keeps its screen position (if it is deleted, the next
-    /// item that stays takes its place), except as ``scrollAnchoring`` says at the top or bottom.
+    /// item that stays in place takes its place, else the one above it; never a row that moves
+    /// away), except as ``scrollAnchoring`` says at the top or bottom.
     /// Costs O(k log n) for k changed items (plus O(sections)).
     ///
     /// - Throws: ``ListError/indexOutOfRange(_:)``, ``ListError/inconsistentBatch(_:)`` or
