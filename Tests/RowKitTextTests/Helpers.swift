@@ -207,13 +207,15 @@ func drawnWidth(_ layout: TextLayout, line i: Int, sourceLocation: SourceLocatio
         }
     }
     // Tabs have no glyphs; their width is the jump to the next stop (8 spaces; the one after
-    // when the next is less than half a space away).
+    // when the next is less than half a space away), counted after a soft hyphen from the pen
+    // plus the hyphen (docs/CHROMIUM.md, twelfth round).
     // (The pen starts changed by a reshaped line start, ``LineStartReshape``.)
     let tab = Int64(p.spaceWidth) * 8
     var x: Int64 = p.lineStartDelta(at: line.start), tabs: Int64 = 0
     for u in line.start..<contentEnd {
         if p.units[u] == 0x09 && tab > 0 {
-            let stop = TabStop.end(from: x, spaceWidth: p.spaceWidth)
+            let hyphen = u > 0 && p.units[u - 1] == 0xAD ? (Int64(p.hyphenWidth) + 1023) & ~1023 : 0
+            let stop = TabStop.end(from: x + hyphen, spaceWidth: p.spaceWidth) - hyphen
             tabs += stop - x
             x = stop
         } else {

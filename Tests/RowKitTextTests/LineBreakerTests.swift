@@ -45,6 +45,30 @@ import Testing
         #expect(try PreparedText(found, style: heavy).layout(width: 0.75).lines.count > 20)
     }
 
+    /// In `pre-wrap`, a tab right after a soft hyphen goes to the next stop from the pen plus the
+    /// hyphen (5.7734 px, rounded up to the 1/64 px layout unit), and the pen after it is that
+    /// stop less the hyphen (docs/CHROMIUM.md, twelfth round): DejaVu Sans 16 px
+    /// `xxxx\u{AD}\tyy` is 37.875 + (81.375 − 43.65625) + 18.9375 = 94.53125 px, one line from
+    /// a box of 94.515625 px in Chromium, two at 94.5.
+    @Test func tabAfterASoftHyphenCountsItsStopWithTheHyphen() throws {
+        let style = TextStyle(font: FontDescriptor(family: "DejaVu Sans"), size: 16, whiteSpace: .preWrap)
+        let prepared = try PreparedText("xxxx\u{AD}\tyy", style: style)
+        #expect(try prepared.layout(width: 94.515625).lines.map(\.width) == [94.53125])
+        #expect(try prepared.layout(width: 94.5).lines.count == 2)
+        let twoTabs = try PreparedText("xxxx\u{AD}\tyy\tz", style: style)
+        #expect(try twoTabs.layout(width: 100).lines.count == 2, "the next tab counts from the pen after the first")
+        #expect(try PreparedText("xxxx\tyy", style: style).layout(width: 60).lines.count == 1, "without the soft hyphen")
+        for width in [94.5625, 100, 300] {
+            let layout = try twoTabs.layout(width: width)
+            let metrics = try TextMetrics("xxxx\u{AD}\tyy\tz", style: style)
+            #expect(metrics.withView { $0.lines(width: width, maxLines: nil).lines } == layout.lines)
+            for i in layout.lines.indices {
+                let drawn = try #require(drawnWidth(layout, line: i))
+                #expect(abs(drawn - layout.lines[i].width) < 0.001, "line \(i) at \(width)")
+            }
+        }
+    }
+
     @Test func manyTrailingSpacesHangInPreWrap() throws {
         let s = style(.preWrap)
         let p = try prepare("aaa bbb      ccc", s)

@@ -462,7 +462,10 @@ extension MetricsBlock.View {
             var v = u + 1
             var gw = units.advance(u)
             while v < end && !units.isGraphemeStart(v) { gw += units.advance(v); v += 1 }
-            if units.kind(u) == MetricsBlock.Attribute.tab { gw = TabStop.end(from: x, spaceWidth: spaceWidth) - x }
+            if units.kind(u) == MetricsBlock.Attribute.tab {
+                let hyphen = u > 0 && units.isSoftHyphen(u - 1) ? Self.ceilToLayoutUnit(Int64(hyphenWidth)) : 0   // as in trailingWidth
+                gw = TabStop.end(from: x + hyphen, spaceWidth: spaceWidth) - hyphen - x
+            }
             x += gw
             if x > available { break }
             if !units.isHanging(v - 1) { best = v; bestWidth = x }

@@ -211,7 +211,13 @@ extension PreparedText {
     func penPosition(of u: Int, lineStart: Int, startDelta: Int64 = 0) -> Double {
         var x: Int64 = u > lineStart ? startDelta : 0
         for k in lineStart..<u {
-            if units[k] == 0x09 { x = TabStop.end(from: x, spaceWidth: spaceWidth) } else { x += unitAdvance(k) }
+            if units[k] == 0x09 {
+                // After a soft hyphen the stop counts from the pen with the hyphen (as measured).
+                let hyphen = k > 0 && units[k - 1] == 0xAD ? MetricsBlock.View.ceilToLayoutUnit(Int64(hyphenWidth)) : 0
+                x = TabStop.end(from: x + hyphen, spaceWidth: spaceWidth) - hyphen
+            } else {
+                x += unitAdvance(k)
+            }
         }
         return Self.pixels(x)
     }

@@ -531,7 +531,12 @@ extension MetricsBlock.View {
         for u in a..<b {
             switch units.kind(u) {
             case MetricsBlock.Attribute.space: pen += Int64(spaceWidth)
-            case MetricsBlock.Attribute.tab: pen = TabStop.end(from: pen, spaceWidth: spaceWidth)
+            case MetricsBlock.Attribute.tab:
+                // After a soft hyphen the stop counts from the pen with the hyphen (its width
+                // rounded up to the layout unit), which then is not shown (docs/CHROMIUM.md,
+                // twelfth round): `xxxx\u{AD}\tyy`.
+                let hyphen = u > 0 && units.isSoftHyphen(u - 1) ? Self.ceilToLayoutUnit(Int64(hyphenWidth)) : 0
+                pen = TabStop.end(from: pen + hyphen, spaceWidth: spaceWidth) - hyphen
             default: break
             }
         }
