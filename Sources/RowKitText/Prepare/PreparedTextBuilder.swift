@@ -322,6 +322,17 @@ struct Builder {
         return found
     }
 
+    /// The line breaks of `chunk`, a chunk of the paragraph at unit `offset` whose breaks are
+    /// found alone (``ChunkedBuilder/breaksAlone(_:at:)``); ICU's own breaks are kept for its runs
+    /// (``paragraphBreaks``).
+    mutating func lineBreaks(ofChunk chunk: UnsafeBufferPointer<UInt16>, at offset: Int) throws(TextError)
+        -> (ends: [Int32], mandatory: [UInt8]) {
+        var icu: [Int32] = []
+        let found = try BreakOpportunities.find(chunk, language: style.lang, icu: &icu)
+        paragraphBreaks.keep(icu, ofChunk: chunk, at: offset, paragraphCount: paragraph?.count ?? chunk.count, language: style.lang)
+        return found
+    }
+
     /// Shapes `start..<end` (through the cache), records it as a glyph run and credits its
     /// advances, in 16.16 pixels, to the paragraph's units.
     mutating func closeRun(_ units: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, _ font: Font, _ level: UInt8,

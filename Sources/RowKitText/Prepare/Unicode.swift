@@ -11,10 +11,10 @@ enum UnicodeAnalysis {
         var ends = [Int32](repeating: 0, count: capacity)
         var mandatory = [UInt8](repeating: 0, count: capacity)
         let rules = lineBreakRules(for: language)
+        // ICU's own hard breaks are not asked for (`ubrk_getRuleStatus` per break): a break is
+        // forced only after a kept newline, decided below from the unit.
         let count = ends.withUnsafeMutableBufferPointer { e in
-            mandatory.withUnsafeMutableBufferPointer { m in
-                ICU.lineBreaks(units, rules: rules, breaks: e.baseAddress, mandatory: m.baseAddress, capacity: Int32(capacity))
-            }
+            ICU.lineBreaks(units, rules: rules, breaks: e.baseAddress, mandatory: nil, capacity: Int32(capacity))
         }
         guard count >= 0 else { throw .unicodeAnalysisFailed("line breaks") }
         var kept = 0
