@@ -28,6 +28,9 @@ struct ChunkedBuilder {
     /// Glyph runs (absolute offsets) and, when runs are kept, their shaped glyphs.
     var runs = RawBuffer<WordCache.Run>()
     var shaped: [ShapedRun] = []
+    /// A missed chunk's share of the paragraph's breaks and grapheme ends, kept from paragraph
+    /// to paragraph (grown afresh for each, they were reallocated ~4 times a paragraph).
+    private var shareBreaks: [Int32] = [], shareMandatory: [UInt8] = [], shareGraphemes: [Int32] = []
 
     /// Frees the buffers.
     mutating func deallocate() {
@@ -37,6 +40,9 @@ struct ChunkedBuilder {
         kerns = []
         alone = []
         shaped = []
+        shareBreaks = []
+        shareMandatory = []
+        shareGraphemes = []
     }
 
     /// Builds `units` (with bidi `levels`, nil when all 0) in `context`; returns false when the
@@ -81,8 +87,17 @@ struct ChunkedBuilder {
         // Its grapheme ends alone, found first when a hit makes a plan again (`planStart`).
         var paragraphGraphemes: [Int32]?
         var breakIndex = 0, graphemeIndex = 0
-        // A missed chunk's share of them, rebased (arrays reused from chunk to chunk).
+        // A missed chunk's share of them, rebased (arrays reused from chunk to chunk and from
+        // paragraph to paragraph).
         var breaks: [Int32] = [], mandatory: [UInt8] = [], graphemes: [Int32] = []
+        swap(&breaks, &shareBreaks)
+        swap(&mandatory, &shareMandatory)
+        swap(&graphemes, &shareGraphemes)
+        defer {
+            swap(&breaks, &shareBreaks)
+            swap(&mandatory, &shareMandatory)
+            swap(&graphemes, &shareGraphemes)
+        }
         // Mostly-ASCII paragraphs (Latin text with a few curly quotes) analyse their few
         // non-ASCII misses alone; others run ICU once over the paragraph.
         var complex = 0

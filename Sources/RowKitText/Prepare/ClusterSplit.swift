@@ -24,7 +24,7 @@ enum ClusterSplit {
                                 buffer: HBBuffer, knownBreaks: ParagraphLineBreaks.Share? = nil) -> [Int32] {
         let count = item.count
         guard count > 1 else { return [] }
-        var isStart = [Bool](repeating: false, count: count + 1)
+        var isStart = zeroFilledArray(false, count: count + 1)
         for c in clusters where c >= 0 && Int(c) < count { isStart[Int(c)] = true }
         isStart[count] = true
         // Grapheme starts and the dictionary's word ends of the run, found at its first
@@ -38,7 +38,7 @@ enum ClusterSplit {
             defer { c0 = c1 }
             guard c1 - c0 > 1 else { continue }
             if starts.isEmpty {
-                starts = [Bool](repeating: false, count: count + 1)
+                starts = zeroFilledArray(false, count: count + 1)
                 let slice = UnsafeBufferPointer(rebasing: units[item])
                 var previous = 0
                 if let ends = try? UnicodeAnalysis.graphemeEnds(slice) {
