@@ -31,6 +31,12 @@ struct ChunkedBuilder {
     /// A missed chunk's share of the paragraph's breaks and grapheme ends, kept from paragraph
     /// to paragraph (grown afresh for each, they were reallocated ~4 times a paragraph).
     private var shareBreaks: [Int32] = [], shareMandatory: [UInt8] = [], shareGraphemes: [Int32] = []
+    /// The share of this thread's recent chunks that missed the word cache, as 65,536ths
+    /// (each chunk weighs 1/64 of it): a choice between exact ways of finding line breaks,
+    /// never an answer.
+    private var recentMisses: UInt32 = 0
+    /// Below this miss rate a paragraph of any script finds a missed chunk's breaks alone.
+    static let chunkAloneMissRate: UInt32 = 65_536 * 30 / 100
 
     /// Frees the buffers.
     mutating func deallocate() {
@@ -148,6 +154,7 @@ struct ChunkedBuilder {
             let hash = cacheable ? WordCache.hash(context: context.analysisID, state: state, levels: key, units: chunk) : 0
             if cacheable, let index = words.find(hash, context: context.analysisID, state: state, levels: key, units: chunk) {
                 words.hits += 1
+                recentMisses -= recentMisses >> 6
                 let e = words.young.entries[index]
                 if e.flags & WordCache.Flag.joinsNeighbours != 0 { return false }
                 if afterSpace && words.young.graphemeStarts[Int(e.unitStart)] & 2 != 0 { return false }
@@ -164,6 +171,7 @@ struct ChunkedBuilder {
             } else {
                 // Analyse the chunk with the code that analyses whole paragraphs.
                 words.misses += 1
+                recentMisses += 1024 - (recentMisses >> 6)
                 builder.paragraphOffset = p
                 let plansBefore = builder.fallback.plansMade
                 let levelSlice = levels.map { UnsafeBufferPointer(rebasing: $0[p..<q]) }
@@ -183,19 +191,22 @@ struct ChunkedBuilder {
                         graphemes.append(wholeGraphemes[k] - Int32(p))
                         k += 1
                     }
-                    // In a paragraph of a dictionary script (Thai, Khmer, Myanmar…) the breaks are
-                    // found from the chunk on, over the text alone (``breaksAlone(_:at:)``: the same
-                    // as the paragraph's share), so ICU's dictionary does not run over the phrases
-                    // that hit the cache (~40 k instructions a Myanmar paragraph): over this chunk
-                    // alone, or over the rest of the paragraph once the chunk before missed too
-                    // (the text is new: one call for the rest costs less than one a chunk). Other
-                    // scripts cost ICU little a unit, less than a call's fixed cost (~3 k with its
-                    // arrays) for each missed word: their paragraph is asked once.
-                    if paragraph == nil && dictionary && Self.breaksAlone(units, at: p) && previousMissEnd != p {
+                    // In a paragraph of a dictionary script (Thai, Khmer, Myanmar…), or of any
+                    // script while most chunks hit the word cache, the breaks are found from the
+                    // chunk on, over the text alone (``breaksAlone(_:at:)``: the same as the
+                    // paragraph's share), so ICU does not run over the chunks that hit (its
+                    // dictionary: ~40 k instructions a Myanmar paragraph): over this chunk alone,
+                    // or over the rest of the paragraph once the chunk before missed too (new
+                    // text: one call for the rest costs less than one a chunk). While many chunks
+                    // miss (a text seen for the first time), other scripts ask ICU once over the
+                    // paragraph: a call's fixed cost (~3 k instructions with its arrays) for each
+                    // missed word costs more than ICU's few hundred a unit over the words that hit.
+                    if paragraph == nil && (dictionary || recentMisses < Self.chunkAloneMissRate) && Self.breaksAlone(units, at: p)
+                        && previousMissEnd != p {
                         (breaks, mandatory) = try builder.lineBreaks(ofChunk: chunk, at: p)
                     } else {
                         if paragraph == nil {
-                            if dictionary && Self.breaksAlone(units, at: p) {
+                            if (dictionary || recentMisses < Self.chunkAloneMissRate) && Self.breaksAlone(units, at: p) {
                                 let rest = UnsafeBufferPointer(rebasing: units[p...])
                                 let (breaks, mandatory) = try builder.lineBreaks(ofChunk: rest, at: p)
                                 paragraph = (p, breaks, mandatory)
