@@ -48,7 +48,9 @@ static int32_t collect_breaks(UBreakIterator *it, const uint16_t *text, int32_t 
         }
         count++;
     }
-    ubrk_setText(it, NULL, 0, &status); // drop the pointer to the caller's buffer
+    // The iterator keeps pointing into the caller's buffer until the next call sets its text:
+    // nothing reads it before then (every use starts here), and dropping the pointer cost a
+    // second ubrk_setText (~600 instructions) a call.
     return count;
 }
 

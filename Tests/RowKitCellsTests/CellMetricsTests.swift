@@ -295,3 +295,36 @@ enum RandomLayouts {
         }
     }
 }
+
+/// `CompiledLayout.trimmed`'s shortcut (both ends' lead bytes certainly not white space) gives
+/// what trimming every White_Space scalar from both ends gives.
+@Suite struct TrimmedTextTests {
+    static func reference(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(scalars[first...last])
+    }
+
+    @Test func trimmingMatchesTheWhiteSpaceProperty() {
+        // Every White_Space scalar and neighbours of their lead bytes, at either end of texts in
+        // several scripts.
+        let spaces: [Unicode.Scalar] = (0...0x3001).compactMap { Unicode.Scalar($0) }.filter { $0.properties.isWhitespace }
+        #expect(spaces.count == 25)
+        let edges: [String] = spaces.map { String($0) } + ["", "a", "é", "\u{00BF}", "\u{1681}", "\u{2030}", "\u{3001}", "\u{7F}", "😀", "\u{0E01}", "ก", "中"]
+        let middles = ["word", "คำ", "مرحبا", "中文", "a b", " ", ""]
+        var checked = 0
+        for a in edges {
+            for b in edges {
+                for m in middles {
+                    let text = a + m + b
+                    #expect(CompiledLayout.trimmed(text) == Self.reference(text), "\(Array(text.unicodeScalars))")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 5000)
+        #expect(CompiledLayout.startsNonWhitespace(UInt8(ascii: "a")))
+        #expect(!CompiledLayout.startsNonWhitespace(0xE3))
+    }
+}

@@ -28,6 +28,15 @@ struct ChunkedBuilder {
     /// Glyph runs (absolute offsets) and, when runs are kept, their shaped glyphs.
     var runs = RawBuffer<WordCache.Run>()
     var shaped: [ShapedRun] = []
+    /// A missed chunk's share of the paragraph's breaks and grapheme ends, kept from paragraph
+    /// to paragraph (grown afresh for each, they were reallocated ~4 times a paragraph).
+    private var shareBreaks: [Int32] = [], shareMandatory: [UInt8] = [], shareGraphemes: [Int32] = []
+    /// The share of this thread's recent chunks that missed the word cache, as 65,536ths
+    /// (each chunk weighs 1/64 of it): a choice between exact ways of finding line breaks,
+    /// never an answer.
+    private var recentMisses: UInt32 = 0
+    /// Below this miss rate a paragraph of any script finds a missed chunk's breaks alone.
+    static let chunkAloneMissRate: UInt32 = 65_536 * 30 / 100
 
     /// Frees the buffers.
     mutating func deallocate() {
@@ -37,6 +46,9 @@ struct ChunkedBuilder {
         kerns = []
         alone = []
         shaped = []
+        shareBreaks = []
+        shareMandatory = []
+        shareGraphemes = []
     }
 
     /// Builds `units` (with bidi `levels`, nil when all 0) in `context`; returns false when the
@@ -71,18 +83,36 @@ struct ChunkedBuilder {
         builder.paragraph = units
         builder.fallback.paragraphLevels = levels
         defer { builder.paragraph = nil; builder.paragraphOffset = 0; builder.fallback.paragraphLevels = nil }
-        // The paragraph's break opportunities and grapheme ends, found (once) when a chunk that
-        // is not printable ASCII is missing from the cache: the chunk's analysis takes its share.
-        var paragraph: (breaks: [Int32], mandatory: [UInt8], graphemes: [Int32])?
+        // The paragraph's break opportunities, found (once) when a chunk that is not printable
+        // ASCII is missing from the cache: the chunk's analysis takes its share. `from`: the
+        // unit they were found from (0, or a chunk's start: the rest of a dictionary-script
+        // paragraph), offsets relative to it.
+        var paragraph: (from: Int, breaks: [Int32], mandatory: [UInt8])?
+        // The end of the last chunk that missed and took a share of the breaks.
+        var previousMissEnd = -1
         // Its grapheme ends alone, found first when a hit makes a plan again (`planStart`).
         var paragraphGraphemes: [Int32]?
         var breakIndex = 0, graphemeIndex = 0
-        // A missed chunk's share of them, rebased (arrays reused from chunk to chunk).
+        // A missed chunk's share of them, rebased (arrays reused from chunk to chunk and from
+        // paragraph to paragraph).
         var breaks: [Int32] = [], mandatory: [UInt8] = [], graphemes: [Int32] = []
+        swap(&breaks, &shareBreaks)
+        swap(&mandatory, &shareMandatory)
+        swap(&graphemes, &shareGraphemes)
+        defer {
+            swap(&breaks, &shareBreaks)
+            swap(&mandatory, &shareMandatory)
+            swap(&graphemes, &shareGraphemes)
+        }
         // Mostly-ASCII paragraphs (Latin text with a few curly quotes) analyse their few
         // non-ASCII misses alone; others run ICU once over the paragraph.
         var complex = 0
-        for unit in units where unit >= 0x7F { complex += 1 }
+        // Whether the paragraph holds a script ICU breaks by dictionary (Thai, Khmer, Myanmar…).
+        var dictionary = false
+        for unit in units where unit >= 0x7F {
+            complex += 1
+            if unit >= 0x0E00 && DictionaryScripts.contains(unit) { dictionary = true }
+        }
         let shareParagraphAnalysis = 4 * complex > n
         var p = 0
         while p < n {
@@ -124,6 +154,7 @@ struct ChunkedBuilder {
             let hash = cacheable ? WordCache.hash(context: context.analysisID, state: state, levels: key, units: chunk) : 0
             if cacheable, let index = words.find(hash, context: context.analysisID, state: state, levels: key, units: chunk) {
                 words.hits += 1
+                recentMisses -= recentMisses >> 6
                 let e = words.young.entries[index]
                 if e.flags & WordCache.Flag.joinsNeighbours != 0 { return false }
                 if afterSpace && words.young.graphemeStarts[Int(e.unitStart)] & 2 != 0 { return false }
@@ -140,36 +171,64 @@ struct ChunkedBuilder {
             } else {
                 // Analyse the chunk with the code that analyses whole paragraphs.
                 words.misses += 1
+                recentMisses += 1024 - (recentMisses >> 6)
                 builder.paragraphOffset = p
                 let plansBefore = builder.fallback.plansMade
                 let levelSlice = levels.map { UnsafeBufferPointer(rebasing: $0[p..<q]) }
                 if shareParagraphAnalysis && chunk.contains(where: { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }) {
-                    if paragraph == nil {
-                        let (breaks, mandatory) = try builder.lineBreaks(units, keeping: true)
-                        if paragraphGraphemes == nil { paragraphGraphemes = try UnicodeAnalysis.graphemeEnds(units) }
-                        paragraph = (breaks, mandatory, paragraphGraphemes!)
-                        builder.fallback.paragraphGraphemes = paragraph!.graphemes
+                    if paragraphGraphemes == nil {
+                        paragraphGraphemes = try UnicodeAnalysis.graphemeEnds(units)
+                        builder.fallback.paragraphGraphemes = paragraphGraphemes
                     }
-                    let whole = paragraph!
-                    // This chunk's share, rebased: the paragraph breaks and grapheme ends in p+1...q.
-                    while breakIndex < whole.breaks.count && Int(whole.breaks[breakIndex]) <= p { breakIndex += 1 }
-                    while graphemeIndex < whole.graphemes.count && Int(whole.graphemes[graphemeIndex]) <= p { graphemeIndex += 1 }
+                    let wholeGraphemes = paragraphGraphemes!
+                    // This chunk's share of the grapheme ends, rebased: those in p+1...q.
+                    while graphemeIndex < wholeGraphemes.count && Int(wholeGraphemes[graphemeIndex]) <= p { graphemeIndex += 1 }
                     // A chunk starting inside a grapheme cluster (a mark after a space) cannot be analysed alone.
-                    if p > 0 && (graphemeIndex == 0 || Int(whole.graphemes[graphemeIndex - 1]) != p) { return false }
-                    breaks.removeAll(keepingCapacity: true)
-                    mandatory.removeAll(keepingCapacity: true)
+                    if p > 0 && (graphemeIndex == 0 || Int(wholeGraphemes[graphemeIndex - 1]) != p) { return false }
                     graphemes.removeAll(keepingCapacity: true)
-                    var k = breakIndex
-                    while k < whole.breaks.count && Int(whole.breaks[k]) <= q {
-                        breaks.append(whole.breaks[k] - Int32(p))
-                        mandatory.append(whole.mandatory[k])
+                    var k = graphemeIndex
+                    while k < wholeGraphemes.count && Int(wholeGraphemes[k]) <= q {
+                        graphemes.append(wholeGraphemes[k] - Int32(p))
                         k += 1
                     }
-                    k = graphemeIndex
-                    while k < whole.graphemes.count && Int(whole.graphemes[k]) <= q {
-                        graphemes.append(whole.graphemes[k] - Int32(p))
-                        k += 1
+                    // In a paragraph of a dictionary script (Thai, Khmer, Myanmar…), or of any
+                    // script while most chunks hit the word cache, the breaks are found from the
+                    // chunk on, over the text alone (``breaksAlone(_:at:)``: the same as the
+                    // paragraph's share), so ICU does not run over the chunks that hit (its
+                    // dictionary: ~40 k instructions a Myanmar paragraph): over this chunk alone,
+                    // or over the rest of the paragraph once the chunk before missed too (new
+                    // text: one call for the rest costs less than one a chunk). While many chunks
+                    // miss (a text seen for the first time), other scripts ask ICU once over the
+                    // paragraph: a call's fixed cost (~3 k instructions with its arrays) for each
+                    // missed word costs more than ICU's few hundred a unit over the words that hit.
+                    if paragraph == nil && (dictionary || recentMisses < Self.chunkAloneMissRate) && Self.breaksAlone(units, at: p)
+                        && previousMissEnd != p {
+                        (breaks, mandatory) = try builder.lineBreaks(ofChunk: chunk, at: p)
+                    } else {
+                        if paragraph == nil {
+                            if (dictionary || recentMisses < Self.chunkAloneMissRate) && Self.breaksAlone(units, at: p) {
+                                let rest = UnsafeBufferPointer(rebasing: units[p...])
+                                let (breaks, mandatory) = try builder.lineBreaks(ofChunk: rest, at: p)
+                                paragraph = (p, breaks, mandatory)
+                            } else {
+                                let (breaks, mandatory) = try builder.lineBreaks(units, keeping: true)
+                                paragraph = (0, breaks, mandatory)
+                            }
+                        }
+                        let whole = paragraph!
+                        // This chunk's share, rebased: the breaks in p+1...q.
+                        let from = Int32(whole.from), start = Int32(p)
+                        while breakIndex < whole.breaks.count && whole.breaks[breakIndex] + from <= start { breakIndex += 1 }
+                        breaks.removeAll(keepingCapacity: true)
+                        mandatory.removeAll(keepingCapacity: true)
+                        k = breakIndex
+                        while k < whole.breaks.count && Int(whole.breaks[k] + from) <= q {
+                            breaks.append(whole.breaks[k] + from - start)
+                            mandatory.append(whole.mandatory[k])
+                            k += 1
+                        }
                     }
+                    previousMissEnd = q
                     guard breaks.last == Int32(q - p), graphemes.last == Int32(q - p) else { return false }
                     try builder.analyse(chunk, levels: levelSlice, buffer: buffer, given: (breaks, mandatory, graphemes))
                 } else {
@@ -215,6 +274,21 @@ struct ChunkedBuilder {
         }
         RunExtras.sortKerns(&kerns)
         return true
+    }
+
+    /// Whether the line breaks of the chunk starting at `p` (up to and after its white space)
+    /// may be found over the chunk alone: they equal its share of the paragraph's when the
+    /// chunk starts the paragraph or follows a space or a newline and does not start with a
+    /// grapheme extender. Why: the break right after white space is Chromium's whatever ICU
+    /// says (``BreakOpportunities``), UAX #14's rules that reach across spaces (LB14–LB17,
+    /// LB8) decide only that position, the dictionary segments each run of its characters by
+    /// itself (a space ends one), and the rules that look before a unit treat the start of the
+    /// text as they treat a space or a newline (the word-initial hyphen of LB20a, the quotation
+    /// marks of LB15a). A tab is not such a unit for LB20a, and a mark after white space joins
+    /// it (LB9). `ChunkLineBreaksTests` compares both over every chunk of the corpora.
+    @inline(__always)
+    static func breaksAlone(_ units: UnsafeBufferPointer<UInt16>, at p: Int) -> Bool {
+        p == 0 || ((units[p - 1] == 0x20 || units[p - 1] == 0x0A) && !mayStartWithExtender(units[p]))
     }
 
     /// Whether a chunk starting with `unit` might start with a grapheme extender: a combining

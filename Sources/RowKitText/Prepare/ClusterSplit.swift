@@ -24,7 +24,7 @@ enum ClusterSplit {
                                 buffer: HBBuffer, knownBreaks: ParagraphLineBreaks.Share? = nil) -> [Int32] {
         let count = item.count
         guard count > 1 else { return [] }
-        var isStart = [Bool](repeating: false, count: count + 1)
+        var isStart = zeroFilledArray(false, count: count + 1)
         for c in clusters where c >= 0 && Int(c) < count { isStart[Int(c)] = true }
         isStart[count] = true
         // Grapheme starts and the dictionary's word ends of the run, found at its first
@@ -38,7 +38,7 @@ enum ClusterSplit {
             defer { c0 = c1 }
             guard c1 - c0 > 1 else { continue }
             if starts.isEmpty {
-                starts = [Bool](repeating: false, count: count + 1)
+                starts = zeroFilledArray(false, count: count + 1)
                 let slice = UnsafeBufferPointer(rebasing: units[item])
                 var previous = 0
                 if let ends = try? UnicodeAnalysis.graphemeEnds(slice) {
@@ -133,10 +133,14 @@ enum ClusterSplit {
 /// `ParagraphLineBreaksTests` checks every such run of the corpora (rules of no language only:
 /// the run alone is asked with those).
 struct ParagraphLineBreaks {
-    /// ICU's ends (the last is the paragraph's end), from rules of no language.
+    /// ICU's ends (the last is the end of the part covered), paragraph offsets, from rules of
+    /// no language.
     var ends: [Int32] = []
     /// The paragraph's length; 0: nothing kept (another paragraph, or other rules).
     var count = 0
+    /// The part of the paragraph the ends were found over: all of it, or one chunk whose breaks
+    /// were found alone (``ChunkedBuilder/breaksAlone(_:at:)``: inside it they are the paragraph's).
+    var covered = 0..<0
 
     /// Whether `p` is a word edge of `text`: its start or end, after a space or a zero width
     /// space, or before a zero width space (Khmer separates its words with them).
@@ -152,6 +156,18 @@ struct ParagraphLineBreaks {
         guard UnicodeAnalysis.lineBreakRules(for: language) == 0 else { count = 0; return }
         self.ends = ends
         count = units.count
+        covered = 0..<count
+    }
+
+    /// Keeps `ends`, ICU's breaks of `chunk` found alone, for the chunk at `offset` of a paragraph
+    /// of `paragraphCount` units, if they come from the rules of no language.
+    mutating func keep(_ ends: [Int32], ofChunk chunk: UnsafeBufferPointer<UInt16>, at offset: Int, paragraphCount: Int,
+                       language: String?) {
+        guard UnicodeAnalysis.lineBreakRules(for: language) == 0 else { count = 0; return }
+        self.ends.removeAll(keepingCapacity: true)
+        for end in ends { self.ends.append(end + Int32(offset)) }
+        count = paragraphCount
+        covered = offset..<(offset + chunk.count)
     }
 
     /// A run's place in the paragraph whose breaks are kept, read only if its clusters need them.
@@ -164,7 +180,7 @@ struct ParagraphLineBreaks {
     /// The ends strictly inside `start..<end` of `paragraph`, relative to `start`, when the run is
     /// whole chunks (see the type) and the breaks are kept; nil otherwise.
     func inside(_ start: Int, _ end: Int, of paragraph: UnsafeBufferPointer<UInt16>) -> [Int32]? {
-        guard count > 0, count == paragraph.count, start < end, end <= count,
+        guard count > 0, count == paragraph.count, start < end, start >= covered.lowerBound, end <= covered.upperBound,
               Self.isEdge(start, in: paragraph), Self.isEdge(end, in: paragraph) else { return nil }
         // The first end after `start` (binary search).
         var low = 0, high = ends.count

@@ -129,12 +129,14 @@ struct Builder {
         widths.removeAll(keepingCapacity: true)
         spaceWidths.removeAll(keepingCapacity: true)
         flags.removeAll(keepingCapacity: true)
-        endTrimSegments.removeAll(keepingCapacity: true)
-        endTrimAmounts.removeAll(keepingCapacity: true)
+        // Arrays that are mostly empty are emptied only when they are not (~70 instructions a
+        // reset, nine or so a missed chunk).
+        if !endTrimSegments.isEmpty { endTrimSegments.removeAll(keepingCapacity: true) }
+        if !endTrimAmounts.isEmpty { endTrimAmounts.removeAll(keepingCapacity: true) }
         clusterInnerBits.removeAll(keepingCapacity: true)
         clusterInnerBits.append(contentsOf: repeatElement(0, count: (units.count + 63) / 64))
-        kerns.removeAll(keepingCapacity: true)
-        alone.removeAll(keepingCapacity: true)
+        if !kerns.isEmpty { kerns.removeAll(keepingCapacity: true) }
+        if !alone.isEmpty { alone.removeAll(keepingCapacity: true) }
         if !trimmed.isEmpty { trimmed.removeAll() }
         shapedWithContextScript = false
         if !kerned.isEmpty { kerned.removeAll(keepingCapacity: true) }
@@ -319,6 +321,17 @@ struct Builder {
         var icu: [Int32] = []
         let found = try BreakOpportunities.find(units, language: style.lang, icu: &icu)
         paragraphBreaks.keep(icu, of: units, language: style.lang)
+        return found
+    }
+
+    /// The line breaks of `chunk`, a chunk of the paragraph at unit `offset` whose breaks are
+    /// found alone (``ChunkedBuilder/breaksAlone(_:at:)``); ICU's own breaks are kept for its runs
+    /// (``paragraphBreaks``).
+    mutating func lineBreaks(ofChunk chunk: UnsafeBufferPointer<UInt16>, at offset: Int) throws(TextError)
+        -> (ends: [Int32], mandatory: [UInt8]) {
+        var icu: [Int32] = []
+        let found = try BreakOpportunities.find(chunk, language: style.lang, icu: &icu)
+        paragraphBreaks.keep(icu, ofChunk: chunk, at: offset, paragraphCount: paragraph?.count ?? chunk.count, language: style.lang)
         return found
     }
 

@@ -103,11 +103,11 @@ package final class ShapedRun: Sendable {
         }
         // Clusters of several units: copy the glyphs out (the buffer is reused to shape the
         // clusters' graphemes alone, ``ClusterSplit``).
-        var glyphs = [Int32](repeating: 0, count: 5 * n)
-        var unitAdvances = [Int32](repeating: 0, count: u)
-        var clusters = [Int32](repeating: 0, count: n)
+        var glyphs = zeroFilledArray(Int32(0), count: 5 * n)
+        var unitAdvances = zeroFilledArray(Int32(0), count: u)
+        var clusters = zeroFilledArray(Int32(0), count: n)
         // Cluster starts HarfBuzz flags unsafe to break before (``UnsafeLineStart``).
-        var unsafe = [Bool](repeating: false, count: u)
+        var unsafe = zeroFilledArray(false, count: u)
         // A cluster's glyphs are consecutive in HarfBuzz's output: two advancing glyphs in a
         // row with one cluster make a cluster of several advances.
         var multiAdvance = false

@@ -8,13 +8,13 @@ enum UnicodeAnalysis {
     /// Chromium's table for printable pairs), so controls such as VT glue to their neighbours.
     static func lineBreaks(_ units: UnsafeBufferPointer<UInt16>, language: String? = nil) throws(TextError) -> (ends: [Int32], mandatory: [UInt8]) {
         let capacity = units.count + 1
-        var ends = [Int32](repeating: 0, count: capacity)
-        var mandatory = [UInt8](repeating: 0, count: capacity)
+        var ends = zeroFilledArray(Int32(0), count: capacity)
+        var mandatory = zeroFilledArray(UInt8(0), count: capacity)
         let rules = lineBreakRules(for: language)
+        // ICU's own hard breaks are not asked for (`ubrk_getRuleStatus` per break): a break is
+        // forced only after a kept newline, decided below from the unit.
         let count = ends.withUnsafeMutableBufferPointer { e in
-            mandatory.withUnsafeMutableBufferPointer { m in
-                ICU.lineBreaks(units, rules: rules, breaks: e.baseAddress, mandatory: m.baseAddress, capacity: Int32(capacity))
-            }
+            ICU.lineBreaks(units, rules: rules, breaks: e.baseAddress, mandatory: nil, capacity: Int32(capacity))
         }
         guard count >= 0 else { throw .unicodeAnalysisFailed("line breaks") }
         var kept = 0
@@ -80,7 +80,7 @@ enum UnicodeAnalysis {
         // CJK and Hangul prose, among others: every unit is a grapheme, no need to ask ICU.
         if SingleUnitGraphemes.all(units) { return (0..<Int32(units.count)).map { $0 + 1 } }
         let capacity = units.count + 1
-        var ends = [Int32](repeating: 0, count: capacity)
+        var ends = zeroFilledArray(Int32(0), count: capacity)
         let count = ends.withUnsafeMutableBufferPointer {
             ICU.graphemeBreaks(units, breaks: $0.baseAddress, capacity: Int32(capacity))
         }
@@ -94,7 +94,7 @@ enum UnicodeAnalysis {
         // Without a unit of a right-to-left script or a bidi control, `auto` resolves to a
         // left-to-right paragraph (no strong R/AL character) with every level 0, as `ltr` does.
         if direction != .rtl && !units.contains(where: mayBeRightToLeft) { return (nil, 0) }
-        var levels = [UInt8](repeating: 0, count: units.count)
+        var levels = zeroFilledArray(UInt8(0), count: units.count)
         let requested: UInt8 = direction == .ltr ? 0 : direction == .rtl ? 1 : 0xFE
         let paragraph = levels.withUnsafeMutableBufferPointer {
             ICU.bidiLevels(units, paragraphLevel: requested, levels: $0.baseAddress)
