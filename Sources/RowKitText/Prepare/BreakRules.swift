@@ -828,6 +828,16 @@ enum LineStartReshape {
     }
 }
 
+/// A closing mark trimmed to fit a line end is shaped again alone with font fallback afresh
+/// (``Builder/lineEndTrimAmount``); with `line-height: normal` the line box of a line trimmed
+/// there counts the mark with that font, not its run's (`》` in Noto Sans Lisu, whose descent
+/// is larger than Noto Sans CJK's at some sizes and whose ascent is smaller).
+enum LineEndReshape {
+    /// Marks a ``ParagraphArrays/reshapedFonts`` entry as a line end's (the unit is in the
+    /// other bits; texts are at most 2^24 units).
+    static let unitFlag: Int32 = 0x4000_0000
+}
+
 extension Builder {
     /// How `font` spaces CJK punctuation in this text: in its language, at its size, slanted when
     /// the font draws this style with synthetic italic (Chromium classes punctuation from the
@@ -865,6 +875,13 @@ extension Builder {
         guard units[last] < 0xD800 || units[last] >= 0xE000 else { return half }
         let (font, width) = shapedAfresh(units, last..<(last + 1), rightToLeft: run.bidiLevel & 1 == 1, buffer: buffer)
         if font === run.font { return half }
+        if style.lineHeight == .normal {
+            // A line trimmed here counts the mark in its line box with the font it is reshaped
+            // in (docs/CHROMIUM.md §5, twelfth round). Not derived from the shaped runs, so the
+            // chunk is not cached: a negative entry (never a segment start) says so.
+            reshapedFonts.append((Int32(last) | LineEndReshape.unitFlag, font))
+            reshapedStarts.insert(-1 - last)
+        }
         let trims = font.hasHalfWidthPunctuation && CJKPunctuation.trimsAtLineEnd(units[last], in: punctuationSpacing(of: font))
         return max(0, unitAdvances[last] - (trims ? width / 2 : width))
     }
