@@ -308,6 +308,30 @@ import Testing
         #expect(try lineTexts("ပစ္စည်း", width: 1, s) == ["ပ", "စ္စ", "ည်", "း"])
     }
 
+    @Test func anOverflowWrapLineStartingWhereKerningTiedItTakesTheKernedCandidateUnchecked() throws {
+        // docs/CHROMIUM.md §3(n), twelfth round: Liberation Serif 31.2 px kerns ` V`, `VA` and
+        // `AT`. `VAT` alone at 40 px is `V` / `AT` (`VA` reshaped alone is 41.03 px, too wide);
+        // after `de ` the line starts where kerning tied it to the space, so Chromium reshapes
+        // from there and keeps the kerned candidate `VA` unchecked (seed 3102's
+        // punctuation/0924). After only white space, after `.` (no kerning) or in DejaVu Sans
+        // (no ` V` kerning) nothing changes.
+        let s = TextStyle(font: FontDescriptor(family: "Liberation Serif"), size: 31.2, lineHeight: .pixels(36))
+        #expect(try lineTexts("VAT", width: 40, s) == ["V", "AT"])
+        #expect(try lineTexts("de VAT", width: 40, s) == ["de", "VA", "T"])
+        #expect(try lineTexts("de VAVA", width: 40, s) == ["de", "VA", "V", "A"])
+        #expect(try lineTexts("ab.VAT", width: 40, s) == ["ab.", "V", "AT"])
+        var pre = s
+        pre.whiteSpace = .preWrap
+        #expect(try lineTexts("x VAT", width: 40, pre) == ["x", "VA", "T"])
+        #expect(try lineTexts("  VAT", width: 40, pre) == ["", "V", "AT"])  // (hanging spaces are left out)
+        var dejaVu = s
+        dejaVu.font = FontDescriptor(family: "DejaVu Sans")
+        #expect(try lineTexts("de VAT", width: 40, dejaVu) == ["de", "V", "AT"])
+        // The overflowing line is as wide as `VA` shaped alone (Chromium: 41.03125 px).
+        let layout = try prepare("de VAT", s).layout(width: 40)
+        #expect(abs(layout.lines[1].width - 41.03125) < 1.0 / 64)
+    }
+
     @Test func kernedPunctuationStartingALineIsShapedAloneWithItsOwnFallbackFont() throws {
         // docs/CHROMIUM.md §3(e): `《` after `。` (kerned by text-spacing-trim) starts a line shaped
         // alone, with font fallback from `《` itself: Noto Sans Lisu's 0.46 em `《`, so `《漢` fits

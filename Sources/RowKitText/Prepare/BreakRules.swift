@@ -673,6 +673,10 @@ extension MetricsBlock.View {
            let unsafe = unsafeStartBreak(from: u, contentEnd: contentEnd, limit: limit) {
             return (unsafe.end, unsafe.width, false)
         }
+        if u > 0 && headerFlags & MetricsBlock.HeaderFlag.extras != 0,
+           let kerned = kernedStartBreak(from: u, contentEnd: contentEnd, limit: limit) {
+            return (kerned.end, kerned.width, false)
+        }
         // A bidi level run ending inside the word, the line starting inside it: its part from
         // `u` is rounded up on its own, not with the whole run's folded pad (BidiItemRounding).
         var runLast = -1
@@ -756,6 +760,38 @@ extension MetricsBlock.View {
             p = q
         }
         return nil
+    }
+
+    /// The break of an overflow-wrap line starting at `u` where kerning tied the cluster before
+    /// to `u` (HarfBuzz: not safe to break before `u`), when Chromium takes it unchecked
+    /// (docs/CHROMIUM.md §3(n), twelfth round): `ShapingLineBreaker::ShapeLine` reshapes such a
+    /// line from `u` up to the next offset safe to break, and a candidate break (the furthest
+    /// cluster end whose position in the shaped text, kerned, fits) inside that stretch is the
+    /// line, its reshaped width not checked again — Liberation Serif 31.2 px `de VAT` at 40 px
+    /// is `de` / `VA` (41.03 px) / `T`, where `VAT` alone is `V` / `AT`. Not after only white
+    /// space from the paragraph's start (`  VAT` in pre-wrap is `  ` / `V` / `AT`). Nil otherwise.
+    func kernedStartBreak(from u: Int, contentEnd: Int, limit: Int64) -> (end: Int, width: Int64)? {
+        let units = self.units
+        let extras = self.extras
+        guard extras.kerningGrowth(at: u) > 0, units.isClusterStart(u) && units.isGraphemeStart(u) else { return nil }
+        var p = u - 1
+        while p >= 0 && units.isHanging(p) { p -= 1 }
+        guard p >= 0 else { return nil }
+        var best: (end: Int, width: Int64)? = nil
+        var x: Int64 = 0
+        var c = u
+        while c < contentEnd {
+            var c1 = c + 1
+            while c1 < contentEnd && !(units.isClusterStart(c1) && units.isGraphemeStart(c1)) { c1 += 1 }
+            for k in c..<c1 { x += units.advance(k) }
+            // The whole rest fits, or the stretch ends at a safe offset up to the candidate.
+            if x > limit || c1 >= contentEnd { break }
+            let growth = extras.kerningGrowth(at: c1)
+            guard growth > 0 else { return nil }
+            best = (c1, x + growth)
+            c = c1
+        }
+        return x > limit ? best : nil
     }
 
     /// Width of `a..<b` at the start of a line: when `a` is inside a cluster (a break inside it
