@@ -132,6 +132,21 @@ import Testing
         #expect(abs(try p.measure(width: 1000).maxLineWidth - expected) < 0.001)
     }
 
+    @Test func aSpaceAfterATabIsMeasuredKernedAsDrawn() throws {
+        // docs/CHROMIUM.md §3(n), twelfth round: Liberation Serif kerns ` W`; after a tab the
+        // space is shaped with `Wikipedia` (the tab ends the item) and Chromium counts it kerned:
+        // `a\t Wikipedia` at 60 px is 381.42 px, one line at 382 px, two at 381.4 px.
+        let s = TextStyle(font: FontDescriptor(family: "Liberation Serif"), size: 60, lineHeight: .pixels(70), whiteSpace: .preWrap)
+        let p = try prepare("a\t Wikipedia", s)
+        #expect(abs(try p.measure(width: 1000).maxLineWidth - 381.421875) < 1.0 / 64)
+        #expect(try lineTexts(p, width: 382) == ["a\t Wikipedia"])
+        #expect(try p.lineCount(width: 381.4) == 2)
+        // The same at 6 px (38.16 px; the font's plain space made it 38.25).
+        var small = s
+        small.size = 6
+        #expect(try prepare("a\t Wikipedia", small).lineCount(width: 38.2) == 1)
+    }
+
     // MARK: Soft hyphen
 
     @Test func softHyphenIsInvisibleWhenNotBroken() throws {

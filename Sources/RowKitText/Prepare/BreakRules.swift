@@ -521,7 +521,10 @@ extension MetricsBlock.View {
     }
 
     /// Width of the hanging white space `a..<b` after content ending at pen `x`: its advances,
-    /// or with a tab (or `tabbed`), spaces and tab stops (``TabStop``).
+    /// or with a tab (or `tabbed`), the spaces' advances and tab stops (``TabStop``). A space's
+    /// advance is its shaped one, kerned as drawn: Chromium's `a\t Wikipedia` (Liberation Serif
+    /// 60 px) has the space after the tab 13.92 px wide, kerned before `W`, not the font's
+    /// 15 px space (docs/CHROMIUM.md §3(n), twelfth round).
     func trailingWidth(_ a: Int, _ b: Int, from x: Int64, tabbed: Bool = false) -> Int64 {
         let units = self.units
         var hasTab = tabbed
@@ -530,7 +533,7 @@ extension MetricsBlock.View {
         var pen = x
         for u in a..<b {
             switch units.kind(u) {
-            case MetricsBlock.Attribute.space: pen += Int64(spaceWidth)
+            case MetricsBlock.Attribute.space: pen += units.advance(u)
             case MetricsBlock.Attribute.tab: pen = TabStop.end(from: pen, spaceWidth: spaceWidth)
             default: break
             }
