@@ -347,6 +347,26 @@ import Testing
         #expect(abs(layout.lines[1].width - 41.03125) < 1.0 / 64)
     }
 
+    @Test func aClosingMarkInsideAWordIsTrimmedAtAnOverflowWrapLineEnd() throws {
+        // docs/CHROMIUM.md §3(n), twelfth round: `fantasy` (Liberation Serif) with `zh-Hant`
+        // draws `”` in Noto Sans CJK TC, full width (21.03 px at 21.04 px). No break follows it
+        // before `.`, yet an overflow-wrap split after it trims it as at a segment end:
+        // `ك”.` at 30 px is `ك”` / `.` (38.38 px untrimmed, 27.9 trimmed), `漢”.` at 36.85 px
+        // `漢”` / `.` (seed 3101's bidi-mixed/0105). Where it is the segment's end anyway
+        // (`ك”x`) nothing changes.
+        var s = TextStyle(font: FontDescriptor(family: "fantasy"), size: 21.04, lineHeight: .normal)
+        s.lang = "zh-Hant"
+        #expect(try lineTexts("ك”.", width: 30, s) == ["ك”", "."])
+        #expect(try lineTexts("ك”.", width: 25, s) == ["ك", "”", "."])
+        #expect(try lineTexts("漢”.", width: 36.85, s) == ["漢”", "."])
+        #expect(try lineTexts("漢漢”.漢", width: 40, s) == ["漢", "漢”", ".漢"])
+        #expect(try lineTexts("a”.", width: 25, s) == ["a”", "."])
+        #expect(try lineTexts("ك”x", width: 30, s) == ["ك”", "x"])
+        // Drawn as measured: the mark's blank half is dropped.
+        let layout = try prepare("漢”.", s).layout(width: 36.85)
+        #expect(layout.lines[0].width < 36.85)
+    }
+
     @Test func kernedPunctuationStartingALineIsShapedAloneWithItsOwnFallbackFont() throws {
         // docs/CHROMIUM.md §3(e): `《` after `。` (kerned by text-spacing-trim) starts a line shaped
         // alone, with font fallback from `《` itself: Noto Sans Lisu's 0.46 em `《`, so `《漢` fits

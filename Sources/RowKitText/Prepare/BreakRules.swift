@@ -721,6 +721,11 @@ extension MetricsBlock.View {
                     if Self.trimmedEndFits(x + total, lastAdvance: units.advance(contentEnd - 1), trim: endTrim,
                                            itemX: itemPen(at: u, cache: &itemPens), limit: limit) { return (contentEnd, x + total, true) }
                 }
+                // A closing mark inside the word trims at the line end (a negative line-end
+                // kerning entry, ``collectInWordLineEndTrims``): the line may end after it.
+                if c1 < contentEnd, case let g = extras.kerningGrowth(at: c1), g < 0, x + total + g <= limit {
+                    candidates.append((c1, x + total + g))
+                }
                 // The latest boundary up to the cluster reaching past the limit whose line fits.
                 if let fit = candidates.last(where: { $0.width <= limit }) { return (fit.end, fit.width, false) }
                 // Nothing fits: the line overflows up to the latest boundary, or takes the first grapheme.
@@ -931,7 +936,8 @@ extension Builder {
     /// that got one (segments starting there are flagged ``MetricsBlock/Flag/lineStartAlone``).
     mutating func collectReshapedLineStarts(_ units: UnsafeBufferPointer<UInt16>, buffer: HBBuffer) -> Set<Int> {
         if !reshapedFonts.isEmpty { reshapedFonts.removeAll() }
-        guard !trimmed.isEmpty else { return [] }
+        let inWord = collectInWordLineEndTrims(units, buffer: buffer)
+        guard !trimmed.isEmpty else { return inWord }
         var candidates = Set<Int>()
         for t in trimmed {
             if t > 0 { candidates.insert(t) }
@@ -954,7 +960,37 @@ extension Builder {
             found.insert(u)
             reshapedFonts.append((Int32(u), font))
         }
-        return found
+        return found.union(inWord)
+    }
+
+    /// A closing mark inside a word (no break after it: `ك”.`) that an overflow-wrap split right
+    /// after it trims as at a segment end (docs/CHROMIUM.md §3(n), twelfth round): recorded as
+    /// a negative entry of the line-end kerning table at the unit after it, which the split's
+    /// candidates add. Returns negative markers (never a segment start) when it records any:
+    /// not derived from the shaped runs, so the chunk is not cached.
+    mutating func collectInWordLineEndTrims(_ units: UnsafeBufferPointer<UInt16>, buffer: HBBuffer) -> Set<Int> {
+        var markers = Set<Int>()
+        for run in runs where run.font.hasHalfWidthPunctuation {
+            var spacing: PunctuationSpacing?
+            for u in Int(run.start)..<Int(run.end) where u + 1 < units.count && CJKPunctuation.isClosingMark(units[u]) {
+                let next = units[u + 1]
+                // After it: a break (white space), a soft hyphen (the hyphen ends the line) or
+                // punctuation the pair rules trim against; and only at a grapheme boundary.
+                guard next != 0x20, next != 0x09, next != 0x0A, next != 0x0D, next != 0x3000, next != 0xAD, next >= 0x20,
+                      !trimmed.contains(u), graphemeStartBits[(u + 1) >> 6] & (1 << UInt64((u + 1) & 63)) != 0,
+                      !CJKPunctuation.isClosingMark(next) else { continue }
+                if spacing == nil { spacing = punctuationSpacing(of: run.font) }
+                guard CJKPunctuation.trimsAtLineEnd(units[u], in: spacing!) else { continue }
+                let amount = lineEndTrimAmount(units, last: u, run: run, buffer: buffer)
+                guard amount > 0 else { continue }
+                var p = kerns.count
+                while p >= 2 && kerns[p - 2] > Int32(u + 1) { p -= 2 }
+                if p >= 2 && kerns[p - 2] == Int32(u + 1) { continue }
+                kerns.insert(contentsOf: [Int32(u + 1), -amount], at: p)
+                markers.insert(-1 - u)
+            }
+        }
+        return markers
     }
 }
 
