@@ -910,7 +910,10 @@ extension Builder {
     /// The half is HarfBuzz's `halt` adjustment: half the mark's design advance at the font's
     /// linear scale, not at FreeType's rounded one (16 px: 8 px off a 16.00003 px mark, 21.1 px:
     /// 10.55 px; docs/CHROMIUM.md §3(e)).
-    mutating func lineEndTrimAmount(_ units: UnsafeBufferPointer<UInt16>, last: Int, run: GlyphRun, buffer: HBBuffer) -> Int32 {
+    /// `recordsReshape`: record the reshaped font for the line box (a segment's end; not a mark
+    /// inside a word, whose line box is not followed).
+    mutating func lineEndTrimAmount(_ units: UnsafeBufferPointer<UInt16>, last: Int, run: GlyphRun, buffer: HBBuffer,
+                                    recordsReshape: Bool = true) -> Int32 {
         // Below 1/64 px the font's scale is 0: no design advance to recover (and no room to save).
         let scale = run.font.fixedScale(size: style.size)
         guard scale > 0 else { return unitAdvances[last] / 2 }
@@ -919,7 +922,7 @@ extension Builder {
         guard units[last] < 0xD800 || units[last] >= 0xE000 else { return half }
         let (font, width) = shapedAfresh(units, last..<(last + 1), rightToLeft: run.bidiLevel & 1 == 1, buffer: buffer)
         if font === run.font { return half }
-        if style.lineHeight == .normal {
+        if recordsReshape && style.lineHeight == .normal {
             // A line trimmed here counts the mark in its line box with the font it is reshaped
             // in (docs/CHROMIUM.md §5, twelfth round). Not derived from the shaped runs, so the
             // chunk is not cached: a negative entry (never a segment start) says so.
@@ -970,7 +973,13 @@ extension Builder {
     /// not derived from the shaped runs, so the chunk is not cached.
     mutating func collectInWordLineEndTrims(_ units: UnsafeBufferPointer<UInt16>, buffer: HBBuffer) -> Set<Int> {
         var markers = Set<Int>()
-        for run in runs where run.font.hasHalfWidthPunctuation {
+        // A mark's trim depends on the mark, its advance, its font and direction: shaped afresh
+        // once per paragraph (most texts repeat a few quotes and brackets).
+        var known: [(unit: UInt16, advance: Int32, font: ObjectIdentifier, rtl: Bool, amount: Int32)] = []
+        // By index: copying every run (its font and shaped arrays) cost ~180,000 retains and
+        // releases over the multilingual corpus.
+        for k in runs.indices where runs[k].font.hasHalfWidthPunctuation {
+            let run = runs[k]
             var spacing: PunctuationSpacing?
             for u in Int(run.start)..<Int(run.end) where u + 1 < units.count && CJKPunctuation.isClosingMark(units[u]) {
                 let next = units[u + 1]
@@ -981,7 +990,14 @@ extension Builder {
                       !CJKPunctuation.isClosingMark(next) else { continue }
                 if spacing == nil { spacing = punctuationSpacing(of: run.font) }
                 guard CJKPunctuation.trimsAtLineEnd(units[u], in: spacing!) else { continue }
-                let amount = lineEndTrimAmount(units, last: u, run: run, buffer: buffer)
+                let key = (unit: units[u], advance: unitAdvances[u], font: ObjectIdentifier(run.font), rtl: run.bidiLevel & 1 == 1)
+                let amount: Int32
+                if let hit = known.first(where: { $0.unit == key.unit && $0.advance == key.advance && $0.font == key.font && $0.rtl == key.rtl }) {
+                    amount = hit.amount
+                } else {
+                    amount = lineEndTrimAmount(units, last: u, run: run, buffer: buffer, recordsReshape: false)
+                    known.append((key.unit, key.advance, key.font, key.rtl, amount))
+                }
                 guard amount > 0 else { continue }
                 var p = kerns.count
                 while p >= 2 && kerns[p - 2] > Int32(u + 1) { p -= 2 }
