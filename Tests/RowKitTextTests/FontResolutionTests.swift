@@ -6,6 +6,24 @@ import Testing
 /// expected font and width here was read from headless Chromium (DevTools
 /// `CSS.getPlatformFontsForNode`, `getBoundingClientRect`) on the fonts scripts/setup.sh installs.
 @Suite struct FontResolutionTests {
+    @Test func aListEndingInMonospaceHasNoLastResortForANul() throws {
+        // docs/CHROMIUM.md §3(n), twelfth round: Chromium's last-resort font is fontconfig's for
+        // the list's last generic; `monospace` is DejaVu Sans Mono, which has no U+0000, so a
+        // NUL is the primary's .notdef (6.93 px at 11.5 px; seed 2026's controls/0777), not Noto
+        // Sans's empty `.null` — also after other families. A list without a generic, or whose
+        // last generic is another, keeps the empty NUL (measured in the eighth round).
+        func nul(_ family: String) throws -> Double {
+            let s = TextStyle(font: FontDescriptor(family: family), size: 11.5, lineHeight: .pixels(19), whiteSpace: .preWrap)
+            let p = try PreparedText("a\u{0}b", style: s)
+            return p.width(of: 1..<2)
+        }
+        #expect(abs(try nul("monospace") - 6.93) < 0.01)
+        #expect(abs(try nul("Foo, monospace") - 6.93) < 0.01)
+        #expect(try nul("'DejaVu Sans', monospace") > 6)
+        #expect(try nul("'DejaVu Sans Mono'") == 0)
+        #expect(try nul("'DejaVu Sans', monospace, serif") == 0)
+    }
+
     /// The file name and family of the font each run of `text` is shaped with.
     static func fonts(_ text: String, family: String, weight: Int = 400, slant: FontSlant = .normal,
                       lang: String? = nil, size: Double = 16) throws -> [String] {

@@ -182,6 +182,21 @@ import Testing
         #expect(abs(try p.measure(width: 1000).maxLineWidth - expected) < 0.001)
     }
 
+    @Test func aSpaceAfterATabIsMeasuredKernedAsDrawn() throws {
+        // docs/CHROMIUM.md §3(n), twelfth round: Liberation Serif kerns ` W`; after a tab the
+        // space is shaped with `Wikipedia` (the tab ends the item) and Chromium counts it kerned:
+        // `a\t Wikipedia` at 60 px is 381.42 px, one line at 382 px, two at 381.4 px.
+        let s = TextStyle(font: FontDescriptor(family: "Liberation Serif"), size: 60, lineHeight: .pixels(70), whiteSpace: .preWrap)
+        let p = try prepare("a\t Wikipedia", s)
+        #expect(abs(try p.measure(width: 1000).maxLineWidth - 381.421875) < 1.0 / 64)
+        #expect(try lineTexts(p, width: 382) == ["a\t Wikipedia"])
+        #expect(try p.lineCount(width: 381.4) == 2)
+        // The same at 6 px (38.16 px; the font's plain space made it 38.25).
+        var small = s
+        small.size = 6
+        #expect(try prepare("a\t Wikipedia", small).lineCount(width: 38.2) == 1)
+    }
+
     // MARK: Soft hyphen
 
     @Test func softHyphenIsInvisibleWhenNotBroken() throws {
@@ -356,6 +371,50 @@ import Testing
         #expect(try lineTexts("သင်္ကန်း", width: 30, s) == ["သ", "င်္", "က", "န်း"])
         #expect(try lineTexts("သင်္ကန်း", width: 1, s) == ["သ", "င်္က", "န်", "း"])
         #expect(try lineTexts("ပစ္စည်း", width: 1, s) == ["ပ", "စ္စ", "ည်", "း"])
+    }
+
+    @Test func anOverflowWrapLineStartingWhereKerningTiedItTakesTheKernedCandidateUnchecked() throws {
+        // docs/CHROMIUM.md §3(n), twelfth round: Liberation Serif 31.2 px kerns ` V`, `VA` and
+        // `AT`. `VAT` alone at 40 px is `V` / `AT` (`VA` reshaped alone is 41.03 px, too wide);
+        // after `de ` the line starts where kerning tied it to the space, so Chromium reshapes
+        // from there and keeps the kerned candidate `VA` unchecked (seed 3102's
+        // punctuation/0924). After only white space, after `.` (no kerning) or in DejaVu Sans
+        // (no ` V` kerning) nothing changes.
+        let s = TextStyle(font: FontDescriptor(family: "Liberation Serif"), size: 31.2, lineHeight: .pixels(36))
+        #expect(try lineTexts("VAT", width: 40, s) == ["V", "AT"])
+        #expect(try lineTexts("de VAT", width: 40, s) == ["de", "VA", "T"])
+        #expect(try lineTexts("de VAVA", width: 40, s) == ["de", "VA", "V", "A"])
+        #expect(try lineTexts("ab.VAT", width: 40, s) == ["ab.", "V", "AT"])
+        var pre = s
+        pre.whiteSpace = .preWrap
+        #expect(try lineTexts("x VAT", width: 40, pre) == ["x", "VA", "T"])
+        #expect(try lineTexts("  VAT", width: 40, pre) == ["", "V", "AT"])  // (hanging spaces are left out)
+        var dejaVu = s
+        dejaVu.font = FontDescriptor(family: "DejaVu Sans")
+        #expect(try lineTexts("de VAT", width: 40, dejaVu) == ["de", "V", "AT"])
+        // The overflowing line is as wide as `VA` shaped alone (Chromium: 41.03125 px).
+        let layout = try prepare("de VAT", s).layout(width: 40)
+        #expect(abs(layout.lines[1].width - 41.03125) < 1.0 / 64)
+    }
+
+    @Test func aClosingMarkInsideAWordIsTrimmedAtAnOverflowWrapLineEnd() throws {
+        // docs/CHROMIUM.md §3(n), twelfth round: `fantasy` (Liberation Serif) with `zh-Hant`
+        // draws `”` in Noto Sans CJK TC, full width (21.03 px at 21.04 px). No break follows it
+        // before `.`, yet an overflow-wrap split after it trims it as at a segment end:
+        // `ك”.` at 30 px is `ك”` / `.` (38.38 px untrimmed, 27.9 trimmed), `漢”.` at 36.85 px
+        // `漢”` / `.` (seed 3101's bidi-mixed/0105). Where it is the segment's end anyway
+        // (`ك”x`) nothing changes.
+        var s = TextStyle(font: FontDescriptor(family: "fantasy"), size: 21.04, lineHeight: .normal)
+        s.lang = "zh-Hant"
+        #expect(try lineTexts("ك”.", width: 30, s) == ["ك”", "."])
+        #expect(try lineTexts("ك”.", width: 25, s) == ["ك", "”", "."])
+        #expect(try lineTexts("漢”.", width: 36.85, s) == ["漢”", "."])
+        #expect(try lineTexts("漢漢”.漢", width: 40, s) == ["漢", "漢”", ".漢"])
+        #expect(try lineTexts("a”.", width: 25, s) == ["a”", "."])
+        #expect(try lineTexts("ك”x", width: 30, s) == ["ك”", "x"])
+        // Drawn as measured: the mark's blank half is dropped.
+        let layout = try prepare("漢”.", s).layout(width: 36.85)
+        #expect(layout.lines[0].width < 36.85)
     }
 
     @Test func kernedPunctuationStartingALineIsShapedAloneWithItsOwnFallbackFont() throws {

@@ -137,6 +137,40 @@ import Testing
         #expect(try prepare("abc 漢字", style(lineHeight: .pixels(16))).measure(width: 1000).height == 16)
     }
 
+    @Test func aClosingMarkTrimmedToFitALineEndCountsInItsReshapedFont() throws {
+        // docs/CHROMIUM.md §5, twelfth round: a `》` trimmed to fit a line end is shaped again
+        // alone in Noto Sans Lisu (fontconfig's first font for it), and the line box counts
+        // Lisu's metrics, not Noto Sans CJK's. DejaVu Sans Bold Oblique 29.1 px: `梦》` at
+        // 43.5 px is one trimmed line, 43 px tall (CJK ascent 34, Lisu descent 9); at 60 px it
+        // fits untrimmed and stays CJK, 42 px. Seed 3107's cjk-chinese/0544.
+        let bold = TextStyle(font: FontDescriptor(family: "DejaVu Sans", weight: FontWeight(700), italic: true), size: 29.1, lineHeight: .normal)
+        let p = try prepare("梦》", bold)
+        #expect(try p.measure(width: 43.5).height == 43)
+        #expect(try p.layout(width: 43.5).height == 43)
+        #expect(try p.measure(width: 60).height == 42)
+        #expect(try p.layout(width: 60).height == 42)
+        // Liberation Serif Bold 40 px at 24.78 px: the trimmed lone `》` line is Lisu's 55 px,
+        // not CJK's 58; `梦` stays 58 (seed 3107's cjk-chinese/1203, whose "Noto Sans Mono" is
+        // not installed and falls back to Liberation Serif).
+        let mono = TextStyle(font: FontDescriptor(family: "Liberation Serif", weight: FontWeight(700)), size: 40, lineHeight: .normal)
+        let q = try prepare("梦》", mono)
+        #expect(try q.measure(width: 24.78).height == 113)
+        #expect(try q.layout(width: 24.78).height == 113)
+        #expect(try q.layout(width: 24.78).height(ofLine: 1) == 55)
+        #expect(try q.measure(width: 45).height == 116)
+        // The same inside a longer text, through the word cache's chunked path.
+        let long = String(repeating: "《红楼梦》是中国古典小说的代表作之一。", count: 3)
+        for _ in 0..<2 {  // the second time, the chunks are in this thread's word cache
+            let r = try prepare(long, bold)
+            let whole = try PreparedText(long, style: bold, fonts: .shared, cache: .shared, wholeParagraph: true)
+            let lines = try whole.layout(width: 43.5)
+            let trimmed = lines.lines.indices.filter { lines.text(ofLine: $0) == "梦》" }
+            #expect(trimmed.count == 3 && trimmed.allSatisfy { lines.height(ofLine: $0) == 43 })
+            #expect(try r.measure(width: 43.5).height == whole.measure(width: 43.5).height)
+            #expect(try r.layout(width: 43.5).height == lines.height)
+        }
+    }
+
     // MARK: Width validation
 
     @Test(arguments: [Double.nan, -1, -0.5, -Double.infinity, -Double.ulpOfOne])

@@ -448,7 +448,7 @@ struct FontFallback {
                 }
                 if font == nil {
                     lastResortTried = true
-                    if let last = fonts.lastResortFont(weight: style.font.weight, slant: style.font.slant), !isUsed(last) { font = last }
+                    if let last = lastResortFont(), !isUsed(last) { font = last }
                 }
             }
             guard let font else { break }
@@ -573,6 +573,19 @@ struct FontFallback {
     private static func hasDefiniteScript(_ scalar: UInt32) -> Bool {
         let s = ICU.script(scalar)
         return s != 0 && s != 1 && s >= 0
+    }
+
+    /// The last-resort font: Chromium asks fontconfig for the generic family the style's
+    /// description carries, the list's last generic (`GetFallbackFontFamily`). Measured for
+    /// `monospace` (DejaVu Sans Mono, which has no U+0000: a NUL gets the primary's .notdef, not
+    /// Noto Sans's empty `.null`); other lists keep "Sans" — the measurements of `serif` lists do
+    /// not follow that rule (docs/CHROMIUM.md §3(n), eighth and twelfth rounds).
+    private func lastResortFont() -> Font? {
+        if style.font.path == nil,
+           case .generic(.monospace)? = FamilyList.parse(style.font.family).last(where: { if case .generic = $0 { return true }; return false }) {
+            return fonts.resolveNamed("monospace", weight: style.font.weight.value, slant: style.font.slant)
+        }
+        return fonts.lastResortFont(weight: style.font.weight, slant: style.font.slant)
     }
 
     /// The font the system offers for a hint: for bold or italic text the first family at

@@ -386,9 +386,9 @@ extension MetricsBlock.View {
         trailingWidth(contentEnd(i), Int(end(i)), from: x, tabbed: true)
     }
 
-    /// Room above and below the baseline that the line `start..<end` needs (normal line
-    /// height): the primary font's, grown by every fallback font on the line.
-    func lineBoxMetrics(_ start: Int, _ end: Int) -> (above: Double, below: Double) {
+    /// Room above and below the baseline that the line `start..<end` (width `width`, 16.16 px)
+    /// needs (normal line height): the primary font's, grown by every fallback font on the line.
+    func lineBoxMetrics(_ start: Int, _ end: Int, width: Int64) -> (above: Double, below: Double) {
         let classes = self.classes
         var (above, below) = classes.metrics(0)
         let stop = max(end, start + 1)
@@ -399,6 +399,7 @@ extension MetricsBlock.View {
             if classes.run(mid).start <= start { low = mid } else { high = mid }
         }
         let conditional = Int(MetricsBlock.conditionalClass)
+        let lineEnd = Int(MetricsBlock.lineEndClass)
         while low > 0 && classes.run(low).cls & conditional != 0 { low -= 1 }
         // A line starting at CJK punctuation reshaped there (``LineStartReshape``): that unit
         // counts with the font it is reshaped in, not with its run's.
@@ -406,7 +407,7 @@ extension MetricsBlock.View {
         var k = low + 1
         while k < classes.runCount, classes.run(k).start <= start {
             let run = classes.run(k)
-            if run.start == start && run.cls & conditional != 0 {
+            if run.start == start && run.cls & conditional != 0 && run.cls & lineEnd == 0 {
                 let m = classes.metrics(run.cls & ~conditional)
                 above = max(above, m.above)
                 below = max(below, m.below)
@@ -414,11 +415,20 @@ extension MetricsBlock.View {
             }
             k += 1
         }
+        // A line trimmed at a closing mark reshaped there (`LineEndReshape`): the same at its end.
+        var to = stop
+        if let reshaped = trimmedEndReshape(start, end, width: width, classes) {
+            let m = classes.metrics(reshaped.cls)
+            above = max(above, m.above)
+            below = max(below, m.below)
+            to = reshaped.unit
+        }
         k = low
         while k < classes.runCount {
             let run = classes.run(k)
-            if run.start >= stop { break }
-            if run.cls != 0 && run.cls & conditional == 0 && (k != low || from == start || (stop > from && reaches(past: from, after: k, classes))) {
+            if run.start >= to { break }
+            if run.cls != 0 && run.cls & conditional == 0
+                && (k != low || (from == start && start < to) || (to > from && reaches(past: from, after: k, classes))) {
                 let m = classes.metrics(run.cls)
                 above = max(above, m.above)
                 below = max(below, m.below)
@@ -426,6 +436,42 @@ extension MetricsBlock.View {
             k += 1
         }
         return (above, below)
+    }
+
+    /// `lineBoxMetrics(_:_:width:)` of a line not trimmed at its end.
+    func lineBoxMetrics(_ start: Int, _ end: Int) -> (above: Double, below: Double) { lineBoxMetrics(start, end, width: .max / 4) }
+
+    /// `lineBoxHeight(_:_:width:)` of a line not trimmed at its end.
+    func lineBoxHeight(_ start: Int, _ end: Int) -> Double { lineBoxHeight(start, end, width: .max / 4) }
+
+    /// The last content unit of the line `start..<end` and the class it is reshaped in, when the
+    /// line ends trimmed at a closing mark reshaped there in another font (`LineEndReshape`).
+    /// Trimmed: the line is narrower than its units' advances by at least half the trim (bidi
+    /// and line-end roundings only ever add 1/64 px parts).
+    private func trimmedEndReshape(_ start: Int, _ end: Int, width: Int64, _ classes: MetricsBlock.ClassReader) -> (unit: Int, cls: Int)? {
+        let conditional = Int(MetricsBlock.conditionalClass), lineEnd = Int(MetricsBlock.lineEndClass)
+        let units = self.units
+        var last = end - 1
+        while last > start && units.isHanging(last) { last -= 1 }
+        guard last >= start else { return nil }
+        var low = 0, high = classes.runCount
+        while high - low > 1 {
+            let mid = (low + high) / 2
+            if classes.run(mid).start <= last { low = mid } else { high = mid }
+        }
+        var k = low
+        while k >= 0 && classes.run(k).start == last && classes.run(k).cls & lineEnd == 0 { k -= 1 }
+        guard k >= 0, classes.run(k).start == last, classes.run(k).cls & conditional != 0 else { return nil }
+        // The segment whose content ends after the mark.
+        var lo = 0, hi = segmentCount - 1
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if contentEnd(mid) <= last { lo = mid + 1 } else { hi = mid }
+        }
+        guard contentEnd(lo) == last + 1, flags(lo) & Flag.endTrim != 0 else { return nil }
+        let trim = lineEndTrim(segment: lo)
+        guard trim > 0, width + trim / 2 <= lineStartWidth(start, last + 1) else { return nil }
+        return (last, classes.run(k).cls & ~(conditional | lineEnd))
     }
 
     /// Whether the regular class run `k` goes on past unit `from - 1` (the next regular run
@@ -437,9 +483,9 @@ extension MetricsBlock.View {
     }
 
     /// Height of the line holding units `start..<end`.
-    @inline(__always) func lineBoxHeight(_ start: Int, _ end: Int) -> Double {
+    @inline(__always) func lineBoxHeight(_ start: Int, _ end: Int, width: Int64) -> Double {
         guard hasTallerLines else { return lineHeight }
-        let (above, below) = lineBoxMetrics(start, end)
+        let (above, below) = lineBoxMetrics(start, end, width: width)
         return above + below
     }
 
@@ -543,7 +589,7 @@ extension MetricsBlock.View {
         let single = singleLineWidth
         if single <= Self.fitLimit(width) {
             guard segmentCount > 0 else { return TextMeasure(lineCount: 0, height: 0, maxLineWidth: 0) }
-            return TextMeasure(lineCount: 1, height: lineBoxHeight(0, unitCount), maxLineWidth: pixels(single))
+            return TextMeasure(lineCount: 1, height: lineBoxHeight(0, unitCount, width: single), maxLineWidth: pixels(single))
         }
         var count = 0
         var widest: Int64 = 0
@@ -552,7 +598,7 @@ extension MetricsBlock.View {
             forEachLine(maxWidth: width, Rounding.self) { start, end, w, _ in
                 count += 1
                 widest = max(widest, w)
-                height += lineBoxHeight(Int(start), Int(end))
+                height += lineBoxHeight(Int(start), Int(end), width: w)
                 return true
             }
             return TextMeasure(lineCount: count, height: height, maxLineWidth: pixels(widest))
@@ -712,7 +758,7 @@ extension MetricsBlock.View {
             if count == maxLines { truncated = true; return false }
             if count > 0 {
                 widest = max(widest, last.width)
-                height += taller ? lineBoxHeight(Int(last.start), Int(last.end)) : lineHeight
+                height += taller ? lineBoxHeight(Int(last.start), Int(last.end), width: last.width) : lineHeight
             }
             last = (start, end, w)
             count += 1
@@ -727,7 +773,7 @@ extension MetricsBlock.View {
         }
         widest = max(widest, lastWidth)
         if taller {
-            height += lineBoxHeight(Int(last.start), lastEnd)
+            height += lineBoxHeight(Int(last.start), lastEnd, width: lastWidth)
             return TextMeasure(lineCount: count, height: height, maxLineWidth: pixels(widest))
         }
         return TextMeasure(lineCount: count, height: Double(count) * lineHeight, maxLineWidth: pixels(widest))

@@ -37,18 +37,18 @@ public struct TextLayout: Sendable {
     /// Total height: the sum of the line heights (line count × line height unless a
     /// `line-height: normal` line holds a taller fallback font).
     public var height: Double {
-        prepared.hasTallerLines ? lines.reduce(0) { $0 + prepared.lineBoxHeight($1.start, $1.end) }
+        prepared.hasTallerLines ? lines.reduce(0) { $0 + prepared.lineBoxHeight(of: $1) }
             : Double(lines.count) * prepared.lineHeight
     }
 
     /// Top of line `i`, from the top of the layout.
     public func top(ofLine i: Int) -> Double {
         guard prepared.hasTallerLines else { return Double(i) * prepared.lineHeight }
-        return lines[..<i].reduce(0) { $0 + prepared.lineBoxHeight($1.start, $1.end) }
+        return lines[..<i].reduce(0) { $0 + prepared.lineBoxHeight(of: $1) }
     }
 
     /// Height of line `i`.
-    public func height(ofLine i: Int) -> Double { prepared.lineBoxHeight(lines[i].start, lines[i].end) }
+    public func height(ofLine i: Int) -> Double { prepared.lineBoxHeight(of: lines[i]) }
     /// Widest line.
     public var maxLineWidth: Double { lines.reduce(0) { max($0, $1.width) } }
     /// The text of line `i` (hanging spaces removed).
@@ -60,6 +60,17 @@ public struct TextLayout: Sendable {
 }
 
 extension PreparedText {
+    /// Height of `line` (a line ending trimmed at a reshaped closing mark counts the mark's
+    /// reshaped font, `LineEndReshape`).
+    func lineBoxHeight(of line: Line) -> Double {
+        withView { $0.lineBoxHeight(line.start, line.end, width: Int64((line.width * 65536).rounded())) }
+    }
+
+    /// Room above and below the baseline of `line`.
+    func lineBoxMetrics(of line: Line) -> (above: Double, below: Double) {
+        withView { $0.lineBoxMetrics(line.start, line.end, width: Int64((line.width * 65536).rounded())) }
+    }
+
     /// Line count, height and widest line at `width`, without building lines.
     @inline(__always)
     public func measure(width: Double) throws(TextError) -> TextMeasure {

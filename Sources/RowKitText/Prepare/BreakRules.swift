@@ -521,7 +521,10 @@ extension MetricsBlock.View {
     }
 
     /// Width of the hanging white space `a..<b` after content ending at pen `x`: its advances,
-    /// or with a tab (or `tabbed`), spaces and tab stops (``TabStop``).
+    /// or with a tab (or `tabbed`), the spaces' advances and tab stops (``TabStop``). A space's
+    /// advance is its shaped one, kerned as drawn: Chromium's `a\t Wikipedia` (Liberation Serif
+    /// 60 px) has the space after the tab 13.92 px wide, kerned before `W`, not the font's
+    /// 15 px space (docs/CHROMIUM.md §3(n), twelfth round).
     func trailingWidth(_ a: Int, _ b: Int, from x: Int64, tabbed: Bool = false) -> Int64 {
         let units = self.units
         var hasTab = tabbed
@@ -530,7 +533,7 @@ extension MetricsBlock.View {
         var pen = x
         for u in a..<b {
             switch units.kind(u) {
-            case MetricsBlock.Attribute.space: pen += Int64(spaceWidth)
+            case MetricsBlock.Attribute.space: pen += units.advance(u)
             case MetricsBlock.Attribute.tab:
                 // After a soft hyphen the stop counts from the pen with the hyphen (its width
                 // rounded up to the layout unit), which then is not shown (docs/CHROMIUM.md,
@@ -678,6 +681,10 @@ extension MetricsBlock.View {
            let unsafe = unsafeStartBreak(from: u, contentEnd: contentEnd, limit: limit) {
             return (unsafe.end, unsafe.width, false)
         }
+        if u > 0 && headerFlags & MetricsBlock.HeaderFlag.extras != 0,
+           let kerned = kernedStartBreak(from: u, contentEnd: contentEnd, limit: limit) {
+            return (kerned.end, kerned.width, false)
+        }
         // A bidi level run ending inside the word, the line starting inside it: its part from
         // `u` is rounded up on its own, not with the whole run's folded pad (BidiItemRounding).
         var runLast = -1
@@ -718,6 +725,11 @@ extension MetricsBlock.View {
                 if c1 == contentEnd && endTrim > 0 {
                     if Self.trimmedEndFits(x + total, lastAdvance: units.advance(contentEnd - 1), trim: endTrim,
                                            itemX: itemPen(at: u, cache: &itemPens), limit: limit) { return (contentEnd, x + total, true) }
+                }
+                // A closing mark inside the word trims at the line end (a negative line-end
+                // kerning entry, ``collectInWordLineEndTrims``): the line may end after it.
+                if c1 < contentEnd, case let g = extras.kerningGrowth(at: c1), g < 0, x + total + g <= limit {
+                    candidates.append((c1, x + total + g))
                 }
                 // The latest boundary up to the cluster reaching past the limit whose line fits.
                 if let fit = candidates.last(where: { $0.width <= limit }) { return (fit.end, fit.width, false) }
@@ -761,6 +773,38 @@ extension MetricsBlock.View {
             p = q
         }
         return nil
+    }
+
+    /// The break of an overflow-wrap line starting at `u` where kerning tied the cluster before
+    /// to `u` (HarfBuzz: not safe to break before `u`), when Chromium takes it unchecked
+    /// (docs/CHROMIUM.md §3(n), twelfth round): `ShapingLineBreaker::ShapeLine` reshapes such a
+    /// line from `u` up to the next offset safe to break, and a candidate break (the furthest
+    /// cluster end whose position in the shaped text, kerned, fits) inside that stretch is the
+    /// line, its reshaped width not checked again — Liberation Serif 31.2 px `de VAT` at 40 px
+    /// is `de` / `VA` (41.03 px) / `T`, where `VAT` alone is `V` / `AT`. Not after only white
+    /// space from the paragraph's start (`  VAT` in pre-wrap is `  ` / `V` / `AT`). Nil otherwise.
+    func kernedStartBreak(from u: Int, contentEnd: Int, limit: Int64) -> (end: Int, width: Int64)? {
+        let units = self.units
+        let extras = self.extras
+        guard extras.kerningGrowth(at: u) > 0, units.isClusterStart(u) && units.isGraphemeStart(u) else { return nil }
+        var p = u - 1
+        while p >= 0 && units.isHanging(p) { p -= 1 }
+        guard p >= 0 else { return nil }
+        var best: (end: Int, width: Int64)? = nil
+        var x: Int64 = 0
+        var c = u
+        while c < contentEnd {
+            var c1 = c + 1
+            while c1 < contentEnd && !(units.isClusterStart(c1) && units.isGraphemeStart(c1)) { c1 += 1 }
+            for k in c..<c1 { x += units.advance(k) }
+            // The whole rest fits, or the stretch ends at a safe offset up to the candidate.
+            if x > limit || c1 >= contentEnd { break }
+            let growth = extras.kerningGrowth(at: c1)
+            guard growth > 0 else { return nil }
+            best = (c1, x + growth)
+            c = c1
+        }
+        return x > limit ? best : nil
     }
 
     /// Width of `a..<b` at the start of a line: when `a` is inside a cluster (a break inside it
@@ -833,6 +877,16 @@ enum LineStartReshape {
     }
 }
 
+/// A closing mark trimmed to fit a line end is shaped again alone with font fallback afresh
+/// (``Builder/lineEndTrimAmount``); with `line-height: normal` the line box of a line trimmed
+/// there counts the mark with that font, not its run's (`》` in Noto Sans Lisu, whose descent
+/// is larger than Noto Sans CJK's at some sizes and whose ascent is smaller).
+enum LineEndReshape {
+    /// Marks a ``ParagraphArrays/reshapedFonts`` entry as a line end's (the unit is in the
+    /// other bits; texts are at most 2^24 units).
+    static let unitFlag: Int32 = 0x4000_0000
+}
+
 extension Builder {
     /// How `font` spaces CJK punctuation in this text: in its language, at its size, slanted when
     /// the font draws this style with synthetic italic (Chromium classes punctuation from the
@@ -861,7 +915,10 @@ extension Builder {
     /// The half is HarfBuzz's `halt` adjustment: half the mark's design advance at the font's
     /// linear scale, not at FreeType's rounded one (16 px: 8 px off a 16.00003 px mark, 21.1 px:
     /// 10.55 px; docs/CHROMIUM.md §3(e)).
-    mutating func lineEndTrimAmount(_ units: UnsafeBufferPointer<UInt16>, last: Int, run: GlyphRun, buffer: HBBuffer) -> Int32 {
+    /// `recordsReshape`: record the reshaped font for the line box (a segment's end; not a mark
+    /// inside a word, whose line box is not followed).
+    mutating func lineEndTrimAmount(_ units: UnsafeBufferPointer<UInt16>, last: Int, run: GlyphRun, buffer: HBBuffer,
+                                    recordsReshape: Bool = true) -> Int32 {
         // Below 1/64 px the font's scale is 0: no design advance to recover (and no room to save).
         let scale = run.font.fixedScale(size: style.size)
         guard scale > 0 else { return unitAdvances[last] / 2 }
@@ -870,6 +927,13 @@ extension Builder {
         guard units[last] < 0xD800 || units[last] >= 0xE000 else { return half }
         let (font, width) = shapedAfresh(units, last..<(last + 1), rightToLeft: run.bidiLevel & 1 == 1, buffer: buffer)
         if font === run.font { return half }
+        if recordsReshape && style.lineHeight == .normal {
+            // A line trimmed here counts the mark in its line box with the font it is reshaped
+            // in (docs/CHROMIUM.md §5, twelfth round). Not derived from the shaped runs, so the
+            // chunk is not cached: a negative entry (never a segment start) says so.
+            reshapedFonts.append((Int32(last) | LineEndReshape.unitFlag, font))
+            reshapedStarts.insert(-1 - last)
+        }
         let trims = font.hasHalfWidthPunctuation && CJKPunctuation.trimsAtLineEnd(units[last], in: punctuationSpacing(of: font))
         return max(0, unitAdvances[last] - (trims ? width / 2 : width))
     }
@@ -880,7 +944,8 @@ extension Builder {
     /// that got one (segments starting there are flagged ``MetricsBlock/Flag/lineStartAlone``).
     mutating func collectReshapedLineStarts(_ units: UnsafeBufferPointer<UInt16>, buffer: HBBuffer) -> Set<Int> {
         if !reshapedFonts.isEmpty { reshapedFonts.removeAll() }
-        guard !trimmed.isEmpty else { return [] }
+        let inWord = collectInWordLineEndTrims(units, buffer: buffer)
+        guard !trimmed.isEmpty else { return inWord }
         var candidates = Set<Int>()
         for t in trimmed {
             if t > 0 { candidates.insert(t) }
@@ -903,7 +968,50 @@ extension Builder {
             found.insert(u)
             reshapedFonts.append((Int32(u), font))
         }
-        return found
+        return found.union(inWord)
+    }
+
+    /// A closing mark inside a word (no break after it: `ك”.`) that an overflow-wrap split right
+    /// after it trims as at a segment end (docs/CHROMIUM.md §3(n), twelfth round): recorded as
+    /// a negative entry of the line-end kerning table at the unit after it, which the split's
+    /// candidates add. Returns negative markers (never a segment start) when it records any:
+    /// not derived from the shaped runs, so the chunk is not cached.
+    mutating func collectInWordLineEndTrims(_ units: UnsafeBufferPointer<UInt16>, buffer: HBBuffer) -> Set<Int> {
+        var markers = Set<Int>()
+        // A mark's trim depends on the mark, its advance, its font and direction: shaped afresh
+        // once per paragraph (most texts repeat a few quotes and brackets).
+        var known: [(unit: UInt16, advance: Int32, font: ObjectIdentifier, rtl: Bool, amount: Int32)] = []
+        // By index: copying every run (its font and shaped arrays) cost ~180,000 retains and
+        // releases over the multilingual corpus.
+        for k in runs.indices where runs[k].font.hasHalfWidthPunctuation {
+            let run = runs[k]
+            var spacing: PunctuationSpacing?
+            for u in Int(run.start)..<Int(run.end) where u + 1 < units.count && CJKPunctuation.isClosingMark(units[u]) {
+                let next = units[u + 1]
+                // After it: a break (white space), a soft hyphen (the hyphen ends the line) or
+                // punctuation the pair rules trim against; and only at a grapheme boundary.
+                guard next != 0x20, next != 0x09, next != 0x0A, next != 0x0D, next != 0x3000, next != 0xAD, next >= 0x20,
+                      !trimmed.contains(u), graphemeStartBits[(u + 1) >> 6] & (1 << UInt64((u + 1) & 63)) != 0,
+                      !CJKPunctuation.isClosingMark(next) else { continue }
+                if spacing == nil { spacing = punctuationSpacing(of: run.font) }
+                guard CJKPunctuation.trimsAtLineEnd(units[u], in: spacing!) else { continue }
+                let key = (unit: units[u], advance: unitAdvances[u], font: ObjectIdentifier(run.font), rtl: run.bidiLevel & 1 == 1)
+                let amount: Int32
+                if let hit = known.first(where: { $0.unit == key.unit && $0.advance == key.advance && $0.font == key.font && $0.rtl == key.rtl }) {
+                    amount = hit.amount
+                } else {
+                    amount = lineEndTrimAmount(units, last: u, run: run, buffer: buffer, recordsReshape: false)
+                    known.append((key.unit, key.advance, key.font, key.rtl, amount))
+                }
+                guard amount > 0 else { continue }
+                var p = kerns.count
+                while p >= 2 && kerns[p - 2] > Int32(u + 1) { p -= 2 }
+                if p >= 2 && kerns[p - 2] == Int32(u + 1) { continue }
+                kerns.insert(contentsOf: [Int32(u + 1), -amount], at: p)
+                markers.insert(-1 - u)
+            }
+        }
+        return markers
     }
 }
 

@@ -65,6 +65,9 @@ package enum MetricsBlock {
     /// Marks a font-class run that applies only to a line starting at its unit (CJK punctuation
     /// reshaped there, ``LineStartReshape``); the class is in the other bits.
     static let conditionalClass: Int32 = 0x4000_0000
+    /// With ``conditionalClass``: the run applies instead to a line that ends trimmed at its unit
+    /// (a closing mark reshaped there, `LineEndReshape`).
+    static let lineEndClass: Int32 = 0x2000_0000
 
     /// Per-segment flags as line breaking sees them (codes and the special list combined).
     enum Flag {

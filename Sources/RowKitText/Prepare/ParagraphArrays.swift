@@ -6,7 +6,8 @@ protocol ParagraphArrays {
     /// Number of glyph runs, and run `k`'s range and font.
     var runCount: Int { get }
     func runFont(_ k: Int) -> (start: Int32, end: Int32, font: Font)
-    /// CJK punctuation a line start shapes again, with its font there (``LineStartReshape``).
+    /// CJK punctuation a line start shapes again, with its font there (``LineStartReshape``),
+    /// and closing marks a trimmed line end shapes again (unit flagged `LineEndReshape.unitFlag`).
     var reshapedFonts: [(unit: Int32, font: Font)] { get }
 }
 
@@ -169,11 +170,18 @@ extension ParagraphArrays {
             position = run.end
         }
         if Int(position) < unitCount { add(position, 0) }
-        // Marks reshaped at a line start: conditional runs, for a line starting there only.
+        // Marks reshaped at a line start: conditional runs, for a line starting there only;
+        // closing marks reshaped at a trimmed line end: for a line trimmed there only.
         var conditional: [(start: Int32, cls: Int32)] = []
         for r in reshapedFonts {
-            conditional.append((r.unit, fontClass(r.font) | MetricsBlock.conditionalClass))
+            if r.unit & LineEndReshape.unitFlag != 0 {
+                conditional.append((r.unit & ~LineEndReshape.unitFlag, fontClass(r.font) | MetricsBlock.conditionalClass | MetricsBlock.lineEndClass))
+            } else {
+                conditional.append((r.unit, fontClass(r.font) | MetricsBlock.conditionalClass))
+            }
         }
+        // Each builder records the line starts, then the line ends (and the chunked one per chunk).
+        conditional.sort { $0.start != $1.start ? $0.start < $1.start : $0.cls < $1.cls }
         guard metrics.count > 1 else { return ([], []) }
         if classRuns.first?.start != 0 { classRuns.insert((0, 0), at: 0) }
         if !conditional.isEmpty {
