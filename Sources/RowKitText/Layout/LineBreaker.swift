@@ -449,6 +449,7 @@ extension MetricsBlock.View {
     /// Trimmed: the line is narrower than its units' advances by at least half the trim (bidi
     /// and line-end roundings only ever add 1/64 px parts).
     private func trimmedEndReshape(_ start: Int, _ end: Int, width: Int64, _ classes: MetricsBlock.ClassReader) -> (unit: Int, cls: Int)? {
+        guard headerFlags & MetricsBlock.HeaderFlag.lineEndClasses != 0 else { return nil }
         let conditional = Int(MetricsBlock.conditionalClass), lineEnd = Int(MetricsBlock.lineEndClass)
         let units = self.units
         var last = end - 1

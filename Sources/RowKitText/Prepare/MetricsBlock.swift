@@ -123,6 +123,10 @@ package enum MetricsBlock {
         static let extras: UInt16 = 4
         /// The extras hold bidi level runs (`BidiItemRounding`): line starts need them.
         static let bidiRuns: UInt16 = 8
+        /// A class run applies to a line trimmed at its unit (``lineEndClass``): only then does a
+        /// line's box look at how its end was trimmed (most texts have none, and re-measuring
+        /// skips that look).
+        static let lineEndClasses: UInt16 = 16
     }
 
     /// Sizes of the extras part (all 0: no extras part).
@@ -395,6 +399,9 @@ package enum MetricsBlock {
         if plan.wideEnds { flags |= HeaderFlag.wideEnds }
         if !plan.extras.isEmpty { flags |= HeaderFlag.extras }
         if plan.extras.bidiRuns > 0 { flags |= HeaderFlag.bidiRuns }
+        if !input.classMetrics.isEmpty && input.classRuns.contains(where: { $0.cls & MetricsBlock.lineEndClass != 0 }) {
+            flags |= HeaderFlag.lineEndClasses
+        }
         base.storeBytes(of: flags, toByteOffset: H.flags, as: UInt16.self)
 
         let widths = (base + headerSize).assumingMemoryBound(to: Int32.self)
