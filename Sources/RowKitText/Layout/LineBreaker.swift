@@ -510,8 +510,8 @@ extension MetricsBlock.View {
             var gw = units.advance(u)
             while v < end && !units.isGraphemeStart(v) { gw += units.advance(v); v += 1 }
             if units.kind(u) == MetricsBlock.Attribute.tab {
-                let hyphen = u > 0 && units.isSoftHyphen(u - 1) ? Self.ceilToLayoutUnit(Int64(hyphenWidth)) : 0   // as in trailingWidth
-                gw = TabStop.end(from: x + hyphen, spaceWidth: spaceWidth) - hyphen - x
+                gw = (u > 0 && units.isSoftHyphen(u - 1) ? TabStop.end(from: x, spaceWidth: spaceWidth, afterHyphen: Int64(hyphenWidth))
+                    : TabStop.end(from: x, spaceWidth: spaceWidth)) - x
             }
             x += gw
             if x > available { break }

@@ -212,9 +212,8 @@ extension PreparedText {
         var x: Int64 = u > lineStart ? startDelta : 0
         for k in lineStart..<u {
             if units[k] == 0x09 {
-                // After a soft hyphen the stop counts from the pen with the hyphen (as measured).
-                let hyphen = k > 0 && units[k - 1] == 0xAD ? MetricsBlock.View.ceilToLayoutUnit(Int64(hyphenWidth)) : 0
-                x = TabStop.end(from: x + hyphen, spaceWidth: spaceWidth) - hyphen
+                x = k > 0 && units[k - 1] == 0xAD ? TabStop.end(from: x, spaceWidth: spaceWidth, afterHyphen: Int64(hyphenWidth))
+                    : TabStop.end(from: x, spaceWidth: spaceWidth)
             } else {
                 x += unitAdvance(k)
             }

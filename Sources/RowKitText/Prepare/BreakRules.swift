@@ -535,11 +535,8 @@ extension MetricsBlock.View {
             switch units.kind(u) {
             case MetricsBlock.Attribute.space: pen += units.advance(u)
             case MetricsBlock.Attribute.tab:
-                // After a soft hyphen the stop counts from the pen with the hyphen (its width
-                // rounded up to the layout unit), which then is not shown (docs/CHROMIUM.md,
-                // twelfth round): `xxxx\u{AD}\tyy`.
-                let hyphen = u > 0 && units.isSoftHyphen(u - 1) ? Self.ceilToLayoutUnit(Int64(hyphenWidth)) : 0
-                pen = TabStop.end(from: pen + hyphen, spaceWidth: spaceWidth) - hyphen
+                pen = u > 0 && units.isSoftHyphen(u - 1) ? TabStop.end(from: pen, spaceWidth: spaceWidth, afterHyphen: Int64(hyphenWidth))
+                    : TabStop.end(from: pen, spaceWidth: spaceWidth)
             default: break
             }
         }
@@ -929,10 +926,9 @@ extension Builder {
         if font === run.font { return half }
         if recordsReshape && style.lineHeight == .normal {
             // A line trimmed here counts the mark in its line box with the font it is reshaped
-            // in (docs/CHROMIUM.md §5, twelfth round). Not derived from the shaped runs, so the
-            // chunk is not cached: a negative entry (never a segment start) says so.
+            // in (docs/CHROMIUM.md §5, twelfth round). Not derived from the shaped runs.
             reshapedFonts.append((Int32(last) | LineEndReshape.unitFlag, font))
-            reshapedStarts.insert(-1 - last)
+            recordsBeyondRuns = true
         }
         let trims = font.hasHalfWidthPunctuation && CJKPunctuation.trimsAtLineEnd(units[last], in: punctuationSpacing(of: font))
         return max(0, unitAdvances[last] - (trims ? width / 2 : width))
@@ -944,8 +940,8 @@ extension Builder {
     /// that got one (segments starting there are flagged ``MetricsBlock/Flag/lineStartAlone``).
     mutating func collectReshapedLineStarts(_ units: UnsafeBufferPointer<UInt16>, buffer: HBBuffer) -> Set<Int> {
         if !reshapedFonts.isEmpty { reshapedFonts.removeAll() }
-        let inWord = collectInWordLineEndTrims(units, buffer: buffer)
-        guard !trimmed.isEmpty else { return inWord }
+        collectInWordLineEndTrims(units, buffer: buffer)
+        guard !trimmed.isEmpty else { return [] }
         var candidates = Set<Int>()
         for t in trimmed {
             if t > 0 { candidates.insert(t) }
@@ -968,16 +964,15 @@ extension Builder {
             found.insert(u)
             reshapedFonts.append((Int32(u), font))
         }
-        return found.union(inWord)
+        if !found.isEmpty { recordsBeyondRuns = true }
+        return found
     }
 
     /// A closing mark inside a word (no break after it: `ك”.`) that an overflow-wrap split right
     /// after it trims as at a segment end (docs/CHROMIUM.md §3(n), twelfth round): recorded as
     /// a negative entry of the line-end kerning table at the unit after it, which the split's
-    /// candidates add. Returns negative markers (never a segment start) when it records any:
-    /// not derived from the shaped runs, so the chunk is not cached.
-    mutating func collectInWordLineEndTrims(_ units: UnsafeBufferPointer<UInt16>, buffer: HBBuffer) -> Set<Int> {
-        var markers = Set<Int>()
+    /// candidates add. Not derived from the shaped runs (``recordsBeyondRuns``).
+    mutating func collectInWordLineEndTrims(_ units: UnsafeBufferPointer<UInt16>, buffer: HBBuffer) {
         // A mark's trim depends on the mark, its advance, its font and direction: shaped afresh
         // once per paragraph (most texts repeat a few quotes and brackets).
         var known: [(unit: UInt16, advance: Int32, font: ObjectIdentifier, rtl: Bool, amount: Int32)] = []
@@ -1008,10 +1003,9 @@ extension Builder {
                 while p >= 2 && kerns[p - 2] > Int32(u + 1) { p -= 2 }
                 if p >= 2 && kerns[p - 2] == Int32(u + 1) { continue }
                 kerns.insert(contentsOf: [Int32(u + 1), -amount], at: p)
-                markers.insert(-1 - u)
+                recordsBeyondRuns = true
             }
         }
-        return markers
     }
 }
 

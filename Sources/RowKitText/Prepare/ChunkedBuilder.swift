@@ -255,7 +255,7 @@ struct ChunkedBuilder {
                     }
                 }
                 // Line-start widths of reshaped CJK punctuation are not in the shaped runs.
-                if !builder.reshapedStarts.isEmpty || builder.shapedWithContextScript { cacheable = false }
+                if builder.recordsBeyondRuns || builder.shapedWithContextScript { cacheable = false }
                 if cacheable && words.admits(hash) {
                     words.rotateIfFull()
                     let index = words.young.insert(builder, chunk: chunk, hash: hash, context: context.analysisID, in: state,

@@ -34,9 +34,11 @@ struct Builder {
     var asciiMandatory: [UInt8] = []
     /// Units shaped half-width (trimmed CJK punctuation).
     var trimmed: Set<Int> = []
-    /// Units whose line-start width is recorded in ``alone`` (``LineStartReshape``): not
-    /// derived from the shaped runs, so a chunk with any is not cached.
+    /// Units whose line-start width is recorded in ``alone`` (``LineStartReshape``).
     var reshapedStarts: Set<Int> = []
+    /// Widths were recorded that do not follow from the shaped runs (reshaped line starts,
+    /// trimmed line ends: ``LineStartReshape``, ``LineEndReshape``), so the chunk is not cached.
+    var recordsBeyondRuns = false
     /// The font each of those marks is shaped with at a line start (its line box with
     /// `line-height: normal`).
     var reshapedFonts: [(unit: Int32, font: Font)] = []
@@ -139,6 +141,7 @@ struct Builder {
         if !alone.isEmpty { alone.removeAll(keepingCapacity: true) }
         if !trimmed.isEmpty { trimmed.removeAll() }
         shapedWithContextScript = false
+        recordsBeyondRuns = false
         if !kerned.isEmpty { kerned.removeAll(keepingCapacity: true) }
         guard !units.isEmpty else { return }
         if paragraph == nil { paragraphBreaks.reset() }

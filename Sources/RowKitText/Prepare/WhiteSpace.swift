@@ -186,4 +186,13 @@ enum TabStop {
         if end - pen < Int64(spaceWidth) / 2 { end += size }
         return end
     }
+
+    /// The pen after a tab that starts at `pen` right after a soft hyphen whose hyphen is
+    /// `hyphenWidth` wide: Chromium places the tab as if the hyphen were shown (its width rounded
+    /// up to the 1/64 px layout unit) and then does not show it, so the pen ends that much
+    /// before the stop (measured: docs/CHROMIUM.md §3(n), twelfth round, `xxxx\u{AD}\tyy`).
+    @inline(__always) static func end(from pen: Int64, spaceWidth: Int32, afterHyphen hyphenWidth: Int64) -> Int64 {
+        let hyphen = (hyphenWidth + 1023) & ~1023
+        return end(from: pen + hyphen, spaceWidth: spaceWidth) - hyphen
+    }
 }
