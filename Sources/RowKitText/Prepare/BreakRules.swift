@@ -885,12 +885,12 @@ enum LineEndReshape {
 }
 
 extension Builder {
-    /// How `font` spaces CJK punctuation in this text: in its language, at its size, slanted when
-    /// the font draws this style with synthetic italic (Chromium classes punctuation from the
-    /// glyphs as drawn, docs/CHROMIUM.md §3(e)).
+    /// How `font` spaces CJK punctuation in this text: in its language, at its size, slanted and
+    /// emboldened as the font draws this style (Chromium classes punctuation from the glyphs as
+    /// drawn, synthetic italic and bold included, docs/CHROMIUM.md §3(e)).
     func punctuationSpacing(of font: Font) -> PunctuationSpacing {
-        let italic = style.font.slant != .normal && fonts.synthesis(for: font, style: style).italic
-        return font.punctuationSpacing(language, size: style.size, italic: italic)
+        let synthesis = fonts.synthesis(for: font, style: style)
+        return font.punctuationSpacing(language, size: style.size, synthesis: synthesis)
     }
 
     /// `units[range]` shaped alone with font fallback started afresh from it (a chooser that
