@@ -359,21 +359,20 @@ struct Builder {
         let commonScript = CommonScript.script(ofRun: units, start, end, paragraph: paragraph, offset: paragraphOffset)
         if commonScript?.outside == true { shapedWithContextScript = true }
         let script = commonScript?.script ?? 0
-        var keyContext: [UInt16] = before + after > 0 ? Array(context) + [UInt16(before)] : []
-        if script != 0 { keyContext += [0xFFFE, UInt16(truncatingIfNeeded: script >> 16), UInt16(truncatingIfNeeded: script)] }
-        let key = ShapeCache.Key(font: font.id, rightToLeft: level & 1 == 1, text: slice, halfWidth: halfWidth,
-                                 context: keyContext, language: language.id)
-        let shaped: ShapedRun
-        if let cached = cache.run(for: key) {
-            shaped = cached
-        } else {
+        let keyContext = before + after > 0 ? (units: context, before: before) : nil
+        let rightToLeft = level & 1 == 1
+        let cache = cache, language = language
+        let shaped = ShapeCache.withKey(font: font.id, rightToLeft: rightToLeft, text: slice, halfWidth: halfWidth,
+                                        context: keyContext, script: script, language: language.id) { key in
+            if let cached = cache.run(for: key) { return cached }
             // The paragraph's ICU breaks inside the run, when it is whole chunks of the paragraph.
             let offset = paragraph == nil ? 0 : paragraphOffset
             let share = paragraphBreaks.count > 0
                 ? ParagraphLineBreaks.Share(breaks: paragraphBreaks, paragraph: paragraph ?? units, start: offset + start, end: offset + end) : nil
-            shaped = ShapedRun.shape(context, item: before..<(before + end - start), font: font, rightToLeft: key.rightToLeft,
-                                     halfWidth: halfWidth, language: language, script: script, buffer: buffer, knownBreaks: share)
+            let shaped = ShapedRun.shape(context, item: before..<(before + end - start), font: font, rightToLeft: rightToLeft,
+                                         halfWidth: halfWidth, language: language, script: script, buffer: buffer, knownBreaks: share)
             cache.store(shaped, for: key)
+            return shaped
         }
         runs.append(GlyphRun(font: font, start: Int32(start), end: Int32(end), bidiLevel: level, shaped: shaped))
         let scale = font.fixedScale(size: style.size)
