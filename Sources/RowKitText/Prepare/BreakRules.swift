@@ -107,7 +107,17 @@ enum BreakOpportunities {
     /// U+2012, U+2013, U+058A, U+2E17 among those measured; the em dash, U+30A0 and the
     /// fullwidth hyphens break anyway). Only these are looked at again from a line start.
     @inline(__always) static func mayJoinAtLineStart(_ unit: UInt16) -> Bool {
-        unit == 0x2D || (unit >= 0x80 && unit < 0xD800 && Unicode.Scalar(unit).map { $0.properties.generalCategory == .dashPunctuation } == true)
+        unit == 0x2D || (mayBeDash(unit) && Unicode.Scalar(unit).map { $0.properties.generalCategory == .dashPunctuation } == true)
+    }
+
+    /// False only for units below U+D800 that are no dash punctuation (general category Pd) —
+    /// the BMP's dashes there are U+058A, U+05BE, U+1400, U+1806, U+2010–U+2015, some of
+    /// U+2E00–U+2E7F, U+301C, U+3030 and U+30A0 — and for ASCII: a filter before the
+    /// standard library's category lookup (~300 instructions), which every segment end of
+    /// non-Latin text asked. Checked for every unit (`CategoryFilterTests`).
+    @inline(__always) static func mayBeDash(_ unit: UInt16) -> Bool {
+        if unit < 0x2010 { return unit == 0x058A || unit == 0x05BE || unit == 0x1400 || unit == 0x1806 }
+        return unit <= 0x2015 || (unit >= 0x2E00 && unit <= 0x2E7F) || unit == 0x301C || unit == 0x3030 || unit == 0x30A0
     }
 
     /// The units that, starting a line after an overflow-wrap split (a line start that is no
@@ -205,6 +215,9 @@ enum CJKPunctuation {
     /// opening and closing brackets (general category Ps/Pe) are wide in the CJK Symbols and
     /// Punctuation block and among the fullwidth forms, narrow elsewhere.
     static func codePointClass(_ unit: UInt16) -> CodePointClass {
+        // Kana, ideographs, Hangul and Yi (most units of CJK text) hold no bracket and, of the
+        // marks below, only U+30FB (`CategoryFilterTests` checks every unit against the rules below).
+        if unit >= 0x3040 && unit < 0xFD3E { return unit == 0x30FB ? .kind(.middle) : .kind(.other) }
         switch unit {
         case 0x2018, 0x201C: return .openQuote
         case 0x2019, 0x201D: return .closeQuote
@@ -214,8 +227,17 @@ enum CJKPunctuation {
         case 0xFF1B: return .semicolon
         default: break
         }
-        guard unit >= 0x28, unit < 0xD800 || unit >= 0xE000, CategoryFilter.mayBeBracket(UInt32(unit)),
-              let scalar = Unicode.Scalar(unit) else { return .kind(.other) }
+        guard unit >= 0x28, unit < 0xD800 || unit >= 0xE000, CategoryFilter.mayBeBracket(UInt32(unit)) else { return .kind(.other) }
+        return bracketClass(unit)
+    }
+
+    /// The class of a unit that may be a bracket, from its general category. Kept out of
+    /// ``codePointClass(_:)``: the standard library's property types are resilient, and a
+    /// function holding them sets up their stack space through two metadata calls on every
+    /// call (~40 instructions), before any test.
+    @inline(never)
+    private static func bracketClass(_ unit: UInt16) -> CodePointClass {
+        guard let scalar = Unicode.Scalar(unit) else { return .kind(.other) }
         let wide = (unit >= 0x3000 && unit <= 0x303F) || (unit >= 0xFF01 && unit <= 0xFF60) || (unit >= 0xFFE0 && unit <= 0xFFE6)
         switch scalar.properties.generalCategory {
         case .openPunctuation: return .kind(wide ? .open : .openNarrow)
@@ -1023,23 +1045,29 @@ enum UnsafeLineStart {
     /// before `c` (the run start counts as safe). Keeps the table ordered by (from, to).
     static func record(clusters: [Int32], unsafe: [Bool], count: Int, into table: inout [Int32]) {
         guard count > 1 else { return }
-        var isStart = [Bool](repeating: false, count: count + 1)
-        for c in clusters where c >= 0 && Int(c) < count { isStart[Int(c)] = true }
-        isStart[count] = true
-        var entries: [(Int32, Int32, Int32)] = []
-        var safe = 0
-        var c0 = 0
-        while c0 < count {
-            var c1 = c0 + 1
-            while !isStart[c1] { c1 += 1 }
-            if !unsafe[c0] || c0 == 0 {
-                safe = c0
-            } else if c1 - c0 > 1 {
-                entries.append((Int32(c0), Int32(c0), Int32(c0 - safe)))
+        // The cluster starts, on the stack (a heap array through the unspecialized
+        // `init(repeating:count:)` cost more than the rest).
+        let found: [(Int32, Int32, Int32)] = withUnsafeTemporaryAllocation(of: Bool.self, capacity: count + 1) { isStart in
+            isStart.initialize(repeating: false)
+            for c in clusters where c >= 0 && Int(c) < count { isStart[Int(c)] = true }
+            isStart[count] = true
+            var entries: [(Int32, Int32, Int32)] = []
+            var safe = 0
+            var c0 = 0
+            while c0 < count {
+                var c1 = c0 + 1
+                while !isStart[c1] { c1 += 1 }
+                if !unsafe[c0] || c0 == 0 {
+                    safe = c0
+                } else if c1 - c0 > 1 {
+                    entries.append((Int32(c0), Int32(c0), Int32(c0 - safe)))
+                }
+                c0 = c1
             }
-            c0 = c1
+            return entries
         }
-        guard !entries.isEmpty else { return }
+        guard !found.isEmpty else { return }
+        var entries = found
         for t in stride(from: 0, to: table.count, by: 3) { entries.append((table[t], table[t + 1], table[t + 2])) }
         entries.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
         table.removeAll(keepingCapacity: true)

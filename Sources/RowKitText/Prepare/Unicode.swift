@@ -179,7 +179,13 @@ enum ScriptRuns {
 
     /// An opening bracket (general category Ps): the script so far ends before it.
     @inline(__always) static func isOpening(_ scalar: UInt32) -> Bool {
-        guard scalar >= 0x28, CategoryFilter.mayBeBracket(scalar), let s = Unicode.Scalar(scalar) else { return false }
-        return s.properties.generalCategory == .openPunctuation
+        guard scalar >= 0x28, CategoryFilter.mayBeBracket(scalar) else { return false }
+        return isOpenPunctuation(scalar)
+    }
+
+    /// The category lookup of ``isOpening(_:)``, out of line: the standard library's resilient
+    /// property types cost their caller two metadata calls on every entry.
+    @inline(never) private static func isOpenPunctuation(_ scalar: UInt32) -> Bool {
+        Unicode.Scalar(scalar)?.properties.generalCategory == .openPunctuation
     }
 }
