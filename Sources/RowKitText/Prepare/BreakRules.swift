@@ -52,16 +52,26 @@ enum BreakOpportunities {
     /// The same, handing back ICU's own opportunities (``UnicodeAnalysis/lineBreaks(_:language:)``) in `icu`.
     static func find(_ units: UnsafeBufferPointer<UInt16>, language: String?, icu: inout [Int32]) throws(TextError)
         -> (ends: [Int32], mandatory: [UInt8]) {
-        let icuMandatory: [UInt8]
-        (icu, icuMandatory) = try UnicodeAnalysis.lineBreaks(units, language: language)
-        var ends: [Int32] = []
-        var mandatory: [UInt8] = []
+        var ends: [Int32] = [], mandatory: [UInt8] = []
+        try find(units, language: language, icu: &icu, ends: &ends, mandatory: &mandatory)
+        return (ends, mandatory)
+    }
+
+    /// The same into `ends` and `mandatory` (emptied first, capacity kept): callers that reuse
+    /// the three arrays allocate nothing per call (four fresh arrays cost ~1.5 k instructions
+    /// a call, as much as ICU's own work over a short word).
+    static func find(_ units: UnsafeBufferPointer<UInt16>, language: String?, icu: inout [Int32], ends: inout [Int32],
+                     mandatory: inout [UInt8]) throws(TextError) {
+        try UnicodeAnalysis.lineBreaks(units, language: language, into: &icu)
+        ends.removeAll(keepingCapacity: true)
+        mandatory.removeAll(keepingCapacity: true)
         ends.reserveCapacity(icu.count + 4)
         mandatory.reserveCapacity(icu.count + 4)
         var k = 0
         for p in 1..<max(1, units.count) {
             var isBreak = false, forced: UInt8 = 0
-            if k < icu.count && Int(icu[k]) == p { isBreak = true; forced = icuMandatory[k]; k += 1 }
+            // ICU's break is forced after a kept newline (``UnicodeAnalysis/lineBreaks(_:language:)``).
+            if k < icu.count && Int(icu[k]) == p { isBreak = true; forced = units[p - 1] == 0x0A ? 1 : 0; k += 1 }
             let a = units[p - 1], b = units[p]
             if forced == 0 && (a == 0x20 || a == 0x09) && b != 0x20 && b != 0x09 && b != 0x0A {
                 // Chromium breaks after every space, even before `!` or `)` where UAX #14 would not.
@@ -76,8 +86,7 @@ enum BreakOpportunities {
             if isBreak { ends.append(Int32(p)); mandatory.append(forced) }
         }
         ends.append(Int32(units.count))
-        mandatory.append(icu.last.map { Int($0) == units.count ? icuMandatory[icu.count - 1] : 0 } ?? 0)
-        return (ends, mandatory)
+        mandatory.append(icu.last.map { Int($0) == units.count && units[units.count - 1] == 0x0A ? 1 : 0 } ?? 0)
     }
 
     /// The hyphens of Unicode 16's word-initial hyphen rule (UAX #14 LB20a, classes HY and HH):

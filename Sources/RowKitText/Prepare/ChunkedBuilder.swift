@@ -208,7 +208,7 @@ struct ChunkedBuilder {
                     // missed word costs more than ICU's few hundred a unit over the words that hit.
                     if paragraph == nil && (dictionary || recentMisses < Self.chunkAloneMissRate) && breaksAloneRemembered(units, at: p)
                         && previousMissEnd != p {
-                        (breaks, mandatory) = try builder.lineBreaks(ofChunk: chunk, at: p)
+                        try builder.lineBreaks(ofChunk: chunk, at: p, into: &breaks, &mandatory)
                     } else {
                         if paragraph == nil {
                             if (dictionary || recentMisses < Self.chunkAloneMissRate) && breaksAloneRemembered(units, at: p) {

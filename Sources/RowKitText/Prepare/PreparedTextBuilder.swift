@@ -32,6 +32,8 @@ struct Builder {
     /// Break opportunities of printable-ASCII text (``asciiLineBreaks(_:)``), reused.
     var asciiBreaks: [Int32] = []
     var asciiMandatory: [UInt8] = []
+    /// ICU's own break opportunities of a chunk (``lineBreaks(ofChunk:at:into:_:)``), reused.
+    var icuBreaks: [Int32] = []
     /// Units shaped half-width (trimmed CJK punctuation).
     var trimmed: Set<Int> = []
     /// Units whose line-start width is recorded in ``alone`` (``LineStartReshape``).
@@ -332,10 +334,17 @@ struct Builder {
     /// (``paragraphBreaks``).
     mutating func lineBreaks(ofChunk chunk: UnsafeBufferPointer<UInt16>, at offset: Int) throws(TextError)
         -> (ends: [Int32], mandatory: [UInt8]) {
-        var icu: [Int32] = []
-        let found = try BreakOpportunities.find(chunk, language: style.lang, icu: &icu)
-        paragraphBreaks.keep(icu, ofChunk: chunk, at: offset, paragraphCount: paragraph?.count ?? chunk.count, language: style.lang)
-        return found
+        var ends: [Int32] = [], mandatory: [UInt8] = []
+        try lineBreaks(ofChunk: chunk, at: offset, into: &ends, &mandatory)
+        return (ends, mandatory)
+    }
+
+    /// The same into `ends` and `mandatory` (emptied first, capacity kept); ICU's own breaks
+    /// go through ``icuBreaks``, reused.
+    mutating func lineBreaks(ofChunk chunk: UnsafeBufferPointer<UInt16>, at offset: Int, into ends: inout [Int32],
+                             _ mandatory: inout [UInt8]) throws(TextError) {
+        try BreakOpportunities.find(chunk, language: style.lang, icu: &icuBreaks, ends: &ends, mandatory: &mandatory)
+        paragraphBreaks.keep(icuBreaks, ofChunk: chunk, at: offset, paragraphCount: paragraph?.count ?? chunk.count, language: style.lang)
     }
 
     /// Shapes `start..<end` (through the cache), records it as a glyph run and credits its
