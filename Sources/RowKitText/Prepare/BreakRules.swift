@@ -928,11 +928,33 @@ extension Builder {
     /// sees only these units, so they are their own hint character): the font and the width.
     mutating func shapedAfresh(_ units: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, rightToLeft: Bool,
                                buffer: HBBuffer) -> (font: Font, width: Int32) {
-        var fresh = FontFallback(style: style, primary: primary, fonts: fonts)
         let piece = UnsafeBufferPointer(rebasing: units[range])
-        let font = fresh.font(for: piece, 0, piece.count)
+        let font = afreshFont(piece)
         let designUnits = ClusterSplit.width(units, range, font: font, rightToLeft: rightToLeft, language: language, buffer: buffer)
         return (font, clamp(font.fixedAdvance(designUnits, scale: font.fixedScale(size: style.size), size: style.size)))
+    }
+
+    /// The font a chooser started afresh takes for `piece` (seeing only it). A fresh
+    /// `FontFallback` costs ~20 k instructions to set up and ask; its answer depends only on
+    /// the piece and the style context, so pieces of up to three units are remembered per context
+    /// (``afreshFonts``; not for a builder outside any context, `contextID` −1).
+    mutating func afreshFont(_ piece: UnsafeBufferPointer<UInt16>) -> Font {
+        guard piece.count <= 3, contextID >= 0 else {
+            var fresh = FontFallback(style: style, primary: primary, fonts: fonts)
+            return fresh.font(for: piece, 0, piece.count)
+        }
+        if afreshFontsContext != contextID {
+            afreshFonts.removeAll()
+            afreshFontsContext = contextID
+        }
+        var key = UInt64(piece.count) << 60
+        for i in 0..<piece.count { key |= UInt64(piece[i]) << UInt64(16 * i) }
+        for entry in afreshFonts where entry.piece == key { return entry.font }
+        var fresh = FontFallback(style: style, primary: primary, fonts: fonts)
+        let font = fresh.font(for: piece, 0, piece.count)
+        if afreshFonts.count >= 64 { afreshFonts.removeAll() }
+        afreshFonts.append((key, font))
+        return font
     }
 
     /// What the closing mark at `last` (in `run`, whose font trims it) gives up when a line

@@ -116,7 +116,7 @@ struct ChunkedBuilder {
         var dictionary = false
         for unit in units where unit >= 0x7F {
             complex += 1
-            if unit >= 0x0E00 && DictionaryScripts.contains(unit) { dictionary = true }
+            if !dictionary && unit >= 0x0E00 && unit <= 0xAA7F && DictionaryScripts.contains(unit) { dictionary = true }
         }
         let shareParagraphAnalysis = 4 * complex > n
         var p = 0
