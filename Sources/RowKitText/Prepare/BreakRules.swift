@@ -936,24 +936,21 @@ extension Builder {
 
     /// The font a chooser started afresh takes for `piece` (seeing only it). A fresh
     /// `FontFallback` costs ~20 k instructions to set up and ask; its answer depends only on
-    /// the piece and the style context, so pieces of up to three units are remembered per context
-    /// (``afreshFonts``; not for a builder outside any context, `contextID` −1).
+    /// the piece and the style context, so pieces of up to three units are remembered with the
+    /// context's id (``afreshFonts``; not for a builder outside any context, `contextID` −1).
+    /// Keyed by context rather than emptied when it changes: a list's cells alternate styles.
     mutating func afreshFont(_ piece: UnsafeBufferPointer<UInt16>) -> Font {
         guard piece.count <= 3, contextID >= 0 else {
             var fresh = FontFallback(style: style, primary: primary, fonts: fonts)
             return fresh.font(for: piece, 0, piece.count)
         }
-        if afreshFontsContext != contextID {
-            afreshFonts.removeAll()
-            afreshFontsContext = contextID
-        }
         var key = UInt64(piece.count) << 60
         for i in 0..<piece.count { key |= UInt64(piece[i]) << UInt64(16 * i) }
-        for entry in afreshFonts where entry.piece == key { return entry.font }
+        for entry in afreshFonts where entry.piece == key && entry.context == contextID { return entry.font }
         var fresh = FontFallback(style: style, primary: primary, fonts: fonts)
         let font = fresh.font(for: piece, 0, piece.count)
         if afreshFonts.count >= 64 { afreshFonts.removeAll() }
-        afreshFonts.append((key, font))
+        afreshFonts.append((key, contextID, font))
         return font
     }
 

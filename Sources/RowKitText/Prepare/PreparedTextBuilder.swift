@@ -35,10 +35,9 @@ struct Builder {
     /// ICU's own break opportunities of a chunk (``lineBreaks(ofChunk:at:into:_:)``), reused.
     var icuBreaks: [Int32] = []
     /// Fonts a chooser started afresh took for short pieces (``afreshFont(_:)``): the piece
-    /// (up to three units, 16 bits each, and its length in the top bits) and the font, for the
-    /// style context `afreshFontsContext`.
-    var afreshFonts: [(piece: UInt64, font: Font)] = []
-    var afreshFontsContext: Int32 = -1
+    /// (up to three units, 16 bits each, and its length in the top bits), the style context's
+    /// id (ids are never reused on a thread) and the font; at most 64.
+    var afreshFonts: [(piece: UInt64, context: Int32, font: Font)] = []
     /// Units shaped half-width (trimmed CJK punctuation).
     var trimmed: Set<Int> = []
     /// Units whose line-start width is recorded in ``alone`` (``LineStartReshape``).
