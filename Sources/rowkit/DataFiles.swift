@@ -30,6 +30,11 @@ struct DataOptions: ParsableArguments {
         return (all, given.first?.name)
     }
 
+    /// The files these options read (`--data`, template files, `--stylesheet`), by option.
+    var inputFiles: [(option: String, path: String?)] {
+        [("--data", data), ("--stylesheet", stylesheet)] + cells.filter { ClassicCells.named($0) == nil }.map { ("--cell", $0) }
+    }
+
     /// The options for reading rows against `templates`.
     func rowFileOptions(_ templates: (all: [CellTemplate], defaultName: String?)) -> RowFileOptions {
         RowFileOptions(templates: templates.all, defaultTemplate: templates.defaultName, allowsUnknownFields: allowUnknownFields)

@@ -65,6 +65,8 @@ struct Draw: ParsableCommand {
     }
 
     func run() throws {
+        try refuseOverwritingInput(output: output, option: "--output",
+                                   inputs: [("--input", input), ("--font", TextOptions.isFontPath(text.font) ? text.font : nil)])
         try FontPaths.check(text.font)
         var records: [InputRecord] = texts.map { InputRecord(text: $0) }
         if let input {

@@ -67,6 +67,7 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
+        try refuseOverwritingInput(output: output, option: "--output", inputs: source.inputFiles)
         if let images {
             do { try checkDirectory(images, what: "images folder") } catch { throw CommandError(error.description) }
         }

@@ -94,6 +94,11 @@ struct View: ParsableCommand {
 
     func run() throws {
         let start = ListWindow.monotonicNow()
+        if let frameLog {
+            try refuseOverwritingInput(output: frameLog, option: "--frame-log",
+                                       inputs: [("--data", data), ("--script", script), ("--stylesheet", stylesheet),
+                                                ("--cell", ClassicCells.named(cell) == nil ? cell : nil)])
+        }
         let template = try loadTemplate(cell, stylesheet: stylesheet)
         let generator = SampleRows(template: template)
         let rows: [ListSection<ListRow>]?

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+/// The hostile-input round of 2026-11-24 (docs/DESIGN.md, "Hostile-input round"): each test
+/// failed before its fix.
+@Suite struct CLIHostileInputTests {
+    @Test func anOutputThatIsAnInputIsRefusedAndTheInputKept() throws {
+        let scratch = Scratch()
+        let text = "\"hello\"\n"
+        scratch.write("notes.svg", text)
+        try FileManager.default.createSymbolicLink(atPath: scratch.file("link.svg"), withDestinationPath: "notes.svg")
+        try FileManager.default.linkItem(atPath: scratch.file("notes.svg"), toPath: scratch.file("hard.svg"))
+        for (arguments, redirects, named) in [
+            ("draw --width 100 --input notes.svg --output notes.svg", "", "--input 'notes.svg'"),
+            ("draw --width 100 --input notes.svg --output link.svg", "", "--input 'notes.svg'"),
+            ("draw --width 100 --input hard.svg --output notes.svg", "", "--input 'hard.svg'"),
+            ("draw --width 100 --input - --output notes.svg", "< notes.svg", "standard input (--input -)"),
+        ] {
+            let run = scratch.rowkit(arguments, redirects: redirects)
+            expectRun(run, status: 1, stderr: ["is the same file as \(named): writing it would destroy the input"])
+            #expect(scratch.read("notes.svg") == Data(text.utf8), "\(arguments): the input is intact")
+        }
+        let rows = #"[{"text": "hi"}]"#
+        scratch.write("rows.png", rows)
+        expectRun(scratch.rowkit("render --cell label --data rows.png --width 200 --output rows.png"), status: 1,
+                  stderr: ["--output 'rows.png' is the same file as --data 'rows.png'"])
+        #expect(scratch.read("rows.png") == Data(rows.utf8))
+        // The frame log is refused before the display is opened (so this holds without one).
+        scratch.write("rows.jsonl", #"{"caption": "a", "body": "b"}"# + "\n")
+        expectRun(scratch.rowkit("view --data rows.jsonl --frame-log rows.jsonl --quit-after 0"), status: 1,
+                  stderr: ["--frame-log 'rows.jsonl' is the same file as --data 'rows.jsonl'"])
+        #expect(scratch.read("rows.jsonl") == Data((#"{"caption": "a", "body": "b"}"# + "\n").utf8))
+        // A different output is still written.
+        expectRun(scratch.rowkit("draw --width 100 --input notes.svg --output other.svg"), status: 0)
+    }
+}
