@@ -98,10 +98,3 @@ func loadListSections(_ path: String, options: RowFileOptions) throws -> [ListSe
         return ListSection(header: header, rows: loaded.rows.map { ListRow(id: $0.id, template: $0.template, data: $0.data) })
     }
 }
-
-/// The sections of a row file whose rows all use `template` (section titles use
-/// `section-header`); see `loadListSections(_:options:)`.
-func loadSections(_ path: String, template: CellTemplate) throws -> [ListSection<ListRow>] {
-    let templates = template.name == ClassicCells.sectionHeader.name ? [template] : [template, ClassicCells.sectionHeader]
-    return try loadListSections(path, options: RowFileOptions(templates: templates, defaultTemplate: template.name))
-}

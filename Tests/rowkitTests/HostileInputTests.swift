@@ -33,4 +33,20 @@ import Testing
         // A different output is still written.
         expectRun(scratch.rowkit("draw --width 100 --input notes.svg --output other.svg"), status: 0)
     }
+
+    /// Rows that name a built-in cell with "cell" are drawn by render and measured by heights;
+    /// view refused the same file ("unknown cell 'label'; cells: caption-text, section-header").
+    /// Without a display it must now get as far as the display.
+    @Test func viewAcceptsRowsNamingAnyBuiltInCell() {
+        let scratch = Scratch()
+        scratch.write("mixed.jsonl", #"{"caption": "a", "body": "b"}"# + "\n" + #"{"cell": "label", "text": "hello"}"# + "\n")
+        expectRun(scratch.rowkit("render --cell caption-text --data mixed.jsonl --width 300 --output m.png"), status: 0)
+        let run = scratch.rowkit("view --data mixed.jsonl --quit-after 0.2", setup: "unset DISPLAY WAYLAND_DISPLAY;")
+        expectRun(run, status: 1, stderr: ["rowkit view: cannot open a display"])
+        #expect(!run.stderr.contains("unknown cell"), "\(run)")
+        // A cell no template has is still an error at its place.
+        scratch.write("bad.jsonl", #"{"cell": "labl", "text": "hello"}"# + "\n")
+        expectRun(scratch.rowkit("view --data bad.jsonl --quit-after 0.2", setup: "unset DISPLAY WAYLAND_DISPLAY;"), status: 1,
+                  stderr: ["bad.jsonl:1:10: unknown cell 'labl'"])
+    }
 }
