@@ -16,6 +16,9 @@ struct Draw: ParsableCommand {
         """
     )
 
+    /// The widest layout drawn, for --width and a line's "width" (a canvas side is at most 32,767 px).
+    static let maximumWidth = 30_000.0
+
     @OptionGroup var text: TextOptions
 
     @Option(help: "Width in pixels the texts are laid out at.")
@@ -52,7 +55,7 @@ struct Draw: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard width.isFinite, width > 0, width <= 30_000 else { throw ValidationError("--width must be in (0, 30000], not \(width)") }
+        guard width.isFinite, width > 0, width <= Self.maximumWidth else { throw ValidationError("--width must be in (0, 30000], not \(width)") }
         guard ImageFormat(path: output) != nil else { throw ValidationError("--output must end in .png, .pdf or .svg, not '\(output)'") }
         guard TextAlignment(rawValue: align) != nil else { throw ValidationError("--align must be natural, leading, center or trailing") }
         guard Color(hex: color) != nil else { throw ValidationError("--color must be #rgb or #rrggbb, not '\(color)'") }
@@ -79,7 +82,7 @@ struct Draw: ParsableCommand {
                 do throws(LineError) {
                     if line.isTooLong { throw .message("the line is longer than the \(byteCountText(InputLimits.recordBytes)) limit") }
                     if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-                    let record = try InputRecord.parse(line, source: source.name)
+                    let record = try InputRecord.parse(line, source: source.name, maximumWidth: Self.maximumWidth)
                     if let font = record.font {
                         do { try FontPaths.check(font) } catch { throw .message(error.description) }
                     }
@@ -107,7 +110,7 @@ struct Draw: ParsableCommand {
         let canvasHeight = layouts.reduce(padding) { $0 + max($1.height, 1) + padding }
         let canvas: Canvas
         do { canvas = try Canvas(width: canvasWidth, height: max(1, canvasHeight), scale: scale, path: output) } catch {
-            throw CommandError(error.description)
+            throw CommandError(error.description + canvasHint(error, format: ImageFormat(path: output), fix: "draw fewer or shorter texts"))
         }
         canvas.fill(.white)
         var y = padding

@@ -154,19 +154,20 @@ struct InputRecord {
 
     static let keys = Set(["text", "font", "size", "width"]).union(StyleOverrides.keys)
 
-    /// Parses one JSON Lines line (errors carry the column; the caller adds file and line).
-    static func parse(_ line: BufferedInput.Line, source: String) throws(LineError) -> InputRecord {
+    /// Parses one JSON Lines line (errors carry the column; the caller adds file and line);
+    /// a "width" above `maximumWidth` is out of range (`draw` lays out at most 30,000 px).
+    static func parse(_ line: BufferedInput.Line, source: String, maximumWidth: Double = .infinity) throws(LineError) -> InputRecord {
         let value: JSONValue
         do {
             value = try parseJSON(line.bytes, source: source, origin: TextPosition(line: line.number, column: line.column))
         } catch {
             throw .message("not valid JSON: \(error.message)", column: error.position?.column ?? 0)
         }
-        return try parse(value)
+        return try parse(value, maximumWidth: maximumWidth)
     }
 
     /// A record from a parsed JSON value.
-    static func parse(_ value: JSONValue) throws(LineError) -> InputRecord {
+    static func parse(_ value: JSONValue, maximumWidth: Double = .infinity) throws(LineError) -> InputRecord {
         if case .string(let text) = value { return InputRecord(text: text) }
         guard case .object(let object) = value else {
             throw .message("expected a JSON string or an object with \"text\", not \(value.kindDescription)")
@@ -192,7 +193,9 @@ struct InputRecord {
         }
         record.size = try number(object, "size", "in (0, 10000]") { $0 > 0 && $0 <= 10_000 }
         record.style = try StyleOverrides.parse(object)
-        record.width = try number(object, "width", "at least 0") { $0 >= 0 }
+        record.width = try number(object, "width", maximumWidth.isFinite ? "in [0, \(JSONText.number(maximumWidth))]" : "at least 0") {
+            $0 >= 0 && $0 <= maximumWidth
+        }
         return record
     }
 

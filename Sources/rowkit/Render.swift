@@ -101,7 +101,7 @@ struct Render: ParsableCommand {
         let visible = try engine.visibleItems()
         let canvas: Canvas
         do { canvas = try Canvas(width: width, height: canvasHeight, scale: scale, path: output) } catch {
-            throw CommandError(error.description)
+            throw CommandError(error.description + canvasHint(error, format: ImageFormat(path: output), fix: "draw a viewport with --offset and --height"))
         }
         canvas.fill(.white)
         let store = ImageStore(folder: images)
@@ -155,4 +155,13 @@ func describeSize(_ canvas: Canvas) -> String {
         }
     }
     return text
+}
+
+/// What the user can do about a canvas that is too large: `fix` (the command's own way to draw
+/// less), and for PNG a lower `--scale` (the limits count device pixels). Empty for other errors.
+func canvasHint(_ error: DrawError, format: ImageFormat?, fix: String) -> String {
+    switch error {
+    case .invalidSize, .tooManyPixels: return "; \(fix)\(format == .png ? ", or lower --scale" : "")"
+    default: return ""
+    }
 }

@@ -49,4 +49,19 @@ import Testing
         expectRun(scratch.rowkit("view --data bad.jsonl --quit-after 0.2", setup: "unset DISPLAY WAYLAND_DISPLAY;"), status: 1,
                   stderr: ["bad.jsonl:1:10: unknown cell 'labl'"])
     }
+
+    /// draw refuses --width above 30,000 px but took any "width" on an input line: 1e308 ended in
+    /// "invalid canvas size 1e+308×32.0 … (after --scale)", naming neither the line nor the key.
+    /// A canvas that is too large says what this command can do about it (draw has no --offset).
+    @Test func drawNamesAnAbsurdLineWidthAndHintsItsOwnOptions() {
+        let scratch = Scratch()
+        let wide = scratch.rowkit("draw --width 100 --input - --output a.png", stdin: #"{"text": "hello", "width": 1e308}"# + "\n")
+        expectRun(wide, status: 1, stderr: [#"stdin:1:28: "width" is out of range: 1e308 (must be in [0, 30000])"#, "nothing drawn"])
+        #expect(!scratch.contents.contains("a.png"))
+        // measure lays out at any width (arithmetic), so the same line is fine there.
+        expectRun(scratch.rowkit("measure", stdin: #"{"text": "hello", "width": 1e308}"# + "\n"), status: 0)
+        let tall = scratch.rowkit("draw --width 300 --text \(String(repeating: "x", count: 100_000)) --output t.svg")
+        expectRun(tall, status: 1, stderr: ["invalid canvas size 316×42128 px", "draw fewer or shorter texts"])
+        #expect(!tall.stderr.contains("--offset") && !tall.stderr.contains("--scale"), "\(tall)")
+    }
 }
