@@ -70,7 +70,7 @@ struct Draw: ParsableCommand {
     func run() throws {
         try refuseOverwritingInput(output: output, option: "--output",
                                    inputs: [("--input", input), ("--font", TextOptions.isFontPath(text.font) ? text.font : nil)])
-        try FontPaths.check(text.font)
+        try text.checkFont()
         var records: [InputRecord] = texts.map { InputRecord(text: $0) }
         if let input {
             let source = BufferedInput(try InputFile(input, what: "input"))

@@ -35,7 +35,7 @@ struct Measure: ParsableCommand {
 
     func run() throws {
         let widths = try width.map(parseWidths) ?? []
-        try FontPaths.check(text.font)
+        try text.checkFont()
         let source = BufferedInput(try InputFile(input, what: "input"))
         let progress = ProgressBar(label: "measure", unit: "texts")
         let output = OutputWriter()
@@ -189,6 +189,7 @@ struct InputRecord {
             guard case .string(let name) = font.value, !name.isEmpty else {
                 throw .message("\"font\" must be a non-empty string, not \(font.value.kindDescription)", column: font.valuePosition.column)
             }
+            if let problem = fontFamilyProblem(name) { throw .message("\"font\": \(problem)", column: font.valuePosition.column) }
             record.font = name
         }
         record.size = try number(object, "size", "in (0, 10000]") { $0 > 0 && $0 <= 10_000 }

@@ -64,4 +64,28 @@ import Testing
         expectRun(tall, status: 1, stderr: ["invalid canvas size 316×42128 px", "draw fewer or shorter texts"])
         #expect(!tall.stderr.contains("--offset") && !tall.stderr.contains("--scale"), "\(tall)")
     }
+
+    /// A family list with no family in it (",") failed every text with "no installed font
+    /// matches ', 400'" at "stdin:1" (each line, the flag's fault); it is now a usage error for
+    /// --font, an error at the line's column for "font", and a stylesheet error at its place.
+    @Test func aFontListWithNoFamilyIsRefusedWhereItIsWritten() {
+        let scratch = Scratch()
+        let flag = scratch.rowkit("measure --width 100 --font ,", stdin: "\"a\"\n\"b\"\n")
+        expectRun(flag, status: 64, stderr: ["rowkit measure: --font ',' names no font family"])
+        #expect(!flag.stderr.contains("stdin:"), "\(flag)")
+        expectRun(scratch.rowkit("draw --width 100 --text x --font \"''\" --output x.png"), status: 64, stderr: ["--font '''' names no font family"])
+        let line = scratch.rowkit("measure --width 100", stdin: #"{"text": "a", "font": ","}"# + "\n\"b\"\n")
+        expectRun(line, status: 1, stderr: [#"stdin:1:23: "font": ',' names no font family"#])
+        #expect(line.stdout.contains(#""index": 1"#), "the other lines are measured: \(line)")
+        scratch.write("sheet.yaml", "styles:\n  body: {font: \",\"}\n")
+        scratch.write("cell.yaml", "name: plain\nstylesheet: sheet.yaml\nlayout: {text: {field: t, style: body}}\n")
+        scratch.write("rows.jsonl", #"{"t": "hello"}"# + "\n")
+        expectRun(scratch.rowkit("render --cell cell.yaml --data rows.jsonl --width 200 --output r.png"), status: 1,
+                  stderr: ["sheet.yaml:2:16: styles.body.font: ',' names no font family"])
+        // A family that is not installed still draws, with one warning at its place.
+        scratch.write("sheet.yaml", "styles:\n  body: {font: \"No Such Family QA\"}\n")
+        let missing = scratch.rowkit("render --cell cell.yaml --data rows.jsonl --width 200 --output r.png")
+        expectRun(missing, status: 0, stderr: ["warning: sheet.yaml:2:16: styles.body.font: font family 'No Such Family QA' is not installed"])
+        #expect(missing.stderr.components(separatedBy: "not installed").count == 2, "one warning: \(missing)")
+    }
 }
