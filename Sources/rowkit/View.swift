@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RowKitCells
 import RowKitDraw
+import RowKitIO
 import RowKitList
 import RowKitListCells
 import RowKitView
@@ -98,6 +99,9 @@ struct View: ParsableCommand {
             try refuseOverwritingInput(output: frameLog, option: "--frame-log",
                                        inputs: [("--data", data), ("--script", script), ("--stylesheet", stylesheet),
                                                 ("--cell", ClassicCells.named(cell) == nil ? cell : nil)])
+        }
+        if let images {
+            do { try checkDirectory(images, what: "images folder") } catch { throw CommandError(error.description) }
         }
         let template = try loadTemplate(cell, stylesheet: stylesheet)
         // Rows may name any built-in cell with "cell", as for render and heights (a template

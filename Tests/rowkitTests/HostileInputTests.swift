@@ -88,4 +88,18 @@ import Testing
         expectRun(missing, status: 0, stderr: ["warning: sheet.yaml:2:16: styles.body.font: font family 'No Such Family QA' is not installed"])
         #expect(missing.stderr.components(separatedBy: "not installed").count == 2, "one warning: \(missing)")
     }
+
+    /// render refuses an --images folder that is missing or not a folder; view took it silently
+    /// (icons then fell back to the built-in ones with no word). Checked before the display.
+    @Test func viewChecksTheImagesFolderAsRenderDoes() {
+        let scratch = Scratch()
+        scratch.write("file.txt", "x")
+        let noDisplay = "unset DISPLAY WAYLAND_DISPLAY;"
+        expectRun(scratch.rowkit("view --cell project --sample 5 --images nowhere --quit-after 0", setup: noDisplay), status: 1,
+                  stderr: ["rowkit view: nowhere: images folder: No such file or directory"])
+        expectRun(scratch.rowkit("view --cell project --sample 5 --images file.txt --quit-after 0", setup: noDisplay), status: 1,
+                  stderr: ["rowkit view: file.txt: images folder is not a directory"])
+        expectRun(scratch.rowkit("view --cell project --sample 5 --images . --quit-after 0", setup: noDisplay), status: 1,
+                  stderr: ["rowkit view: cannot open a display"])
+    }
 }
