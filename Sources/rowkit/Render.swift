@@ -93,6 +93,13 @@ struct Render: ParsableCommand {
         let progress = ProgressBar(label: "render", unit: "rows", total: engine.itemCount)
         try engine.measureAll { done, _ in progress.update(done) }
         progress.finish()
+        // The list holds a row at most HeightIndex.maximumHeight tall and clamps a taller one;
+        // drawn clamped, every later y would be silently wrong (heights reports it the same way).
+        if let tallest = engine.allHeights.firstIndex(where: { $0 >= HeightIndex.maximumHeight }) {
+            let item = try engine.item(at: tallest)
+            let what = item.kind == .row ? "row \(item.indexPath.row) of section \(item.indexPath.section)" : "the title of section \(item.indexPath.section)"
+            throw CommandError("cannot draw \(what): it is taller than a list row can be (\(JSONText.number(HeightIndex.maximumHeight)) px)")
+        }
         if let selected { try engine.select(indexPath(ofRow: selected, in: sections)) }
         let canvasHeight = height ?? max(1, engine.contentHeight)
         engine.viewportHeight = canvasHeight

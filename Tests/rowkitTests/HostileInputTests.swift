@@ -102,4 +102,18 @@ import Testing
         expectRun(scratch.rowkit("view --cell project --sample 5 --images . --quit-after 0", setup: noDisplay), status: 1,
                   stderr: ["rowkit view: cannot open a display"])
     }
+
+    /// A row taller than the list can hold (forty 10⁶ px boxes) was drawn clamped to
+    /// 33,554,431.98 px with status 0 by render — every later y silently wrong; heights reported
+    /// it. render now refuses it the same way, before writing anything.
+    @Test func renderRefusesARowTallerThanTheListCanHold() {
+        let scratch = Scratch()
+        let boxes = Array(repeating: "{box: {width: 1, height: 1000000}}", count: 40).joined(separator: ", ")
+        scratch.write("tall.yaml", "name: tall\nlayout: {vstack: {children: [\(boxes)]}}\n")
+        scratch.write("rows.jsonl", "{}\n{}\n")
+        let run = scratch.rowkit("render --cell tall.yaml --data rows.jsonl --width 100 --offset 0 --height 100 --output t.png")
+        expectRun(run, status: 1, stderr: ["cannot draw row 0 of section 0: it is taller than a list row can be (33554431.984375 px)"])
+        #expect(run.stdout.isEmpty && !scratch.contents.contains("t.png"), "\(run)")
+        expectRun(scratch.rowkit("heights --cell tall.yaml --data rows.jsonl --width 100"), status: 1, stderr: ["more than a list row can be"])
+    }
 }
