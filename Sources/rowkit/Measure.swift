@@ -69,7 +69,11 @@ struct Measure: ParsableCommand {
             chunkBytes = 0
             progress.update(count, fraction: source.byteCount.map { Double(source.consumedBytes) / Double(max(1, $0)) })
         }
-        while let line = try source.nextLine() {
+        while true {
+            // Measure what has been read before waiting for more: a program that writes a line
+            // and waits for its answer (or a person at a terminal) gets it at once.
+            if !chunk.isEmpty && !source.hasLineWithoutWaiting { try measureChunk() }
+            guard let line = try source.nextLine() else { break }
             chunk.append(line)
             chunkBytes += line.bytes.count
             // Bounded memory: at most 4,096 lines or 32 MiB of text in flight.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// The hostile-input round of 2026-11-24 (docs/DESIGN.md, "Hostile-input round"): each test
@@ -115,5 +116,41 @@ import Testing
         expectRun(run, status: 1, stderr: ["cannot draw row 0 of section 0: it is taller than a list row can be (33554431.984375 px)"])
         #expect(run.stdout.isEmpty && !scratch.contents.contains("t.png"), "\(run)")
         expectRun(scratch.rowkit("heights --cell tall.yaml --data rows.jsonl --width 100"), status: 1, stderr: ["more than a list row can be"])
+    }
+
+    /// measure read 4,096 lines (or the end) before answering, so a program that writes a line
+    /// and waits for its answer — or a person typing at a terminal — waited forever. Each line
+    /// is now answered before measure waits for more input. (The 60 s bound only keeps a
+    /// regression from hanging the suite; the answer comes at once.)
+    @Test func measureAnswersEachLineBeforeItsInputEnds() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: rowkitBinary)
+        process.arguments = ["measure", "--width", "100"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let answered = DispatchSemaphore(value: 0)
+        let firstLine = Mutex<String?>(nil)
+        let reader = output.fileHandleForReading
+        Thread.detachNewThread {
+            var bytes: [UInt8] = []
+            while true {
+                let chunk = reader.readData(ofLength: 1)
+                guard let byte = chunk.first, byte != 0x0A else { break }
+                bytes.append(byte)
+            }
+            firstLine.withLock { $0 = String(decoding: bytes, as: UTF8.self) }
+            answered.signal()
+        }
+        try input.fileHandleForWriting.write(contentsOf: Data("\"hello\"\n".utf8)) // stdin stays open
+        let result = answered.wait(timeout: .now() + 60)
+        #expect(result == .success, "no answer while standard input is open")
+        #expect(firstLine.withLock { $0 }?.hasPrefix(#"{"index": 0, "width": 100, "lineCount": 1"#) == true)
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
     }
 }

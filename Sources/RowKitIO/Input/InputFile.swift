@@ -89,6 +89,14 @@ public final class InputFile {
         }
     }
 
+    /// Whether a read would return at once: bytes (or the end, or an error) are ready on the
+    /// descriptor. Always true for regular files.
+    public var hasBytesReady: Bool {
+        if byteCount != nil { return true }
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) != 0 // ready, hung up, or an error a read will report
+    }
+
     /// The whole input, refused when larger than `limit` bytes (checked before reading for
     /// regular files, while reading for streams). A leading UTF-8 byte order mark is dropped.
     public func readAll(limit: Int, what: String = "input") throws(InputError) -> [UInt8] {
