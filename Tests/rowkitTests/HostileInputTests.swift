@@ -153,4 +153,15 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
     }
+
+    /// Creating a file in /proc fails with ENOENT, which was always reported as "the folder
+    /// '/proc/' does not exist" — a wrong reason. The folder is named only when it is missing.
+    @Test func aMissingFolderIsNamedOnlyWhenItIsMissing() {
+        let scratch = Scratch()
+        let proc = scratch.rowkit("draw --width 50 --text hi --output /proc/rowkit-qa.png")
+        expectRun(proc, status: 1, stderr: ["/proc/rowkit-qa.png: cannot write: No such file or directory"])
+        #expect(!proc.stderr.contains("does not exist"), "\(proc)")
+        expectRun(scratch.rowkit("draw --width 50 --text hi --output nowhere/x.png"), status: 1,
+                  stderr: ["nowhere/x.png: cannot write: the folder 'nowhere/' does not exist"])
+    }
 }

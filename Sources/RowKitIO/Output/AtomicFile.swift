@@ -68,7 +68,10 @@ public final class AtomicFile {
         }
         guard fd >= 0 else {
             let code = errno
-            let reason = code == ENOENT ? "cannot write: the folder '\(folder.isEmpty ? "." : folder)' does not exist" : "cannot write: \(systemErrorText(code))"
+            // ENOENT names a missing folder only when it is missing (/proc exists, yet refuses new files with ENOENT).
+            var folderInfo = stat()
+            let folderMissing = code == ENOENT && stat(folder.isEmpty ? "." : folder, &folderInfo) != 0
+            let reason = folderMissing ? "cannot write: the folder '\(folder.isEmpty ? "." : folder)' does not exist" : "cannot write: \(systemErrorText(code))"
             throw OutputError(target: path, message: reason, code: code)
         }
         if fd <= 2 {
