@@ -210,6 +210,16 @@ struct TemplateYAMLTests {
         #expect(sample.samples.first?.fields["a"] == FieldValue(numberText: "123456789012345678901234"))
     }
 
+    /// A stylesheet given as a template was "styles: unknown key 'styles' (did you mean
+    /// 'stylesheet'?)" — a suggestion that leads nowhere. It now says what the file is.
+    @Test func aStylesheetGivenAsATemplateIsNamedAsOne() {
+        let error = styleError { () throws(StyleError) in
+            _ = try CellTemplate(yaml: "# a sheet\nstyles:\n  body: {size: 13}\n", file: "sheet.yaml", stylesheet: nil)
+        }
+        expectError(error, .unknownKey, file: "sheet.yaml", line: 2, column: 1, key: "styles", message: "this is a stylesheet, not a cell template")
+        #expect(error?.suggestion == nil)
+    }
+
     @Test func templateValueErrors() {
         let color = styleError { () throws(StyleError) in
             _ = try CellTemplate(yaml: "name: x\nlayout:\n  box: {width: 4, height: 4, color: whte}\n", file: "c.yaml", stylesheet: nil)
