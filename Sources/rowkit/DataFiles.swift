@@ -68,7 +68,14 @@ func loadTemplate(_ name: String, stylesheet: String?) throws -> CellTemplate {
         let hint = didYouMean(name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
         throw CommandError("unknown cell '\(name)'\(hint): use one of \(names.joined(separator: ", ")) or a .yaml template")
     }
-    return try loadTemplateFile(name, stylesheet: stylesheet)
+    let template = try loadTemplateFile(name, stylesheet: stylesheet)
+    // Section titles are drawn by the template named section-header with the field "title"; a
+    // replacement that shows no "title" draws every title blank — said, not silent.
+    if template.name == ClassicCells.sectionHeader.name && !template.boundFields.text.contains("title") {
+        Diagnostics.warning("\(name): this template replaces 'section-header', which draws section titles from the field 'title', "
+                            + "but it does not show 'title': section titles will be blank")
+    }
+    return template
 }
 
 /// Every section of a row file as list sections (section titles become `section-header`

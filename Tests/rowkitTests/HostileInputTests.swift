@@ -164,4 +164,18 @@ import Testing
         expectRun(scratch.rowkit("draw --width 50 --text hi --output nowhere/x.png"), status: 1,
                   stderr: ["nowhere/x.png: cannot write: the folder 'nowhere/' does not exist"])
     }
+
+    /// A template that replaces section-header but shows no "title" drew every section title
+    /// blank (height 0) without a word; it now warns, naming the file.
+    @Test func aSectionHeaderReplacementWithoutTitleWarns() {
+        let scratch = Scratch()
+        scratch.write("header.yaml", "name: section-header\nlayout: {text: {field: t}}\n")
+        scratch.write("rows.json", #"{"sections": [{"title": "T", "rows": [{"text": "x"}]}]}"#)
+        let run = scratch.rowkit("heights --cell label --cell header.yaml --data rows.json --width 100")
+        expectRun(run, status: 0, stderr: ["warning: header.yaml: this template replaces 'section-header'", "section titles will be blank"])
+        scratch.write("header.yaml", "name: section-header\nlayout: {inset: 4, child: {text: {field: title}}}\n")
+        let good = scratch.rowkit("heights --cell label --cell header.yaml --data rows.json --width 100")
+        expectRun(good, status: 0)
+        #expect(!good.stderr.contains("warning"), "\(good)")
+    }
 }
