@@ -191,4 +191,20 @@ import Testing
         // At scale 0.5 twice as many fit; fewer texts draw.
         expectRun(scratch.rowkit("draw --width 100 --input many.jsonl --output many.png --scale 0.5"), status: 1, stderr: ["the first 2731 of 50000", "(32767 device pixels at scale 0.5)"])
     }
+
+    /// A signal during a write (Ctrl-C, kill, a closed terminal, a file size limit's SIGXFSZ)
+    /// left `.out.png.xxxx.tmp` beside the target. The temporary file is now removed and the
+    /// signal still ends the program (its status says which); the previous file is intact.
+    @Test(arguments: ["png", "pdf", "svg"])
+    func aSignalDuringAWriteLeavesNoTemporaryFile(_ format: String) throws {
+        let scratch = Scratch()
+        expectRun(scratch.rowkit("render --cell caption-text --width 320 --quiet --output out.\(format)"), status: 0)
+        let before = try #require(scratch.read("out.\(format)"))
+        // Without `trap '' XFSZ`, going past `ulimit -f` is SIGXFSZ, whose default action ends the process.
+        let run = scratch.rowkit("render --cell filter-list --width 3000 --offset 0 --height 3000 --quiet --output out.\(format)",
+                                 setup: "ulimit -f 2;")
+        #expect(run.status == 128 + SIGXFSZ, "ended by SIGXFSZ: \(run)")
+        #expect(scratch.contents == ["out.\(format)"], "no temporary file is left: \(scratch.contents)")
+        #expect(scratch.read("out.\(format)") == before, "the previous file is intact")
+    }
 }
