@@ -118,14 +118,18 @@ import Testing
         expectRun(scratch.rowkit("heights --cell tall.yaml --data rows.jsonl --width 100"), status: 1, stderr: ["more than a list row can be"])
     }
 
-    /// measure read 4,096 lines (or the end) before answering, so a program that writes a line
-    /// and waits for its answer — or a person typing at a terminal — waited forever. Each line
-    /// is now answered before measure waits for more input. (The 60 s bound only keeps a
+    /// measure and heights read 4,096 lines (or the end) before answering, so a program that
+    /// writes a line and waits for its answer — or a person typing at a terminal — waited
+    /// forever. Each line is now answered before the command waits for more input. (The 60 s bound only keeps a
     /// regression from hanging the suite; the answer comes at once.)
-    @Test func measureAnswersEachLineBeforeItsInputEnds() throws {
+    @Test(arguments: [
+        (["measure", "--width", "100"], "\"hello\"\n", #"{"index": 0, "width": 100, "lineCount": 1"#),
+        (["heights", "--cell", "label", "--data", "-", "--width", "200"], #"{"text": "hello"}"# + "\n", #"{"row": 0, "section": 0, "y": 0, "height": 64}"#),
+    ])
+    func answersEachLineBeforeItsInputEnds(_ arguments: [String], _ line: String, _ answer: String) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: rowkitBinary)
-        process.arguments = ["measure", "--width", "100"]
+        process.arguments = arguments
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output
@@ -145,10 +149,10 @@ import Testing
             firstLine.withLock { $0 = String(decoding: bytes, as: UTF8.self) }
             answered.signal()
         }
-        try input.fileHandleForWriting.write(contentsOf: Data("\"hello\"\n".utf8)) // stdin stays open
+        try input.fileHandleForWriting.write(contentsOf: Data(line.utf8)) // stdin stays open
         let result = answered.wait(timeout: .now() + 60)
-        #expect(result == .success, "no answer while standard input is open")
-        #expect(firstLine.withLock { $0 }?.hasPrefix(#"{"index": 0, "width": 100, "lineCount": 1"#) == true)
+        #expect(result == .success, "\(arguments[0]): no answer while standard input is open")
+        #expect(firstLine.withLock { $0 }?.hasPrefix(answer) == true, "\(String(describing: firstLine.withLock { $0 }))")
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)

@@ -94,6 +94,10 @@ public final class RowFileReader {
     public var bytesRead: Int { reader.input.consumedBytes }
     /// The input's size when known.
     public var byteCount: Int? { reader.input.byteCount }
+    /// Whether ``next()`` has something read already or can read on without waiting for the
+    /// input (see `BufferedInput.hasLineWithoutWaiting`): a streaming consumer finishes its
+    /// batch before it would wait.
+    public var hasItemWithoutWaiting: Bool { pendingIndex < pending.count || reader.input.hasLineWithoutWaiting }
     /// The format, once the first item has been read.
     public private(set) var format: Format?
 
