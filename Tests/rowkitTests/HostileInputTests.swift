@@ -211,4 +211,37 @@ import Testing
         #expect(scratch.contents == ["out.\(format)"], "no temporary file is left: \(scratch.contents)")
         #expect(scratch.read("out.\(format)") == before, "the previous file is intact")
     }
+
+    /// A font path that is a FIFO was opened to be checked, and opening a FIFO waits for a
+    /// writer: `measure --font f.ttf` hung forever. It is refused before opening. (The 60 s
+    /// bound only keeps a regression from hanging the suite.)
+    @Test func aFontPathThatIsAFIFOIsRefusedNotWaitedOn() throws {
+        let scratch = Scratch()
+        #expect(mkfifo(scratch.file("f.ttf"), 0o600) == 0)
+        for (arguments, input, message) in [
+            (["measure", "--width", "100", "--font", "f.ttf"], "\"x\"\n", "f.ttf: font file is not a regular file"),
+            (["measure", "--width", "100"], #"{"text": "x", "font": "f.ttf"}"# + "\n", "stdin:1: f.ttf: font file is not a regular file"),
+        ] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: rowkitBinary)
+            process.arguments = arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: scratch.path)
+            let stdin = Pipe(), stderr = Pipe()
+            process.standardInput = stdin
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = stderr
+            let ended = DispatchSemaphore(value: 0)
+            process.terminationHandler = { _ in ended.signal() }
+            try process.run()
+            try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+            if ended.wait(timeout: .now() + 60) == .timedOut {
+                process.terminate()
+                Issue.record("\(arguments): still running after 60 s (waiting on the FIFO)")
+                continue
+            }
+            let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 1 && text.contains(message), "\(arguments): \(process.terminationStatus) \(text)")
+        }
+    }
 }

@@ -133,6 +133,12 @@ public final class InputFile {
 /// Checks that `path` names a readable regular file of at most `limit` bytes (a font file, an
 /// image) without reading it; the error says what is wrong.
 public func checkReadableFile(_ path: String, limit: Int, what: String) throws(InputError) {
+    // Refused before opening: opening a FIFO waits for a writer, forever if none comes.
+    var info = stat()
+    if !path.isEmpty, !path.utf8.contains(0), path != InputFile.standardInputPath, stat(path, &info) == 0,
+       info.st_mode & S_IFMT != S_IFREG, info.st_mode & S_IFMT != S_IFDIR {
+        throw InputError(.unreadable, source: path, message: "\(what) is not a regular file")
+    }
     let file = try InputFile(path, what: what)
     guard path != InputFile.standardInputPath else {
         throw InputError(.unreadable, source: "-", message: "\(what) cannot be standard input")
