@@ -36,12 +36,13 @@ public enum DrawError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownFormat(let path): return "cannot tell the image format of '\(path)': use .png, .pdf or .svg"
-        case .invalidSize(let w, let h): return "invalid canvas size \(w)×\(h): each side must be in 1...32767 pixels (after --scale)"
+        case .invalidSize(let w, let h):
+            func px(_ v: Double) -> String { v.isFinite ? JSONText.number(v) : "\(v)" }
+            return "invalid canvas size \(px(w))×\(px(h)) px: each side must be 1 to 32767 pixels (device pixels for PNG)"
         case .invalidScale(let scale):
             return "invalid scale \(scale): it must be in \(Canvas.scaleRange.lowerBound)...\(Canvas.scaleRange.upperBound)"
         case .tooManyPixels(let w, let h):
-            return "the image would be \(w)×\(h) device pixels, more than the \(Canvas.maximumPixels / 1_000_000) million-pixel limit "
-                + "(draw a viewport with --offset and --height, or lower --scale)"
+            return "the image would be \(w)×\(h) device pixels, more than the \(Canvas.maximumPixels / 1_000_000) million-pixel limit"
         case .cairo(let message): return message
         case .write(let error): return error.description
         }

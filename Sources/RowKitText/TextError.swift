@@ -1,6 +1,6 @@
 /// What can go wrong while preparing or laying out text. Messages name the offending value.
 public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A font file path that does not exist or is not a font.
+    /// A font file path that does not exist, is not a regular file (a FIFO, a device) or is not a font.
     case fontFileUnreadable(String)
     /// fontconfig found no font at all for a descriptor (no fonts installed).
     case noFontFound(String)

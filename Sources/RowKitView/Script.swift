@@ -1,4 +1,5 @@
 import Foundation
+import RowKitIO
 
 /// A navigation key the list reacts to.
 public enum NavigationKey: String, Sendable, CaseIterable {
@@ -166,13 +167,19 @@ public enum Script {
         return steps.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
     }
 
-    /// Reads a script file; errors name the file (and line).
+    /// The largest script file read: 1 MiB (a script is a few lines; a device such as
+    /// `/dev/zero` is refused once past it instead of read forever).
+    public static let maximumBytes = 1 << 20
+
+    /// Reads a script file through RowKit's one input path (a directory, a missing file or a
+    /// file over ``maximumBytes`` is an error with the system's reason); errors name the file
+    /// (and line).
     public static func load(_ path: String) throws(ScriptError) -> [ScriptStep] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ScriptError(file: path, line: 0, message: "cannot read the script file")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ScriptError(file: path, line: 0, message: "not UTF-8 text")
+        let text: String
+        do throws(InputError) {
+            text = try InputFile(path, what: "the script file").readText(limit: maximumBytes, what: "the script file")
+        } catch {
+            throw ScriptError(file: path, line: error.position?.line ?? 0, message: error.message)
         }
         return try parse(text, file: path)
     }

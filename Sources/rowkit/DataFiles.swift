@@ -30,6 +30,11 @@ struct DataOptions: ParsableArguments {
         return (all, given.first?.name)
     }
 
+    /// The files these options read (`--data`, template files, `--stylesheet`), by option.
+    var inputFiles: [(option: String, path: String?)] {
+        [("--data", data), ("--stylesheet", stylesheet)] + cells.filter { ClassicCells.named($0) == nil }.map { ("--cell", $0) }
+    }
+
     /// The options for reading rows against `templates`.
     func rowFileOptions(_ templates: (all: [CellTemplate], defaultName: String?)) -> RowFileOptions {
         RowFileOptions(templates: templates.all, defaultTemplate: templates.defaultName, allowsUnknownFields: allowUnknownFields)
@@ -63,7 +68,14 @@ func loadTemplate(_ name: String, stylesheet: String?) throws -> CellTemplate {
         let hint = didYouMean(name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
         throw CommandError("unknown cell '\(name)'\(hint): use one of \(names.joined(separator: ", ")) or a .yaml template")
     }
-    return try loadTemplateFile(name, stylesheet: stylesheet)
+    let template = try loadTemplateFile(name, stylesheet: stylesheet)
+    // Section titles are drawn by the template named section-header with the field "title"; a
+    // replacement that shows no "title" draws every title blank — said, not silent.
+    if template.name == ClassicCells.sectionHeader.name && !template.boundFields.text.contains("title") {
+        Diagnostics.warning("\(name): this template replaces 'section-header', which draws section titles from the field 'title', "
+                            + "but it does not show 'title': section titles will be blank")
+    }
+    return template
 }
 
 /// Every section of a row file as list sections (section titles become `section-header`
@@ -92,11 +104,4 @@ func loadListSections(_ path: String, options: RowFileOptions) throws -> [ListSe
         }
         return ListSection(header: header, rows: loaded.rows.map { ListRow(id: $0.id, template: $0.template, data: $0.data) })
     }
-}
-
-/// The sections of a row file whose rows all use `template` (section titles use
-/// `section-header`); see `loadListSections(_:options:)`.
-func loadSections(_ path: String, template: CellTemplate) throws -> [ListSection<ListRow>] {
-    let templates = template.name == ClassicCells.sectionHeader.name ? [template] : [template, ClassicCells.sectionHeader]
-    return try loadListSections(path, options: RowFileOptions(templates: templates, defaultTemplate: template.name))
 }

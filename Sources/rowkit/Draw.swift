@@ -16,6 +16,9 @@ struct Draw: ParsableCommand {
         """
     )
 
+    /// The widest layout drawn, for --width and a line's "width" (a canvas side is at most 32,767 px).
+    static let maximumWidth = 30_000.0
+
     @OptionGroup var text: TextOptions
 
     @Option(help: "Width in pixels the texts are laid out at.")
@@ -52,7 +55,7 @@ struct Draw: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard width.isFinite, width > 0, width <= 30_000 else { throw ValidationError("--width must be in (0, 30000], not \(width)") }
+        guard width.isFinite, width > 0, width <= Self.maximumWidth else { throw ValidationError("--width must be in (0, 30000], not \(width)") }
         guard ImageFormat(path: output) != nil else { throw ValidationError("--output must end in .png, .pdf or .svg, not '\(output)'") }
         guard TextAlignment(rawValue: align) != nil else { throw ValidationError("--align must be natural, leading, center or trailing") }
         guard Color(hex: color) != nil else { throw ValidationError("--color must be #rgb or #rrggbb, not '\(color)'") }
@@ -65,7 +68,9 @@ struct Draw: ParsableCommand {
     }
 
     func run() throws {
-        try FontPaths.check(text.font)
+        try refuseOverwritingInput(output: output, option: "--output",
+                                   inputs: [("--input", input), ("--font", TextOptions.isFontPath(text.font) ? text.font : nil)])
+        try text.checkFont()
         var records: [InputRecord] = texts.map { InputRecord(text: $0) }
         if let input {
             let source = BufferedInput(try InputFile(input, what: "input"))
@@ -77,7 +82,7 @@ struct Draw: ParsableCommand {
                 do throws(LineError) {
                     if line.isTooLong { throw .message("the line is longer than the \(byteCountText(InputLimits.recordBytes)) limit") }
                     if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-                    let record = try InputRecord.parse(line, source: source.name)
+                    let record = try InputRecord.parse(line, source: source.name, maximumWidth: Self.maximumWidth)
                     if let font = record.font {
                         do { try FontPaths.check(font) } catch { throw .message(error.description) }
                     }
@@ -90,6 +95,11 @@ struct Draw: ParsableCommand {
             if failures > 0 { throw CommandError("\(source.name): \(failures) bad line\(failures == 1 ? "" : "s"); nothing drawn") }
         }
         var layouts: [TextLayout] = []
+        // The canvas is at most 32,767 device pixels tall: stop laying out once the texts pass
+        // that, instead of preparing every text of a large input (200,000 lines took 33 s and
+        // 356 MB before the canvas was refused; 256 MiB of input would take gigabytes).
+        let tallest = 32_767 / (ImageFormat(path: output) == .png ? scale : 1)
+        var height = padding
         for record in records {
             var style = text.style(font: record.font, size: record.size, overrides: record.style)
             style.alignment = TextAlignment(rawValue: align) ?? .natural
@@ -100,12 +110,19 @@ struct Draw: ParsableCommand {
             } catch {
                 throw CommandError(error.description)
             }
+            height += max(layouts[layouts.count - 1].height, 1) + padding
+            if height > tallest {
+                let which = layouts.count == records.count ? "the drawing would be" : "the first \(layouts.count) of \(records.count) texts are already"
+                throw CommandError("\(which) \(JSONText.number(height.rounded(.up))) px tall, "
+                                   + "more than an image can be (32767 \(ImageFormat(path: output) == .png ? "device pixels at scale \(JSONText.number(scale))" : "pixels")); "
+                                   + "draw fewer or shorter texts\(ImageFormat(path: output) == .png ? ", or lower --scale" : "")")
+            }
         }
         let canvasWidth = (layouts.map(\.maxWidth).max() ?? width) + 2 * padding
         let canvasHeight = layouts.reduce(padding) { $0 + max($1.height, 1) + padding }
         let canvas: Canvas
         do { canvas = try Canvas(width: canvasWidth, height: max(1, canvasHeight), scale: scale, path: output) } catch {
-            throw CommandError(error.description)
+            throw CommandError(error.description + canvasHint(error, format: ImageFormat(path: output), fix: "draw fewer or shorter texts"))
         }
         canvas.fill(.white)
         var y = padding

@@ -77,6 +77,9 @@ struct Heights: ParsableCommand {
                 var batch = Batch()
                 do throws(InputError) {
                     while batch.jobs.count < 4096 {
+                        // Hand over what was read before waiting for more input: a program that
+                        // writes rows and waits for their heights gets them.
+                        if !batch.events.isEmpty && !reader.hasItemWithoutWaiting { break }
                         guard let item = try reader.next() else { batch.isLast = true; break }
                         switch item {
                         case .row(let row):
@@ -146,6 +149,8 @@ struct Heights: ParsableCommand {
                         case .sectionEnd(let section): try emitter.end(section)
                         }
                     }
+                    // A short batch was cut where the input paused: its heights go out now.
+                    if batch.jobs.count < 4096 { try emitter.output.flush() }
                     progressBox.value.update(rowsSoFar, fraction: total.map { Double(batch.bytesRead) / Double(max(1, $0)) })
                 } catch {
                     writeFailure.withLock { $0 = error }

@@ -35,7 +35,7 @@ struct Measure: ParsableCommand {
 
     func run() throws {
         let widths = try width.map(parseWidths) ?? []
-        try FontPaths.check(text.font)
+        try text.checkFont()
         let source = BufferedInput(try InputFile(input, what: "input"))
         let progress = ProgressBar(label: "measure", unit: "texts")
         let output = OutputWriter()
@@ -69,7 +69,11 @@ struct Measure: ParsableCommand {
             chunkBytes = 0
             progress.update(count, fraction: source.byteCount.map { Double(source.consumedBytes) / Double(max(1, $0)) })
         }
-        while let line = try source.nextLine() {
+        while true {
+            // Measure what has been read before waiting for more: a program that writes a line
+            // and waits for its answer (or a person at a terminal) gets it at once.
+            if !chunk.isEmpty && !source.hasLineWithoutWaiting { try measureChunk() }
+            guard let line = try source.nextLine() else { break }
             chunk.append(line)
             chunkBytes += line.bytes.count
             // Bounded memory: at most 4,096 lines or 32 MiB of text in flight.
@@ -154,19 +158,20 @@ struct InputRecord {
 
     static let keys = Set(["text", "font", "size", "width"]).union(StyleOverrides.keys)
 
-    /// Parses one JSON Lines line (errors carry the column; the caller adds file and line).
-    static func parse(_ line: BufferedInput.Line, source: String) throws(LineError) -> InputRecord {
+    /// Parses one JSON Lines line (errors carry the column; the caller adds file and line);
+    /// a "width" above `maximumWidth` is out of range (`draw` lays out at most 30,000 px).
+    static func parse(_ line: BufferedInput.Line, source: String, maximumWidth: Double = .infinity) throws(LineError) -> InputRecord {
         let value: JSONValue
         do {
             value = try parseJSON(line.bytes, source: source, origin: TextPosition(line: line.number, column: line.column))
         } catch {
             throw .message("not valid JSON: \(error.message)", column: error.position?.column ?? 0)
         }
-        return try parse(value)
+        return try parse(value, maximumWidth: maximumWidth)
     }
 
     /// A record from a parsed JSON value.
-    static func parse(_ value: JSONValue) throws(LineError) -> InputRecord {
+    static func parse(_ value: JSONValue, maximumWidth: Double = .infinity) throws(LineError) -> InputRecord {
         if case .string(let text) = value { return InputRecord(text: text) }
         guard case .object(let object) = value else {
             throw .message("expected a JSON string or an object with \"text\", not \(value.kindDescription)")
@@ -188,11 +193,14 @@ struct InputRecord {
             guard case .string(let name) = font.value, !name.isEmpty else {
                 throw .message("\"font\" must be a non-empty string, not \(font.value.kindDescription)", column: font.valuePosition.column)
             }
+            if let problem = fontFamilyProblem(name) { throw .message("\"font\": \(problem)", column: font.valuePosition.column) }
             record.font = name
         }
         record.size = try number(object, "size", "in (0, 10000]") { $0 > 0 && $0 <= 10_000 }
         record.style = try StyleOverrides.parse(object)
-        record.width = try number(object, "width", "at least 0") { $0 >= 0 }
+        record.width = try number(object, "width", maximumWidth.isFinite ? "in [0, \(JSONText.number(maximumWidth))]" : "at least 0") {
+            $0 >= 0 && $0 <= maximumWidth
+        }
         return record
     }
 

@@ -37,6 +37,16 @@ struct TextOptions: ParsableArguments {
         }
     }
 
+    /// Checks `--font` as a family list (run after the warning handler is set: asking the font
+    /// library may warn that a family is not installed, which must carry the command's name).
+    func checkFont() throws {
+        if let problem = fontFamilyProblem(font) {
+            Diagnostics.error("--font \(problem)")
+            throw ExitCode(64) // a usage mistake, as if the parser had refused it
+        }
+        try FontPaths.check(font)
+    }
+
     /// The style these options describe, with per-text overrides (style keys: StyleKeys.swift).
     func style(font family: String? = nil, size overrideSize: Double? = nil, overrides: StyleOverrides = StyleOverrides()) -> TextStyle {
         let size = overrideSize ?? self.size
@@ -63,6 +73,16 @@ struct TextOptions: ParsableArguments {
         let lower = name.lowercased()
         return [".ttf", ".otf", ".ttc", ".otc"].contains(where: lower.hasSuffix)
     }
+}
+
+/// Why `name` (a `--font` value or a line's "font") cannot be used as a family list: it names
+/// no family at all (",", "''"), so there is nothing to fall back from — the text engine then
+/// failed every text with "no installed font matches ', 400'". Nil when usable (a font path,
+/// or a list with a family in it, installed or not: a missing family falls back with a warning).
+func fontFamilyProblem(_ name: String) -> String? {
+    guard !TextOptions.isFontPath(name) else { return nil }
+    if (try? FontLibrary.shared.font(for: FontDescriptor(family: name))) != nil { return nil }
+    return "'\(name)' names no font family; give a family name or a CSS list such as 'Noto Sans, sans-serif'"
 }
 
 /// Parses "300" or "150,300,600" into widths.

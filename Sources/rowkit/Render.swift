@@ -67,6 +67,7 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
+        try refuseOverwritingInput(output: output, option: "--output", inputs: source.inputFiles)
         if let images {
             do { try checkDirectory(images, what: "images folder") } catch { throw CommandError(error.description) }
         }
@@ -92,6 +93,13 @@ struct Render: ParsableCommand {
         let progress = ProgressBar(label: "render", unit: "rows", total: engine.itemCount)
         try engine.measureAll { done, _ in progress.update(done) }
         progress.finish()
+        // The list holds a row at most HeightIndex.maximumHeight tall and clamps a taller one;
+        // drawn clamped, every later y would be silently wrong (heights reports it the same way).
+        if let tallest = engine.allHeights.firstIndex(where: { $0 >= HeightIndex.maximumHeight }) {
+            let item = try engine.item(at: tallest)
+            let what = item.kind == .row ? "row \(item.indexPath.row) of section \(item.indexPath.section)" : "the title of section \(item.indexPath.section)"
+            throw CommandError("cannot draw \(what): it is taller than a list row can be (\(JSONText.number(HeightIndex.maximumHeight)) px)")
+        }
         if let selected { try engine.select(indexPath(ofRow: selected, in: sections)) }
         let canvasHeight = height ?? max(1, engine.contentHeight)
         engine.viewportHeight = canvasHeight
@@ -100,7 +108,7 @@ struct Render: ParsableCommand {
         let visible = try engine.visibleItems()
         let canvas: Canvas
         do { canvas = try Canvas(width: width, height: canvasHeight, scale: scale, path: output) } catch {
-            throw CommandError(error.description)
+            throw CommandError(error.description + canvasHint(error, format: ImageFormat(path: output), fix: "draw a viewport with --offset and --height"))
         }
         canvas.fill(.white)
         let store = ImageStore(folder: images)
@@ -154,4 +162,13 @@ func describeSize(_ canvas: Canvas) -> String {
         }
     }
     return text
+}
+
+/// What the user can do about a canvas that is too large: `fix` (the command's own way to draw
+/// less), and for PNG a lower `--scale` (the limits count device pixels). Empty for other errors.
+func canvasHint(_ error: DrawError, format: ImageFormat?, fix: String) -> String {
+    switch error {
+    case .invalidSize, .tooManyPixels: return "; \(fix)\(format == .png ? ", or lower --scale" : "")"
+    default: return ""
+    }
 }

@@ -74,3 +74,14 @@ final class UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }
+
+/// Refuses an output file that is one of the command's inputs (the same file by device and
+/// inode, through links or a redirected standard input): the output would replace the input.
+/// `inputs` pairs each option with the path it gave (nil when not given).
+func refuseOverwritingInput(output: String, option: String, inputs: [(option: String, path: String?)]) throws {
+    for input in inputs {
+        guard let path = input.path, isSameFile(output: output, input: path) else { continue }
+        let named = path == InputFile.standardInputPath ? "standard input (\(input.option) -)" : "\(input.option) '\(path)'"
+        throw CommandError("\(option) '\(output)' is the same file as \(named): writing it would destroy the input; choose another output file")
+    }
+}

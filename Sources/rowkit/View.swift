@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RowKitCells
 import RowKitDraw
+import RowKitIO
 import RowKitList
 import RowKitListCells
 import RowKitView
@@ -20,7 +21,7 @@ struct View: ParsableCommand {
         """
     )
 
-    @Option(help: "Built-in cell name or template YAML file.")
+    @Option(help: "Built-in cell name or template YAML file: the default for rows (a row may name any built-in cell with \"cell\").")
     var cell: String = "caption-text"
 
     @Option(help: "Stylesheet YAML for a template file.")
@@ -94,11 +95,22 @@ struct View: ParsableCommand {
 
     func run() throws {
         let start = ListWindow.monotonicNow()
+        if let frameLog {
+            try refuseOverwritingInput(output: frameLog, option: "--frame-log",
+                                       inputs: [("--data", data), ("--script", script), ("--stylesheet", stylesheet),
+                                                ("--cell", ClassicCells.named(cell) == nil ? cell : nil)])
+        }
+        if let images {
+            do { try checkDirectory(images, what: "images folder") } catch { throw CommandError(error.description) }
+        }
         let template = try loadTemplate(cell, stylesheet: stylesheet)
+        // Rows may name any built-in cell with "cell", as for render and heights (a template
+        // file with a built-in cell's name replaces that cell).
+        let templates = [template] + (ClassicCells.all + [ClassicCells.sectionHeader]).filter { $0.name != template.name }
         let generator = SampleRows(template: template)
         let rows: [ListSection<ListRow>]?
         if let data {
-            rows = try loadSections(data, template: template)
+            rows = try loadListSections(data, options: RowFileOptions(templates: templates, defaultTemplate: template.name))
         } else if sample != nil {
             rows = nil
         } else {
@@ -115,7 +127,7 @@ struct View: ParsableCommand {
         do { steps = try script.map { path throws(ScriptError) in try Script.load(path) } ?? [] } catch { throw CommandError(error.description) }
 
         // Building a long list's engine and opening the display overlap (GTK wants the main thread).
-        let cells = CellMeasurer([template, ClassicCells.sectionHeader])
+        let cells = CellMeasurer(templates)
         let built = BuiltList()
         let listWidth = width, count = sample ?? 0, sectionSize = sectionSize
         DispatchQueue.global(qos: .userInitiated).async(group: built.group) {

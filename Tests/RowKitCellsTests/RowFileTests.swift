@@ -33,6 +33,22 @@ import RowKitIO
         #expect(Self.rows(one.items).count == 1)
     }
 
+    /// A template may read a field named `sections`; JSON Lines whose first row starts with it
+    /// were taken for a sections document ("expected '[' (a list of sections)"), every row lost.
+    @Test func aFirstRowWithAFieldNamedSectionsIsJSONLines() throws {
+        let template = CellTemplate(name: "courses", layout: .text(TextElement(.field("sections"))))
+        let options = RowFileOptions(templates: [template], defaultTemplate: "courses")
+        for first in [#"{"sections": "Physics, Chemistry"}"#, #"{ "sections" : 12}"#, #"{"sections": null, "id": "x"}"#] {
+            let read = try Self.read(first + "\n" + #"{"sections": "Art"}"# + "\n", options: options)
+            #expect(read.format == .jsonLines, "\(first)")
+            #expect(Self.rows(read.items).count == 2 && Self.errors(read.items).isEmpty, "\(first): \(Self.errors(read.items))")
+        }
+        // A document is still one when its "sections" value is a list, spread over lines or not;
+        // a mistaken object keeps the document's own error.
+        #expect(try Self.read("{\n  \"sections\":\n  [{\"rows\": []}]\n}").format == .sections)
+        #expect(throws: InputError.self) { try Self.read(#"{"sections": {"rows": []}}"#) }
+    }
+
     @Test func numbersShowExactlyAsWritten() throws {
         let items = try Self.read(#"[{"caption": 0, "body": 123456789012345678}, {"caption": 1.50, "body": 1e3}, {"caption": 2.5, "body": -7}]"#).items
         let rows = Self.rows(items)

@@ -209,6 +209,20 @@ struct StylesheetTests {
         #expect(duplicate?.message.contains("duplicate key 'a'") == true, "\(String(describing: duplicate))")
     }
 
+    /// A font value that names no family (",", "", "''") has nothing to fall back from: it
+    /// loaded, then every text in the style failed when a row was bound ("no installed font
+    /// matches ', 400'", no place in the file). It is an error where it was written; a list of
+    /// families that are not installed is still a warning.
+    @Test func aFontListWithNoFamilyIsAnErrorAtItsPlace() throws {
+        for (value, column) in [(#"",""#, 13), (#""""#, 13), (#""''""#, 13), (#"" , ""#, 13)] {
+            let error = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  s: {font: \(value)}\n", file: "f.yaml") }
+            expectError(error, .wrongType, file: "f.yaml", line: 2, column: column, key: "styles.s.font", message: "names no font family")
+        }
+        let missing = try Stylesheet(yaml: "styles:\n  s: {font: \"No Such Family QA, Nor This One\"}\n", file: "m.yaml")
+        #expect(missing.warnings.count == 1 && missing.warnings[0].line == 2, "\(missing.warnings)")
+        #expect(try missing.style(named: "s").font == "No Such Family QA, Nor This One")
+    }
+
     @Test func unknownParentStyle() {
         let error = styleError { () throws(StyleError) in _ = try Stylesheet(contentsOf: cellsSample("broken/unknown-parent.yaml")) }
         expectError(error, .unknownStyle, file: "broken/unknown-parent.yaml", line: 6, column: 14,

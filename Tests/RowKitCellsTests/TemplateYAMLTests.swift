@@ -190,6 +190,36 @@ struct TemplateYAMLTests {
         #expect(try big.bind([:]).measure(width: 100).height == 1_000_001)
     }
 
+    /// `-0`, `+0` and integers longer than `Int` are YAML integers Yams cannot convert; they were
+    /// "expected a number, got number -0" (a wrong-type error for a number).
+    @Test func signedZeroAndHugeIntegersAreNumbers() throws {
+        let zero = try CellTemplate(yaml: "name: x\nlayout:\n  inset: {top: -0, left: +0}\n  child: {box: {width: 1, height: 1}}\n",
+                                    file: "z.yaml", stylesheet: nil)
+        #expect(try zero.bind([:]).measure(width: 100).height == 1)
+        let huge = styleError { () throws(StyleError) in
+            _ = try CellTemplate(yaml: "name: x\nlayout:\n  inset: {top: 99999999999999999999}\n  child: {text: {field: a}}\n", file: "h.yaml", stylesheet: nil)
+        }
+        expectError(huge, .outOfRange, file: "h.yaml", line: 3, column: 16, key: "layout.inset.top", message: "must be at most 1000000")
+        let lines = styleError { () throws(StyleError) in
+            _ = try CellTemplate(yaml: "name: x\nlayout: {text: {field: a, maxLines: -0}}\n", file: "m.yaml", stylesheet: nil)
+        }
+        expectError(lines, .outOfRange, file: "m.yaml", line: 2, column: 37, key: "layout.text.maxLines", message: "must be at least 1")
+        // A sample's number keeps its text, as a row file's does.
+        let sample = try CellTemplate(yaml: "name: x\nlayout: {text: {field: a}}\nsamples:\n  - {a: 123456789012345678901234}\n",
+                                      file: "s.yaml", stylesheet: nil)
+        #expect(sample.samples.first?.fields["a"] == FieldValue(numberText: "123456789012345678901234"))
+    }
+
+    /// A stylesheet given as a template was "styles: unknown key 'styles' (did you mean
+    /// 'stylesheet'?)" — a suggestion that leads nowhere. It now says what the file is.
+    @Test func aStylesheetGivenAsATemplateIsNamedAsOne() {
+        let error = styleError { () throws(StyleError) in
+            _ = try CellTemplate(yaml: "# a sheet\nstyles:\n  body: {size: 13}\n", file: "sheet.yaml", stylesheet: nil)
+        }
+        expectError(error, .unknownKey, file: "sheet.yaml", line: 2, column: 1, key: "styles", message: "this is a stylesheet, not a cell template")
+        #expect(error?.suggestion == nil)
+    }
+
     @Test func templateValueErrors() {
         let color = styleError { () throws(StyleError) in
             _ = try CellTemplate(yaml: "name: x\nlayout:\n  box: {width: 4, height: 4, color: whte}\n", file: "c.yaml", stylesheet: nil)

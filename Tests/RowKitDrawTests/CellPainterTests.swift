@@ -225,6 +225,37 @@ import RowKitText
         #expect(other.all.count == 1)
     }
 
+    /// Writes a `width`×`height` PNG of one opaque color (0xRRGGBB) with cairo.
+    static func writeSolidPNG(_ path: String, width: Int32, height: Int32, rgb: UInt32) {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height)
+        let cr = cairo_create(surface)
+        cairo_set_source_rgb(cr, Double(rgb >> 16 & 0xFF) / 255, Double(rgb >> 8 & 0xFF) / 255, Double(rgb & 0xFF) / 255)
+        cairo_paint(cr)
+        cairo_destroy(cr)
+        cairo_surface_write_to_png(surface, path)
+        cairo_surface_destroy(surface)
+    }
+
+    @Test(arguments: [(1000, 1000), (100, 100), (1, 4000), (4000, 1), (1, 40), (3, 200)])
+    func folderImageFillsItsBoxAtAnySize(_ size: (Int, Int)) throws {
+        // A PNG more than twice the drawn size is scaled down once and cached; that copy used to
+        // paint nothing (its surface was finished when the scaling surface was closed). A thin
+        // PNG stretched over the box used to fade out towards the box's edges.
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        Self.writeSolidPNG("\(dir)/red.png", width: Int32(size.0), height: Int32(size.1), rgb: 0xFF0000)
+        let warnings = Warnings()
+        let layout = CellLayout.box(BoxElement(width: 40, height: 40, content: .image(.field("icon"))))
+        let arrangement = try CellTemplate(name: "icon", layout: layout).bind(["icon": "red"]).arrange(width: 40)
+        for (n, state) in [CellState.normal, .selected].enumerated() { // the second draw comes from the cache
+            let bitmap = try Self.render(arrangement, state: state, images: warnings.store(folder: dir), margin: 0, path: "\(dir)/out\(n).png")
+            #expect(bitmap.width == 40 && bitmap.height == 40)
+            let notRed = bitmap.argb.indices.filter { bitmap.argb[$0] != 0xFFFF_0000 }
+            #expect(notRed.count == 0, "\(size): \(notRed.count) of 1600 pixels are not red, e.g. (\(notRed.first.map { $0 % 40 } ?? 0), \(notRed.first.map { $0 / 40 } ?? 0)): \(String(notRed.first.map { bitmap.argb[$0] } ?? 0, radix: 16))")
+        }
+        #expect(warnings.all.isEmpty, "\(warnings.all)")
+    }
+
     @Test func sameArrangementSameImage() throws {
         // Drawing is a pure function of the arrangement and state: two binds, identical pixels.
         let dir = temporaryDirectory()

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import RowKitView
 
@@ -48,6 +49,24 @@ import Testing
 
     @Test func errorsCountLinesFromOne() {
         do { _ = try Script.parse("0 scroll 1\n\n# c\n2 scroll x", file: "f") } catch { #expect(error.line == 4) }
+    }
+
+    /// Script files are read through RowKitIO's input path: errors say why (they were all
+    /// "cannot read the script file"), a device is refused at the size limit, bad UTF-8 names its line.
+    @Test func unreadableScriptFilesSayWhy() throws {
+        func message(_ path: String) -> String? {
+            do { _ = try Script.load(path); return nil } catch { return error.description }
+        }
+        let folder = NSTemporaryDirectory() + "rowkit-script-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(message(folder + "/missing.txt") == folder + "/missing.txt: cannot open the script file: No such file or directory")
+        #expect(message(folder) == folder + ": cannot read the script file: it is a directory")
+        #expect(message("/dev/zero") == "/dev/zero: the script file is larger than the 1 MiB limit")
+        FileManager.default.createFile(atPath: folder + "/bad.txt", contents: Data([0x30, 0x20, 0x71, 0x75, 0x69, 0x74, 0x0A, 0xFF, 0x0A]))
+        #expect(message(folder + "/bad.txt") == folder + "/bad.txt:2: not valid UTF-8 text")
+        FileManager.default.createFile(atPath: folder + "/good.txt", contents: Data("0 quit\n".utf8))
+        #expect(try Script.load(folder + "/good.txt").map(\.action) == [.quit])
     }
 
     @Test func keyNames() {

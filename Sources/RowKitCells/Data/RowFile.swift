@@ -64,8 +64,9 @@ public enum RowFileItem: Sendable {
 /// or JSON Lines (one row object per line), streaming: a file of any size is read in bounded
 /// memory, one row at a time.
 ///
-/// The format comes from the content, not the file name: `[` starts an array, `{"sections"`
-/// a sections document, anything else JSON Lines. Every row is checked: a JSON object of
+/// The format comes from the content, not the file name: `[` starts an array, `{"sections":`
+/// followed by anything but a string, number, boolean or null a sections document (a first row
+/// with a field named `sections` is a row), anything else JSON Lines. Every row is checked: a JSON object of
 /// string and number fields (null fields are left out), fields the row's template reads (an
 /// unknown one is named with a suggestion), image fields holding names, unique ids. A bad row is
 /// a ``RowFileItem/error(_:)`` item and reading goes on; malformed JSON inside a JSON document
@@ -93,6 +94,10 @@ public final class RowFileReader {
     public var bytesRead: Int { reader.input.consumedBytes }
     /// The input's size when known.
     public var byteCount: Int? { reader.input.byteCount }
+    /// Whether ``next()`` has something read already or can read on without waiting for the
+    /// input (see `BufferedInput.hasLineWithoutWaiting`): a streaming consumer finishes its
+    /// batch before it would wait.
+    public var hasItemWithoutWaiting: Bool { pendingIndex < pending.count || reader.input.hasLineWithoutWaiting }
     /// The format, once the first item has been read.
     public private(set) var format: Format?
 
@@ -167,6 +172,12 @@ public final class RowFileReader {
         return RowFileSection(index: index, id: id ?? "s\(index)", title: title, titleIsFinal: final, position: position)
     }
 
+    /// Whether `byte` starts a JSON number, `true`, `false` or `null`.
+    static func startsScalar(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            || byte == UInt8(ascii: "t") || byte == UInt8(ascii: "f") || byte == UInt8(ascii: "n")
+    }
+
     /// Reads one step and queues what it yields.
     private func advance() throws(InputError) {
         switch state {
@@ -179,7 +190,10 @@ public final class RowFileReader {
                 let section = newSection(0, final: true, at: position)
                 emit(.sectionStart(section))
                 state = .rows(section: section, rows: 0, first: true, nested: false, keys: SectionKeys())
-            } else if first == UInt8(ascii: "{"), try reader.peekFirstKey() == "sections" {
+            } else if first == UInt8(ascii: "{"), let member = try reader.peekFirstMember(), member.key == "sections",
+                      member.valueStart != UInt8(ascii: "\""), member.valueStart.map(Self.startsScalar) != true {
+                // `{"sections": [` (or a mistaken `{`/end) is a sections document; a first row
+                // whose first field is named "sections" with a string or number is JSON Lines.
                 format = .sections
                 _ = try reader.consume(UInt8(ascii: "{"))
                 state = .topKeys(first: true, seenSections: false)

@@ -53,9 +53,17 @@ extension Stylesheet {
             }
             // A family that is not installed still draws (with the standard font), so it is a
             // warning, reported here where the file and line are known.
-            if let family = definition.font, let message = FontLibrary.shared.missingFamilyWarning(family) {
-                warnings.append(StyleWarning(file: reader.file, line: fontNode?.mark?.line ?? 0, column: fontNode?.mark?.column ?? 0,
-                                             keyPath: YAMLReader.join(path, "font"), message: message))
+            if let family = definition.font {
+                if let message = FontLibrary.shared.missingFamilyWarning(family) {
+                    warnings.append(StyleWarning(file: reader.file, line: fontNode?.mark?.line ?? 0, column: fontNode?.mark?.column ?? 0,
+                                                 keyPath: YAMLReader.join(path, "font"), message: message))
+                } else if let fontNode, (try? FontLibrary.shared.font(for: FontDescriptor(family: family))) == nil {
+                    // A list with no family in it ("", ",", "''") has nothing to fall back
+                    // from: every text in the style failed when a row was bound ("no installed
+                    // font matches ', 400'", no place in the file). An error where it was written.
+                    throw reader.error(.wrongType, at: fontNode, YAMLReader.join(path, "font"),
+                                       "'\(family)' names no font family; expected a family name or a CSS list such as 'Noto Sans, sans-serif'")
+                }
             }
         }
         try self.init(file: reader.file, names: names, definitions: definitions, origins: origins)

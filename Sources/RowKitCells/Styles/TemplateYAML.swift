@@ -13,6 +13,12 @@ extension CellTemplate {
             throw StyleError(kind: .missingKey, file: file, line: 1, column: 1, keyPath: "layout",
                              message: "missing required sections 'name' and 'layout' (the document is empty)")
         }
+        // A stylesheet given where a template belongs: say so, rather than suggest 'stylesheet' for 'styles'.
+        if case .mapping(let mapping) = root, let stylesKey = mapping.keys.first(where: { $0.string == "styles" }),
+           !mapping.keys.contains(where: { $0.string == "layout" }) {
+            throw reader.error(.unknownKey, at: stylesKey, "styles",
+                               "this is a stylesheet, not a cell template (it has 'styles' and no 'layout'); name it in a template's 'stylesheet:' (rowkit: --stylesheet)")
+        }
         let top = try reader.mapping(root, "", allowed: ["name", "stylesheet", "layout", "samples"],
                                      expected: "a template mapping with 'name' and 'layout'")
         let name = try reader.string(try reader.required(top, "name", what: "section"), "name", expected: "a template name")

@@ -155,7 +155,7 @@ struct YAMLReader {
                 maximum: Double? = nil) throws(StyleError) -> Double {
         let value: Double?
         switch node.tagName {
-        case .int: value = node.int.map(Double.init)
+        case .int: value = node.int.map(Double.init) ?? Self.integerBeyondYams(node)
         case .float: value = node.float
         default: value = nil
         }
@@ -175,6 +175,16 @@ struct YAMLReader {
         return value
     }
 
+    /// An integer scalar Yams resolves as `int` but cannot convert: a signed zero (`-0`, `+0`,
+    /// read as an octal prefix) or more digits than `Int` holds. Without this, both were
+    /// "expected a number, got number -0" — a wrong-type error for a number.
+    static func integerBeyondYams(_ node: Node) -> Double? {
+        guard case .scalar(let scalar) = node else { return nil }
+        let digits = scalar.string.replacingOccurrences(of: "_", with: "")
+        guard let value = Double(digits), value.isFinite, value == value.rounded() else { return nil }
+        return value == 0 ? 0 : value // -0 is 0
+    }
+
     /// The largest length a YAML file may give (insets, spacings, sizes, frames, offsets), in
     /// pixels: far above any real cell, far below where heights stop being exact (a list row
     /// holds at most `Int32.max / 64` px), so an absurd value is an error at its place in the
@@ -190,7 +200,10 @@ struct YAMLReader {
     func integer(_ node: Node, _ path: String, in range: ClosedRange<Int>) throws(StyleError) -> Int {
         var parsed: Int?
         switch node.tagName {
-        case .int: parsed = node.int
+        case .int:
+            parsed = node.int
+            // Too large for Int: a whole number all the same, so out of range, not of the wrong type.
+            if parsed == nil, let whole = Self.integerBeyondYams(node) { parsed = abs(whole) < 1e15 ? Int(whole) : whole < 0 ? Int.min : Int.max }
         case .float:
             if let value = node.float, value.isFinite, value == value.rounded(), abs(value) < 1e15 { parsed = Int(value) }
         default: break

@@ -54,9 +54,17 @@ struct CairoContext {
 
     /// Paints `image` with its top-left corner at the origin, smoothly filtered when scaled.
     func paint(_ image: CairoImage) {
+        // Clipped to the image and padded at its edges: with cairo's default (no extend) a
+        // scaled image's border pixels are blended with transparency, so a 1 px wide image
+        // stretched over a 40 px box drew as a fading smear instead of a filled box.
+        cairo_save(raw)
+        cairo_rectangle(raw, 0, 0, Double(image.width), Double(image.height))
+        cairo_clip(raw)
         cairo_set_source_surface(raw, image.surface, 0, 0)
         cairo_pattern_set_filter(cairo_get_source(raw), CAIRO_FILTER_GOOD)
+        cairo_pattern_set_extend(cairo_get_source(raw), CAIRO_EXTEND_PAD)
         cairo_paint(raw)
+        cairo_restore(raw)
     }
 
     // MARK: paths

@@ -21,10 +21,15 @@ final class CairoSurface {
     /// The drawing context on the surface.
     let context: CairoContext
     private var finished = false
+    /// A PDF or SVG document (finished on close, which writes its end). An image surface is
+    /// never finished: a ``CairoImage`` made by ``image()`` may still hold it, and a finished
+    /// surface paints nothing (every scaled-down image drew blank).
+    private let isDocument: Bool
 
     /// A surface of `kind`; throws cairo's reason when it cannot be made.
     init(_ kind: Kind) throws(DrawError) {
         let surface: OpaquePointer
+        if case .image = kind { isDocument = false } else { isDocument = true }
         switch kind {
         case .image(let width, let height):
             surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
@@ -51,13 +56,13 @@ final class CairoSurface {
 
     private var closed = false
 
-    /// Finishes and frees the surface and its context (a document's last bytes go to its file
-    /// first); the surface must not be drawn after. Called by `deinit` when not before.
+    /// Finishes a document (its last bytes go to its file) and releases the surface and its
+    /// context; the surface must not be drawn after. Called by `deinit` when not before.
     func close() {
         guard !closed else { return }
         closed = true
         cairo_destroy(context.raw)
-        if !finished { cairo_surface_finish(surface) }
+        if isDocument && !finished { cairo_surface_finish(surface) }
         cairo_surface_destroy(surface)
     }
 

@@ -150,6 +150,22 @@ public final class BufferedInput {
         }
     }
 
+    /// Whether ``nextLine()`` can return without waiting for the input: a whole line is in the
+    /// window, the input has ended, it is a file (reads do not wait), or bytes are ready now on a
+    /// pipe or terminal. A reader that batches lines uses this to finish its batch before it
+    /// would wait — so `rowkit measure` answers each line typed at a terminal or written by a
+    /// program that waits for the answer, instead of waiting for 4,096 lines or the end.
+    public var hasLineWithoutWaiting: Bool {
+        if atEndOfInput { return true }
+        let hasLine: Bool = storage.withUnsafeBytes { raw in
+            guard end > start, let base = raw.baseAddress else { return false }
+            return memchr(base + start, 0x0A, end - start) != nil
+        }
+        if hasLine { return true }
+        guard let file else { return true }
+        return file.byteCount != nil || file.hasBytesReady
+    }
+
     /// The next line, or nil at the end of the input. A last line without a line break counts.
     public func nextLine() throws(InputError) -> Line? {
         try skipByteOrderMark()

@@ -89,6 +89,14 @@ public final class InputFile {
         }
     }
 
+    /// Whether a read would return at once: bytes (or the end, or an error) are ready on the
+    /// descriptor. Always true for regular files.
+    public var hasBytesReady: Bool {
+        if byteCount != nil { return true }
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) != 0 // ready, hung up, or an error a read will report
+    }
+
     /// The whole input, refused when larger than `limit` bytes (checked before reading for
     /// regular files, while reading for streams). A leading UTF-8 byte order mark is dropped.
     public func readAll(limit: Int, what: String = "input") throws(InputError) -> [UInt8] {
@@ -125,6 +133,12 @@ public final class InputFile {
 /// Checks that `path` names a readable regular file of at most `limit` bytes (a font file, an
 /// image) without reading it; the error says what is wrong.
 public func checkReadableFile(_ path: String, limit: Int, what: String) throws(InputError) {
+    // Refused before opening: opening a FIFO waits for a writer, forever if none comes.
+    var info = stat()
+    if !path.isEmpty, !path.utf8.contains(0), path != InputFile.standardInputPath, stat(path, &info) == 0,
+       info.st_mode & S_IFMT != S_IFREG, info.st_mode & S_IFMT != S_IFDIR {
+        throw InputError(.unreadable, source: path, message: "\(what) is not a regular file")
+    }
     let file = try InputFile(path, what: what)
     guard path != InputFile.standardInputPath else {
         throw InputError(.unreadable, source: "-", message: "\(what) cannot be standard input")

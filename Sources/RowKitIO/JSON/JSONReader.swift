@@ -100,6 +100,17 @@ public final class JSONReader {
         }
     }
 
+    /// When the input starts with `{ "key" :`, that first key and the first byte of its value
+    /// (nil when the input ends there); nothing is consumed.
+    public func peekFirstMember() throws(InputError) -> (key: String, valueStart: UInt8?)? {
+        try step(commit: false) { (scanner) throws(JSONScanError) -> (key: String, valueStart: UInt8?)? in
+            guard try scanner.consume(UInt8(ascii: "{")), try scanner.skipWhitespace() == UInt8(ascii: "\"") else { return nil }
+            let key = try scanner.string()
+            guard try scanner.consume(UInt8(ascii: ":")) else { return (key, nil) }
+            return (key, try scanner.skipWhitespace())
+        }
+    }
+
     /// Consumes the rest of the current line (JSON Lines error recovery).
     public func nextLine() throws(InputError) -> BufferedInput.Line? {
         try input.nextLine()

@@ -21,6 +21,8 @@ public final class AtomicFile {
     /// The file that will be replaced (the path with symbolic links resolved).
     public let target: String
     private let temporary: String
+    /// The temporary file's slot in `TemporaryFiles` (removed if a signal ends the program).
+    private var cleanupSlot: Int?
     private var descriptor: Int32
     /// The first write failure (errno), if any; later writes are skipped.
     public private(set) var failure: Int32?
@@ -68,7 +70,10 @@ public final class AtomicFile {
         }
         guard fd >= 0 else {
             let code = errno
-            let reason = code == ENOENT ? "cannot write: the folder '\(folder.isEmpty ? "." : folder)' does not exist" : "cannot write: \(systemErrorText(code))"
+            // ENOENT names a missing folder only when it is missing (/proc exists, yet refuses new files with ENOENT).
+            var folderInfo = stat()
+            let folderMissing = code == ENOENT && stat(folder.isEmpty ? "." : folder, &folderInfo) != 0
+            let reason = folderMissing ? "cannot write: the folder '\(folder.isEmpty ? "." : folder)' does not exist" : "cannot write: \(systemErrorText(code))"
             throw OutputError(target: path, message: reason, code: code)
         }
         if fd <= 2 {
@@ -84,6 +89,7 @@ public final class AtomicFile {
         if keepMode { _ = fchmod(fd, mode) }
         self.temporary = name
         self.descriptor = fd
+        self.cleanupSlot = TemporaryFiles.register(name)
     }
 
     deinit { discard() }
@@ -121,6 +127,8 @@ public final class AtomicFile {
             discard()
             throw OutputError(target: path, doing: "write error", code: closeCode)
         }
+        TemporaryFiles.unregister(cleanupSlot)
+        cleanupSlot = nil
         if rename(temporary, target) != 0 {
             let code = errno
             discard()
@@ -144,6 +152,8 @@ public final class AtomicFile {
             descriptor = -1
         }
         if !finished {
+            TemporaryFiles.unregister(cleanupSlot)
+            cleanupSlot = nil
             unlink(temporary)
             finished = true
         }

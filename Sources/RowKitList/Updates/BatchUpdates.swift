@@ -95,9 +95,13 @@ extension ListState {
                 let bad = ListIndexPath(section: path.section, row: path.row < 0 ? path.row : path.row + elements.count - 1)
                 throw .indexOutOfRange("insert or move to \(bad): section \(path.section) will have \(rowsAfter) rows after the update")
             }
+            // The first position of each id inserted so far: one hash lookup per row (a scan of
+            // the earlier rows made inserting 20,000 rows at once take 74 s).
+            var firstPositions: [ID: Int] = [:]
+            if elements.count > 1 { firstPositions.reserveCapacity(elements.count) }
             for (k, element) in elements.enumerated() {
                 let at = ListIndexPath(section: path.section, row: path.row + k)
-                if let first = elements[..<k].firstIndex(where: { $0.id == element.id }) {
+                if elements.count > 1, let first = firstPositions.updateValue(k, forKey: element.id) {
                     throw .duplicateID(String(describing: element.id), ListIndexPath(section: path.section, row: path.row + first), at)
                 }
                 if idSet.contains(element.id) {

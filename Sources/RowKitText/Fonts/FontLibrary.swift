@@ -119,7 +119,11 @@ public final class FontLibrary: Sendable {
         let chain: FontChain
         var warning: String?
         if let path = descriptor.path {
-            guard access(path, R_OK) == 0 else { throw .fontFileUnreadable(path) }
+            // Only regular files: FreeType would open a FIFO and wait for a writer forever.
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(path, R_OK) == 0 else {
+                throw .fontFileUnreadable(path)
+            }
             guard let loaded = state.withLock({ load(path: path, index: 0, family: path, in: &$0) }) else {
                 throw .fontFileUnreadable(path)
             }

@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// The temporary files ``AtomicFile`` has open, removed when a signal ends the program.
+///
+/// Without this, Ctrl-C, `kill`, a closed terminal or a file size limit (SIGXFSZ) during a
+/// write left `.out.png.xxxx.tmp` beside the target. The first registration installs handlers
+/// for SIGINT, SIGTERM, SIGHUP and SIGXFSZ (a signal the process ignores stays ignored, as
+/// `nohup` and `trap '' XFSZ` expect); a handler unlinks the registered paths (async-signal-safe
+/// calls only) and raises the signal again with its default action, so the exit status still
+/// says which signal ended the program.
+enum TemporaryFiles {
+    /// Paths as C strings in fixed slots, read by the handler without a lock; a slot is set
+    /// after its string is complete and cleared before the file is renamed or removed. Strings
+    /// are never freed (a handler might be reading one; a command writes a file or two).
+    nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: slotCount)
+        slots.initialize(repeating: nil, count: slotCount)
+        return slots
+    }()
+    private static let slotCount = 64
+    private static let lock = Mutex<Bool>(false) // whether the handlers are installed
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGXFSZ]
+
+    /// Registers `path` for removal on a signal; returns its slot (nil when all are taken —
+    /// the file is then only removed by ``AtomicFile`` itself).
+    static func register(_ path: String) -> Int? {
+        lock.withLock { installed in
+            let table = slots
+            if !installed {
+                installed = true
+                for signal in signals { install(signal) }
+            }
+            guard let slot = (0..<slotCount).first(where: { table[$0] == nil }) else { return nil }
+            table[slot] = strdup(path)
+            return slot
+        }
+    }
+
+    /// Forgets slot `slot` (before the file is renamed or removed).
+    static func unregister(_ slot: Int?) {
+        guard let slot else { return }
+        lock.withLock { _ in slots[slot] = nil }
+    }
+
+    private static func install(_ signal: Int32) {
+        var current = sigaction()
+        guard sigaction(signal, nil, &current) == 0 else { return }
+        #if canImport(Glibc)
+        let handler = current.__sigaction_handler.sa_handler
+        #else
+        let handler = current.__sigaction_u.__sa_handler
+        #endif
+        let ignored = unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+        guard !ignored else { return }
+        var action = sigaction()
+        #if canImport(Glibc)
+        action.__sigaction_handler.sa_handler = removeTemporaryFilesAndReraise
+        #else
+        action.__sigaction_u.__sa_handler = removeTemporaryFilesAndReraise
+        #endif
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        _ = sigaction(signal, &action, nil)
+    }
+
+    /// The handler: async-signal-safe calls only (unlink, signal, raise).
+    fileprivate static func removeAll() {
+        let table = slots
+        for slot in 0..<slotCount {
+            if let path = table[slot] { unlink(path) }
+        }
+    }
+}
+
+private func removeTemporaryFilesAndReraise(_ number: Int32) {
+    TemporaryFiles.removeAll()
+    _ = signal(number, SIG_DFL)
+    raise(number)
+}
