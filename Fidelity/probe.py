@@ -11,6 +11,7 @@ text. rowkit reports its lines with their widths and fonts.
 
   python3 Fidelity/probe.py probes.json                  # each probe at its own width
   python3 Fidelity/probe.py probes.json --sweep 26 26.5  # every 1/64 px width in [26, 26.5)
+  python3 Fidelity/probe.py probes.json --sweep 30 80 --ranges   # runs of widths, differing ones
   python3 Fidelity/probe.py probes.json --first 'المس' --sweep 26 27
       # the smallest width (1/64 px steps) at which Chromium's and rowkit's first line is 'المس'
 
@@ -141,6 +142,8 @@ def main():
     ap.add_argument("--rowkit")
     ap.add_argument("--chromium")
     ap.add_argument("--all", action="store_true", help="print agreeing probes too")
+    ap.add_argument("--ranges", action="store_true",
+                    help="with --sweep: one line per run of widths with the same answers on both sides")
     args = ap.parse_args()
 
     with open(args.probes, encoding="utf-8") as f:
@@ -165,6 +168,23 @@ def main():
         for key, f in found.items():
             print(f"{'OK  ' if f['chromium'] == f['rowkit'] else 'DIFF'} {json.dumps(key, ensure_ascii=False)} "
                   f"chromium {f['chromium']}/64  rowkit {f['rowkit']}/64")
+        return
+
+    if args.ranges:
+        groups = []
+        for p, a, b in zip(probes, chrome, rows):
+            rl = [visible(l["text"]) for l in b["lines"]]
+            key = (p["text"], json.dumps(a["lines"], ensure_ascii=False), round(a["height"], 2), json.dumps(rl, ensure_ascii=False), round(b["height"], 2))
+            if groups and groups[-1][0] == key:
+                groups[-1][2] = p["width"]
+            else:
+                groups.append([key, p["width"], p["width"]])
+        for (text, cl, ch, rl, rh), lo, hi in groups:
+            same = cl == rl and abs(ch - rh) < 0.01
+            if same and not args.all:
+                continue
+            print(f"{'OK  ' if same else 'DIFF'} {json.dumps(text, ensure_ascii=False)} {lo * 64:g}–{hi * 64:g}/64: "
+                  f"chromium h={ch:g} {cl}  rowkit h={rh:g} {rl}")
         return
 
     differing = 0
