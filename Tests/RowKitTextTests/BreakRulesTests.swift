@@ -5,6 +5,33 @@ import Testing
 /// through layout with `observedBreaks`. Expectations are the `|` notation of
 /// docs/CHROMIUM.md §3.
 @Suite struct BreakRulesTests {
+    // MARK: Reused arrays
+
+    /// `BreakOpportunities.find` into reused arrays gives what it gives into fresh ones, text
+    /// after text (long then short, newlines forced, a newline at the end, languages with
+    /// rules of their own), whatever the arrays held before.
+    @Test func findingIntoReusedArraysGivesTheFreshAnswer() throws {
+        let texts = ["a long line of words, with “quotes” and — dashes —\nand a second line", "ab", "x\n", "\n", "漢字、かな。「引用」",
+                     "ภาษาไทยไม่มีช่องว่าง ระหว่างคำ", "مرحبا بالعالم\n", "e\u{301} a\u{200D}b", "-123 ‐abc", "word"]
+        var icu: [Int32] = [], ends: [Int32] = [], mandatory: [UInt8] = []
+        for language in [nil, "ja", "zh"] as [String?] {
+            for text in texts + texts.reversed() {
+                let units = Array(text.utf16)
+                try units.withUnsafeBufferPointer { (u) throws(TextError) in
+                    var freshICU: [Int32] = []
+                    let fresh = try BreakOpportunities.find(u, language: language, icu: &freshICU)
+                    try BreakOpportunities.find(u, language: language, icu: &icu, ends: &ends, mandatory: &mandatory)
+                    #expect(ends == fresh.ends, "\(text.debugDescription) \(language ?? "-")")
+                    #expect(mandatory == fresh.mandatory, "\(text.debugDescription) \(language ?? "-")")
+                    #expect(icu == freshICU, "\(text.debugDescription) \(language ?? "-")")
+                    let (icuEnds, icuMandatory) = try UnicodeAnalysis.lineBreaks(u, language: language)
+                    #expect(icuEnds == freshICU)
+                    #expect(icuMandatory == icuEnds.map { units[Int($0) - 1] == 0x0A ? 1 : 0 })
+                }
+            }
+        }
+    }
+
     // MARK: Spaces
 
     @Test func breaksAfterEverySpace() throws {

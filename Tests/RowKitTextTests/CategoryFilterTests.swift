@@ -46,6 +46,33 @@ import Testing
         }
     }
 
+    /// The remembered answers are the filter's, whichever units shared a memo slot before:
+    /// every unit asked twice in two orders.
+    @Test func rememberedExtenderAnswersAreTheFilters() {
+        var builder = ChunkedBuilder()
+        defer { builder.deallocate() }
+        let units = Array(UInt16(0)...UInt16.max)
+        for unit in units + units.reversed() + units {
+            if builder.mayStartWithExtenderRemembered(unit) != ChunkedBuilder.mayStartWithExtender(unit) {
+                Issue.record("U+\(String(unit, radix: 16, uppercase: true))")
+            }
+        }
+    }
+
+    /// The dash filter in front of the category lookup of `BreakOpportunities.mayJoinAtLineStart`
+    /// passes every dash punctuation below U+D800.
+    @Test func dashFilterPassesEveryDash() {
+        var dashes = 0
+        for value in UInt16(0x80)..<0xD800 {
+            let isDash = Unicode.Scalar(value)?.properties.generalCategory == .dashPunctuation
+            if isDash { dashes += 1 }
+            #expect(BreakOpportunities.mayJoinAtLineStart(value) == isDash, "U+\(String(value, radix: 16, uppercase: true))")
+        }
+        #expect(dashes >= 15)  // the loop did look (19 in Unicode 15)
+        #expect(BreakOpportunities.mayJoinAtLineStart(0x2D))
+        #expect(!BreakOpportunities.mayJoinAtLineStart(0x61))
+    }
+
     @Test func extenderFilterAgreesWithTheCategory() {
         for value in UInt16(0)...UInt16.max {
             #expect(ChunkedBuilder.mayStartWithExtender(value) == Self.mayStartWithExtenderModel(value),

@@ -31,6 +31,26 @@ import Glibc
     static let pieces = textPieces + ["مرحبا بالعالم", "שלום", "123", "हिन्दी", "ខ្មែរ", "“quoted”", "it’s", "—", "…", "《红》",
                                       "（注）", " \u{301}x", "e\u{301}", "a\u{200D}b", "x\u{FE0F}", "\u{AD}", "Ünïcödé", "ﬁ"]
 
+    /// A preparation started while this thread's workspace is in use (inside another's
+    /// `finish`) makes its own arrays: it gives the text it gives alone, and the outer one's
+    /// input, read after it, is still the outer text's.
+    @Test func aPreparationInsideAnotherGivesWhatItGivesAlone() throws {
+        let outerText = "outer words “quoted” مرحبا بالعالم 漢字", innerText = "inner text, other words ไทย"
+        let alone = try TextMetrics(innerText, style: style())
+        let outerAlone = try TextMetrics(outerText, style: style())
+        let bytes = { (m: TextMetrics) in m.withView { Array(UnsafeRawBufferPointer(start: $0.base, count: $0.byteCount)) } }
+        let (inner, outerUnits, outerWidths) = try Preparation.prepare(outerText, style: style(), fonts: .shared, cache: .shared,
+                                                                       keepRuns: false) { _, input, _ in
+            let inner = try? TextMetrics(innerText, style: style())
+            return (inner, Array(input.units), Array(input.widths))
+        }
+        #expect(try #require(inner).withView { Array(UnsafeRawBufferPointer(start: $0.base, count: $0.byteCount)) } == bytes(alone))
+        #expect(outerUnits == Array(outerText.utf16))
+        #expect(outerWidths.reduce(0, +) > 0)
+        // The thread's workspace is free again: the next preparation is the same as before.
+        #expect(bytes(try TextMetrics(outerText, style: style())) == bytes(outerAlone))
+    }
+
     @Test func randomTextsPrepareTheSameBothWays() async {
         let styles: [TextStyle] = [style(), style(.preWrap), style(family: "Noto Sans", lineHeight: .normal),
                                    style(family: "Noto Sans", direction: .rtl), style(family: "Noto Sans", direction: .auto),

@@ -80,6 +80,27 @@ import Testing
         #expect(try Self.fonts("漢字", family: "DejaVu Sans") == ["NotoSansCJK-Regular.ttc|Noto Sans CJK JP"])
     }
 
+    @Test func chineseIsDisambiguatedForHanIdeographsOnly() throws {
+        // Verdana (not installed) bold at 17.67 px: the primary is Noto Sans CJK SC/TC/JP, which
+        // has `x` but not U+0305. Chromium asks fontconfig for `x` with the content language as
+        // written: "zh-hans" is a tag no fontconfig rule knows, so it answers Noto Sans, which
+        // renders `x̅` (9.34 px, Noto Sans Regular's `x`); zh-CN, zh-TW and zh-HK answer a CJK font
+        // again, and the cluster falls to the last resort, Noto Sans Bold (10.22 px). Measured
+        // (seed 3104's combining/0107). Han ideographs keep the disambiguated Chinese (SC, TC).
+        func width(_ lang: String) throws -> Double {
+            let style = TextStyle(font: FontDescriptor(family: "Verdana", weight: .bold), size: 17.67, lang: lang)
+            return (try PreparedText("x\u{305}", style: style).layout(width: 10_000).maxLineWidth * 64).rounded(.up) / 64
+        }
+        for lang in ["zh-Hans", "zh-Hant", "zh", "zh-Hans-CN", "zh-Hant-TW", "yue", "ja-JP", "ko-KR"] {
+            #expect(try width(lang) == 9.34375, "\(lang)")
+        }
+        for lang in ["zh-CN", "zh-TW", "zh-HK", "zh-SG"] {
+            #expect(try width(lang) == 10.21875, "\(lang)")
+        }
+        #expect(try Self.fonts("漢字", family: "Verdana", lang: "zh-Hans") == ["NotoSansCJK-Regular.ttc|Noto Sans CJK SC"])
+        #expect(try Self.fonts("漢字", family: "Verdana", lang: "zh-Hant") == ["NotoSansCJK-Regular.ttc|Noto Sans CJK TC"])
+    }
+
     /// Width of `text` on one line, in Chromium's layout units (rounded up to 1/64 px).
     static func width(_ text: String, family: String, weight: Int = 400, size: Double = 16) throws -> Double {
         let style = TextStyle(font: FontDescriptor(family: family, weight: FontWeight(weight)), size: size)

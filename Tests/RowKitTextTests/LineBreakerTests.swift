@@ -471,14 +471,14 @@ import Testing
     @Test func punctuationClassesFollowTheFontInTheContentLanguage() throws {
         let library = FontLibrary.shared
         let font = try library.font(for: FontDescriptor(family: "Noto Sans CJK JP"))
-        let japanese = font.punctuationSpacing(ShapingLanguage("ja"), size: 16, italic: false)
+        let japanese = font.punctuationSpacing(ShapingLanguage("ja"), size: 16, synthesis: .none)
         #expect(japanese.enabled && japanese.dot == .close && !japanese.quotesFullwidth)
-        let simplified = font.punctuationSpacing(ShapingLanguage("zh-Hans"), size: 16, italic: false)
+        let simplified = font.punctuationSpacing(ShapingLanguage("zh-Hans"), size: 16, synthesis: .none)
         #expect(simplified.dot == .close && simplified.quotesFullwidth)
-        let traditional = font.punctuationSpacing(ShapingLanguage("zh-Hant"), size: 16, italic: false)
+        let traditional = font.punctuationSpacing(ShapingLanguage("zh-Hant"), size: 16, synthesis: .none)
         #expect(traditional.dot != .close && traditional.quotesFullwidth)
         let latin = try library.font(for: FontDescriptor(family: "DejaVu Sans"))
-        #expect(latin.punctuationSpacing(.none, size: 16, italic: false) == .none)
+        #expect(latin.punctuationSpacing(.none, size: 16, synthesis: .none) == .none)
         #expect(CJKPunctuation.kind(0x300C, in: japanese) == .open)
         #expect(CJKPunctuation.kind(0x0028, in: japanese) == .openNarrow)
         #expect(CJKPunctuation.kind(0xFF09, in: japanese) == .close)

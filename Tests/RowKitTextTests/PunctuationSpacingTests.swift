@@ -2,7 +2,7 @@ import Testing
 @testable import RowKitText
 
 /// CJK punctuation classes as Chromium reads them from the glyphs as drawn: FreeType's control
-/// box in whole pixels, after the synthetic-italic skew, against half the advance
+/// box in whole pixels, after the synthetic-italic skew and synthetic bold, against half the advance
 /// (docs/CHROMIUM.md §3(e)). Each pair below trims (`halt`) only when the first mark's class is
 /// not `other`: `あ。「あ` tells the full stop's class, `あ：「あ` the colon's, `」“あ` whether the
 /// quotes are fullwidth. Expected values measured in Chromium 156 (one-line widths).
@@ -45,6 +45,23 @@ import Testing
         // Noto Serif CJK SC italic: the colon is not trimmed at 10 px only.
         #expect(try !trims("あ：「あ", cjk("serif", italic: true, size: 10, lang: "zh-Hans")))
         #expect(try trims("あ：「あ", cjk("serif", italic: true, size: 13, lang: "zh-Hans")))
+    }
+
+    @Test func syntheticBoldGrowsTheBounds() throws {
+        // DejaVu Sans (and sans-serif) bold italic → Noto Sans CJK JP Regular drawn with synthetic
+        // bold and italic at 10 px: the slant alone keeps `。、，` in the box's left half, the
+        // emboldening (size/48 px a side) pushes them over it, so Chromium does not trim `。「`
+        // (`あ。「あ` at 36 px: two lines). Bold upright and italic 400 still trim (one line).
+        for family in ["DejaVu Sans", "sans-serif"] {
+            for lang in ["en", "ja"] {
+                for mark in ["。", "、", "，"] {
+                    let text = "あ\(mark)「あ"
+                    #expect(try !trims(text, cjk(family, weight: 700, italic: true, size: 10, lang: lang)), "\(family) \(lang) \(mark)")
+                    #expect(try trims(text, cjk(family, weight: 700, size: 10, lang: lang)), "\(family) \(lang) \(mark)")
+                    #expect(try trims(text, cjk(family, italic: true, size: 10, lang: lang)), "\(family) \(lang) \(mark)")
+                }
+            }
+        }
     }
 
     @Test func aClosingQuoteEndingALineIsTrimmedWhereItsPairsAreNot() throws {

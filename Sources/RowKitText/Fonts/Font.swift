@@ -44,15 +44,15 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     /// Clusters shaped to decide coverage, bounded (see ``covers(cluster:)``).
     private let coverage = Mutex<[[UInt16]: Bool]>([:])
     /// Punctuation spacing facts per shaping language id, size and slant, bounded (see
-    /// ``punctuationSpacing(_:size:italic:)``).
+    /// ``punctuationSpacing(_:size:synthesis:)``).
     private let spacing = Mutex<[SpacingKey: PunctuationSpacing]>([:])
 
     /// What the punctuation spacing facts depend on: the language, FreeType's scale of the size
-    /// (the pixel bounds change with it) and synthetic italic.
+    /// (the pixel bounds change with it) and what drawing fakes (slant, emboldening).
     private struct SpacingKey: Hashable {
         var language: UInt16
         var scale: Int64
-        var italic: Bool
+        var synthesis: FontSynthesis
     }
 
     init?(id: Int32, path: String, faceIndex: Int32, family: String, drawsSeparatorsAsSpace: Bool = false) {
@@ -198,14 +198,15 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
         return shaped
     }
 
-    /// How this font spaces CJK punctuation in `language` at `size`, drawn with synthetic italic
-    /// when `italic` (read once per language, size and slant; at most 256 kept): see
+    /// How this font spaces CJK punctuation in `language` at `size`, drawn with
+    /// `synthesis` (read once per language, size and synthesis; at most 256 kept): see
     /// ``PunctuationSpacing``.
-    func punctuationSpacing(_ language: ShapingLanguage, size: Double, italic: Bool) -> PunctuationSpacing {
+    func punctuationSpacing(_ language: ShapingLanguage, size: Double, synthesis: FontSynthesis) -> PunctuationSpacing {
         guard hasHalfWidthPunctuation else { return .none }
-        let key = SpacingKey(language: language.id, scale: fixedScale(size: size), italic: italic)
+        let key = SpacingKey(language: language.id, scale: fixedScale(size: size), synthesis: synthesis)
         if let known = spacing.withLock({ $0[key] }) { return known }
-        let facts = PunctuationSpacing(font: baseFont, hasHalt: true, language: language.language, scale: key.scale, italic: italic)
+        let facts = PunctuationSpacing(font: baseFont, hasHalt: true, language: language.language, scale: key.scale,
+                                       unitsPerEm: unitsPerEm, synthesis: synthesis)
         spacing.withLock { table in
             if table.count >= 256 { table.removeAll(keepingCapacity: true) }
             table[key] = facts

@@ -19,8 +19,9 @@ struct FontFallback {
     private let chain: [Font]
     private let normalStyle: Font?
     private let emoji: Font?
-    /// fontconfig language of the system fallback.
-    private let language: String
+    /// fontconfig language of the system fallback for Han ideographs (Chinese disambiguated to
+    /// Simplified or Traditional) and for every other character (the content language as given).
+    private let hanLanguage: String, language: String
     /// Fonts planned for the hole clusters of the current segment, by cluster start
     /// (`plannedFonts[u - plannedStart]`), up to `plannedEnd`: 0 none (not a hole), k the
     /// plan's k-th font (`planFonts[k - 1]`), ``plannedPrimary`` the primary font (.notdef).
@@ -84,7 +85,8 @@ struct FontFallback {
         self.chain = chain?.fonts ?? [primary]
         self.normalStyle = chain?.normalStyle
         self.emoji = fonts.emojiFont
-        self.language = FallbackLanguage.fontconfigLanguage(for: style.lang)
+        self.hanLanguage = FallbackLanguage.fontconfigLanguage(for: style.lang, han: true)
+        self.language = FallbackLanguage.fontconfigLanguage(for: style.lang, han: false)
         self.primaryCoversASCII = (0x21...0x7E).allSatisfy { primary.covers(UInt32($0)) }
         self.preservesControls = style.whiteSpace == .preWrap
     }
@@ -590,7 +592,8 @@ struct FontFallback {
 
     /// The font the system offers for a hint: for bold or italic text the first family at
     /// normal weight and slant if its character map has the hint, else fontconfig's choice for
-    /// the content language. Private-use characters and noncharacters get none.
+    /// the content language (for a Han ideograph, its Chinese disambiguated; ``FallbackLanguage``).
+    /// Private-use characters and noncharacters get none.
     private mutating func systemFont(for hint: UInt32) -> Font? {
         if (hint >= 0xE000 && hint <= 0xF8FF) || hint >= 0xF0000 || (hint >= 0xFDD0 && hint <= 0xFDEF) || hint & 0xFFFE == 0xFFFE {
             return nil
@@ -606,7 +609,7 @@ struct FontFallback {
 
     private func systemFontUnmemoized(for hint: UInt32) -> Font? {
         if let normal = normalStyle, normal.covers(hint) { return normal }
-        return fonts.systemFallback(for: hint, language: language)
+        return fonts.systemFallback(for: hint, language: ICU.script(hint) == 17 ? hanLanguage : language)  // 17: Han
     }
 }
 

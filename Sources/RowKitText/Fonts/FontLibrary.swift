@@ -396,15 +396,22 @@ final class FontChain: Sendable {
 }
 
 /// The fontconfig language Chromium's system fallback sorts fonts for, from the content
-/// language: Chinese goes to Simplified ("zh-cn") or, with Hant or a TW/HK/MO region,
-/// Traditional ("zh-tw"; measured: zh-HK gets the TC font, not HK); no language is the
-/// browser's en-US (docs/CHROMIUM.md §2.3).
+/// language (docs/CHROMIUM.md §2.3); no language is the browser's en-US.
+/// - For a Han ideograph (`han`), Chinese is disambiguated as Blink's `LocaleForHan` does:
+///   Simplified ("zh-cn") or, with Hant or a TW/HK/MO region, Traditional ("zh-tw"; measured:
+///   zh-HK gets the TC font, not HK).
+/// - For every other character, Chinese goes to fontconfig as written, lowercased: "zh-Hans" is
+///   "zh-hans", which no fontconfig rule knows, so `x` takes Noto Sans, not Noto Sans CJK SC
+///   (measured with a cluster only Noto Sans renders, `x\u{305}` bold: zh-Hans, zh-Hant, zh,
+///   zh-Hans-CN and yue like en; zh-CN, zh-TW, zh-HK, zh-SG take a CJK font).
+/// - Other languages: the language and a two-letter region.
 enum FallbackLanguage {
-    static func fontconfigLanguage(for lang: String?) -> String {
+    static func fontconfigLanguage(for lang: String?, han: Bool) -> String {
         guard let lang, !lang.isEmpty else { return "en-us" }
         let subtags = lang.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
         guard let primary = subtags.first else { return "en-us" }
         if primary == "zh" || primary == "yue" {
+            guard han else { return subtags.joined(separator: "-") }
             let traditional = primary == "yue" || subtags.dropFirst().contains { ["hant", "tw", "hk", "mo"].contains($0) }
             return traditional ? "zh-tw" : "zh-cn"
         }

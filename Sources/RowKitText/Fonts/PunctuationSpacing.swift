@@ -30,16 +30,17 @@ struct PunctuationSpacing: Sendable, Equatable {
 
     /// Reads the facts from `font` (HarfBuzz, at its face's scale, `unitsPerEm`) shaped in
     /// `language` at `scale` (FreeType's 16.16 scale of the size, ``Font/fixedScale(size:)``),
-    /// slanted as synthetic italic draws it when `italic`; `hasHalt` says whether the font has
-    /// the `halt` feature.
+    /// slanted and emboldened as `synthesis` draws it; `hasHalt` says whether the font has the
+    /// `halt` feature.
     ///
     /// Chromium classes a glyph by Skia's glyph bounds against half its advance: FreeType's
-    /// control box of the outline scaled to 26.6 pixels (after the synthetic-italic skew), rounded
-    /// out to whole pixels — so the classes change with the size and the slant (measured on 2,880
+    /// control box of the outline scaled to 26.6 pixels (after the synthetic-italic skew, grown by
+    /// synthetic bold's half strength a side), rounded out to whole pixels — so the classes change with the size and the slant (measured on 2,880
     /// probes, docs/CHROMIUM.md §3(e)): Noto Serif CJK SC Bold's `”` ends at 0.468 em, 11.23 px at
     /// 24 px but 12 px whole, more than the 11.99996 px half advance, so its quotes are not
     /// fullwidth there (at 31 px they are).
-    init(font: HBFont, hasHalt: Bool, language: HBLanguage?, scale: Int64, italic: Bool) {
+    init(font: HBFont, hasHalt: Bool, language: HBLanguage?, scale: Int64, unitsPerEm: Int32, synthesis: FontSynthesis) {
+        let italic = synthesis.italic
         guard hasHalt, let glyphs = HarfBuzz.glyphOutlines(font, Self.probe, language: language) else {
             self = .none
             return
@@ -52,6 +53,9 @@ struct PunctuationSpacing: Sendable, Equatable {
         /// (advance, left, right) in 16.16 px: the advance as FreeType scales it, the bounds in
         /// whole pixels.
         typealias Glyph = (glyph: UInt32, advance: Int64, left: Int64, right: Int64)
+        // Synthetic bold: FreeType's emboldening by a 24th of the size (26.6), half on each side,
+        // after the slant (Skia emboldens the transformed outline before taking its box).
+        let outset = synthesis.bold ? mulFix(Int64(unitsPerEm), scale) / 24 / 2 : 0
         let boxes: [Glyph] = glyphs.map { g in
             let advance = (Int64(g.advance) * scale + 32) >> 6
             guard !g.points.isEmpty else { return (g.glyph, advance, 0, 0) }
@@ -62,6 +66,8 @@ struct PunctuationSpacing: Sendable, Equatable {
                 low = min(low, x)
                 high = max(high, x)
             }
+            low -= outset
+            high += outset
             // 26.6 → whole pixels, rounded out, → 16.16.
             return (g.glyph, advance, (low >> 6) << 16, ((high + 63) >> 6) << 16)
         }

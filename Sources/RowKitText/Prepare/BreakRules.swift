@@ -52,16 +52,26 @@ enum BreakOpportunities {
     /// The same, handing back ICU's own opportunities (``UnicodeAnalysis/lineBreaks(_:language:)``) in `icu`.
     static func find(_ units: UnsafeBufferPointer<UInt16>, language: String?, icu: inout [Int32]) throws(TextError)
         -> (ends: [Int32], mandatory: [UInt8]) {
-        let icuMandatory: [UInt8]
-        (icu, icuMandatory) = try UnicodeAnalysis.lineBreaks(units, language: language)
-        var ends: [Int32] = []
-        var mandatory: [UInt8] = []
+        var ends: [Int32] = [], mandatory: [UInt8] = []
+        try find(units, language: language, icu: &icu, ends: &ends, mandatory: &mandatory)
+        return (ends, mandatory)
+    }
+
+    /// The same into `ends` and `mandatory` (emptied first, capacity kept): callers that reuse
+    /// the three arrays allocate nothing per call (four fresh arrays cost ~1.5 k instructions
+    /// a call, as much as ICU's own work over a short word).
+    static func find(_ units: UnsafeBufferPointer<UInt16>, language: String?, icu: inout [Int32], ends: inout [Int32],
+                     mandatory: inout [UInt8]) throws(TextError) {
+        try UnicodeAnalysis.lineBreaks(units, language: language, into: &icu)
+        ends.removeAll(keepingCapacity: true)
+        mandatory.removeAll(keepingCapacity: true)
         ends.reserveCapacity(icu.count + 4)
         mandatory.reserveCapacity(icu.count + 4)
         var k = 0
         for p in 1..<max(1, units.count) {
             var isBreak = false, forced: UInt8 = 0
-            if k < icu.count && Int(icu[k]) == p { isBreak = true; forced = icuMandatory[k]; k += 1 }
+            // ICU's break is forced after a kept newline (``UnicodeAnalysis/lineBreaks(_:language:)``).
+            if k < icu.count && Int(icu[k]) == p { isBreak = true; forced = units[p - 1] == 0x0A ? 1 : 0; k += 1 }
             let a = units[p - 1], b = units[p]
             if forced == 0 && (a == 0x20 || a == 0x09) && b != 0x20 && b != 0x09 && b != 0x0A {
                 // Chromium breaks after every space, even before `!` or `)` where UAX #14 would not.
@@ -76,8 +86,7 @@ enum BreakOpportunities {
             if isBreak { ends.append(Int32(p)); mandatory.append(forced) }
         }
         ends.append(Int32(units.count))
-        mandatory.append(icu.last.map { Int($0) == units.count ? icuMandatory[icu.count - 1] : 0 } ?? 0)
-        return (ends, mandatory)
+        mandatory.append(icu.last.map { Int($0) == units.count && units[units.count - 1] == 0x0A ? 1 : 0 } ?? 0)
     }
 
     /// The hyphens of Unicode 16's word-initial hyphen rule (UAX #14 LB20a, classes HY and HH):
@@ -107,7 +116,17 @@ enum BreakOpportunities {
     /// U+2012, U+2013, U+058A, U+2E17 among those measured; the em dash, U+30A0 and the
     /// fullwidth hyphens break anyway). Only these are looked at again from a line start.
     @inline(__always) static func mayJoinAtLineStart(_ unit: UInt16) -> Bool {
-        unit == 0x2D || (unit >= 0x80 && unit < 0xD800 && Unicode.Scalar(unit).map { $0.properties.generalCategory == .dashPunctuation } == true)
+        unit == 0x2D || (mayBeDash(unit) && Unicode.Scalar(unit).map { $0.properties.generalCategory == .dashPunctuation } == true)
+    }
+
+    /// False only for units below U+D800 that are no dash punctuation (general category Pd) —
+    /// the BMP's dashes there are U+058A, U+05BE, U+1400, U+1806, U+2010–U+2015, some of
+    /// U+2E00–U+2E7F, U+301C, U+3030 and U+30A0 — and for ASCII: a filter before the
+    /// standard library's category lookup (~300 instructions), which every segment end of
+    /// non-Latin text asked. Checked for every unit (`CategoryFilterTests`).
+    @inline(__always) static func mayBeDash(_ unit: UInt16) -> Bool {
+        if unit < 0x2010 { return unit == 0x058A || unit == 0x05BE || unit == 0x1400 || unit == 0x1806 }
+        return unit <= 0x2015 || (unit >= 0x2E00 && unit <= 0x2E7F) || unit == 0x301C || unit == 0x3030 || unit == 0x30A0
     }
 
     /// The units that, starting a line after an overflow-wrap split (a line start that is no
@@ -205,6 +224,9 @@ enum CJKPunctuation {
     /// opening and closing brackets (general category Ps/Pe) are wide in the CJK Symbols and
     /// Punctuation block and among the fullwidth forms, narrow elsewhere.
     static func codePointClass(_ unit: UInt16) -> CodePointClass {
+        // Kana, ideographs, Hangul and Yi (most units of CJK text) hold no bracket and, of the
+        // marks below, only U+30FB (`CategoryFilterTests` checks every unit against the rules below).
+        if unit >= 0x3040 && unit < 0xFD3E { return unit == 0x30FB ? .kind(.middle) : .kind(.other) }
         switch unit {
         case 0x2018, 0x201C: return .openQuote
         case 0x2019, 0x201D: return .closeQuote
@@ -214,8 +236,17 @@ enum CJKPunctuation {
         case 0xFF1B: return .semicolon
         default: break
         }
-        guard unit >= 0x28, unit < 0xD800 || unit >= 0xE000, CategoryFilter.mayBeBracket(UInt32(unit)),
-              let scalar = Unicode.Scalar(unit) else { return .kind(.other) }
+        guard unit >= 0x28, unit < 0xD800 || unit >= 0xE000, CategoryFilter.mayBeBracket(UInt32(unit)) else { return .kind(.other) }
+        return bracketClass(unit)
+    }
+
+    /// The class of a unit that may be a bracket, from its general category. Kept out of
+    /// ``codePointClass(_:)``: the standard library's property types are resilient, and a
+    /// function holding them sets up their stack space through two metadata calls on every
+    /// call (~40 instructions), before any test.
+    @inline(never)
+    private static func bracketClass(_ unit: UInt16) -> CodePointClass {
+        guard let scalar = Unicode.Scalar(unit) else { return .kind(.other) }
         let wide = (unit >= 0x3000 && unit <= 0x303F) || (unit >= 0xFF01 && unit <= 0xFF60) || (unit >= 0xFFE0 && unit <= 0xFFE6)
         switch scalar.properties.generalCategory {
         case .openPunctuation: return .kind(wide ? .open : .openNarrow)
@@ -885,23 +916,42 @@ enum LineEndReshape {
 }
 
 extension Builder {
-    /// How `font` spaces CJK punctuation in this text: in its language, at its size, slanted when
-    /// the font draws this style with synthetic italic (Chromium classes punctuation from the
-    /// glyphs as drawn, docs/CHROMIUM.md §3(e)).
+    /// How `font` spaces CJK punctuation in this text: in its language, at its size, slanted and
+    /// emboldened as the font draws this style (Chromium classes punctuation from the glyphs as
+    /// drawn, synthetic italic and bold included, docs/CHROMIUM.md §3(e)).
     func punctuationSpacing(of font: Font) -> PunctuationSpacing {
-        let italic = style.font.slant != .normal && fonts.synthesis(for: font, style: style).italic
-        return font.punctuationSpacing(language, size: style.size, italic: italic)
+        let synthesis = fonts.synthesis(for: font, style: style)
+        return font.punctuationSpacing(language, size: style.size, synthesis: synthesis)
     }
 
     /// `units[range]` shaped alone with font fallback started afresh from it (a chooser that
     /// sees only these units, so they are their own hint character): the font and the width.
     mutating func shapedAfresh(_ units: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, rightToLeft: Bool,
                                buffer: HBBuffer) -> (font: Font, width: Int32) {
-        var fresh = FontFallback(style: style, primary: primary, fonts: fonts)
         let piece = UnsafeBufferPointer(rebasing: units[range])
-        let font = fresh.font(for: piece, 0, piece.count)
+        let font = afreshFont(piece)
         let designUnits = ClusterSplit.width(units, range, font: font, rightToLeft: rightToLeft, language: language, buffer: buffer)
         return (font, clamp(font.fixedAdvance(designUnits, scale: font.fixedScale(size: style.size), size: style.size)))
+    }
+
+    /// The font a chooser started afresh takes for `piece` (seeing only it). A fresh
+    /// `FontFallback` costs ~20 k instructions to set up and ask; its answer depends only on
+    /// the piece and the style context, so pieces of up to three units are remembered with the
+    /// context's id (``afreshFonts``; not for a builder outside any context, `contextID` −1).
+    /// Keyed by context rather than emptied when it changes: a list's cells alternate styles.
+    mutating func afreshFont(_ piece: UnsafeBufferPointer<UInt16>) -> Font {
+        guard piece.count <= 3, contextID >= 0 else {
+            var fresh = FontFallback(style: style, primary: primary, fonts: fonts)
+            return fresh.font(for: piece, 0, piece.count)
+        }
+        var key = UInt64(piece.count) << 60
+        for i in 0..<piece.count { key |= UInt64(piece[i]) << UInt64(16 * i) }
+        for entry in afreshFonts where entry.piece == key && entry.context == contextID { return entry.font }
+        var fresh = FontFallback(style: style, primary: primary, fonts: fonts)
+        let font = fresh.font(for: piece, 0, piece.count)
+        if afreshFonts.count >= 64 { afreshFonts.removeAll() }
+        afreshFonts.append((key, contextID, font))
+        return font
     }
 
     /// What the closing mark at `last` (in `run`, whose font trims it) gives up when a line
@@ -1023,23 +1073,29 @@ enum UnsafeLineStart {
     /// before `c` (the run start counts as safe). Keeps the table ordered by (from, to).
     static func record(clusters: [Int32], unsafe: [Bool], count: Int, into table: inout [Int32]) {
         guard count > 1 else { return }
-        var isStart = [Bool](repeating: false, count: count + 1)
-        for c in clusters where c >= 0 && Int(c) < count { isStart[Int(c)] = true }
-        isStart[count] = true
-        var entries: [(Int32, Int32, Int32)] = []
-        var safe = 0
-        var c0 = 0
-        while c0 < count {
-            var c1 = c0 + 1
-            while !isStart[c1] { c1 += 1 }
-            if !unsafe[c0] || c0 == 0 {
-                safe = c0
-            } else if c1 - c0 > 1 {
-                entries.append((Int32(c0), Int32(c0), Int32(c0 - safe)))
+        // The cluster starts, on the stack (a heap array through the unspecialized
+        // `init(repeating:count:)` cost more than the rest).
+        let found: [(Int32, Int32, Int32)] = withUnsafeTemporaryAllocation(of: Bool.self, capacity: count + 1) { isStart in
+            isStart.initialize(repeating: false)
+            for c in clusters where c >= 0 && Int(c) < count { isStart[Int(c)] = true }
+            isStart[count] = true
+            var entries: [(Int32, Int32, Int32)] = []
+            var safe = 0
+            var c0 = 0
+            while c0 < count {
+                var c1 = c0 + 1
+                while !isStart[c1] { c1 += 1 }
+                if !unsafe[c0] || c0 == 0 {
+                    safe = c0
+                } else if c1 - c0 > 1 {
+                    entries.append((Int32(c0), Int32(c0), Int32(c0 - safe)))
+                }
+                c0 = c1
             }
-            c0 = c1
+            return entries
         }
-        guard !entries.isEmpty else { return }
+        guard !found.isEmpty else { return }
+        var entries = found
         for t in stride(from: 0, to: table.count, by: 3) { entries.append((table[t], table[t + 1], table[t + 2])) }
         entries.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
         table.removeAll(keepingCapacity: true)

@@ -35,6 +35,10 @@ struct ChunkedBuilder {
     /// (each chunk weighs 1/64 of it): a choice between exact ways of finding line breaks,
     /// never an answer.
     private var recentMisses: UInt32 = 0
+    /// Recent answers of ``mayStartWithExtender(_:)``, direct-mapped by a hash of the unit:
+    /// `(unit + 1) << 1 | answer`, 0 when empty. Its two property lookups in the standard
+    /// library cost ~800 instructions, asked once or twice for every missed chunk.
+    private var extenderMemo: [UInt32] = []
     /// Below this miss rate a paragraph of any script finds a missed chunk's breaks alone.
     static let chunkAloneMissRate: UInt32 = 65_536 * 30 / 100
 
@@ -49,6 +53,7 @@ struct ChunkedBuilder {
         shareBreaks = []
         shareMandatory = []
         shareGraphemes = []
+        extenderMemo = []
     }
 
     /// Builds `units` (with bidi `levels`, nil when all 0) in `context`; returns false when the
@@ -111,7 +116,7 @@ struct ChunkedBuilder {
         var dictionary = false
         for unit in units where unit >= 0x7F {
             complex += 1
-            if unit >= 0x0E00 && DictionaryScripts.contains(unit) { dictionary = true }
+            if !dictionary && unit >= 0x0E00 && unit <= 0xAA7F && DictionaryScripts.contains(unit) { dictionary = true }
         }
         let shareParagraphAnalysis = 4 * complex > n
         var p = 0
@@ -201,12 +206,12 @@ struct ChunkedBuilder {
                     // miss (a text seen for the first time), other scripts ask ICU once over the
                     // paragraph: a call's fixed cost (~3 k instructions with its arrays) for each
                     // missed word costs more than ICU's few hundred a unit over the words that hit.
-                    if paragraph == nil && (dictionary || recentMisses < Self.chunkAloneMissRate) && Self.breaksAlone(units, at: p)
+                    if paragraph == nil && (dictionary || recentMisses < Self.chunkAloneMissRate) && breaksAloneRemembered(units, at: p)
                         && previousMissEnd != p {
-                        (breaks, mandatory) = try builder.lineBreaks(ofChunk: chunk, at: p)
+                        try builder.lineBreaks(ofChunk: chunk, at: p, into: &breaks, &mandatory)
                     } else {
                         if paragraph == nil {
-                            if (dictionary || recentMisses < Self.chunkAloneMissRate) && Self.breaksAlone(units, at: p) {
+                            if (dictionary || recentMisses < Self.chunkAloneMissRate) && breaksAloneRemembered(units, at: p) {
                                 let rest = UnsafeBufferPointer(rebasing: units[p...])
                                 let (breaks, mandatory) = try builder.lineBreaks(ofChunk: rest, at: p)
                                 paragraph = (p, breaks, mandatory)
@@ -236,7 +241,7 @@ struct ChunkedBuilder {
                 }
                 if let first = builder.runs.first, let last = builder.runs.last,
                    first.font.kernsAcrossSpaces || last.font.kernsAcrossSpaces { return false }
-                let extended = Self.mayStartWithExtender(chunk[0]) && Self.startsWithExtender(chunk)
+                let extended = mayStartWithExtenderRemembered(chunk[0]) && Self.startsWithExtender(chunk)
                 if afterSpace && extended { return false }
                 // Inside a plan that tried several fonts, the chunk's holes must all take its
                 // first (the key names only that one).
@@ -289,6 +294,25 @@ struct ChunkedBuilder {
     @inline(__always)
     static func breaksAlone(_ units: UnsafeBufferPointer<UInt16>, at p: Int) -> Bool {
         p == 0 || ((units[p - 1] == 0x20 || units[p - 1] == 0x0A) && !mayStartWithExtender(units[p]))
+    }
+
+    /// ``breaksAlone(_:at:)`` with the extender filter's answers remembered.
+    @inline(__always)
+    mutating func breaksAloneRemembered(_ units: UnsafeBufferPointer<UInt16>, at p: Int) -> Bool {
+        p == 0 || ((units[p - 1] == 0x20 || units[p - 1] == 0x0A) && !mayStartWithExtenderRemembered(units[p]))
+    }
+
+    /// ``mayStartWithExtender(_:)``, remembered for recent units (``extenderMemo``).
+    @inline(__always)
+    mutating func mayStartWithExtenderRemembered(_ unit: UInt16) -> Bool {
+        guard unit >= 0x300 else { return false }
+        if extenderMemo.isEmpty { extenderMemo = zeroFilledArray(UInt32(0), count: 1024) }
+        let slot = Int((UInt32(unit) &* 0x9E37_79B1) >> 22)
+        let entry = extenderMemo[slot]
+        if entry >> 1 == UInt32(unit) + 1 { return entry & 1 != 0 }
+        let answer = Self.mayStartWithExtender(unit)
+        extenderMemo[slot] = (UInt32(unit) + 1) << 1 | (answer ? 1 : 0)
+        return answer
     }
 
     /// Whether a chunk starting with `unit` might start with a grapheme extender: a combining

@@ -28,56 +28,68 @@ enum Preparation {
         let (levels, paragraphLevel) = units.isEmpty ? (nil, 0) : try units.withUnsafeBufferPointer { (u) throws(TextError) in
             try UnicodeAnalysis.bidiLevels(u, direction: style.direction)
         }
-        // The reused arrays are moved out of the scratch while in use (a nested preparation on
-        // this thread would find none, not half-built ones, and make its own); `swap` moves them
-        // without copying (a copy of the builder alone retains and releases ~30 references).
-        var chunked: ChunkedBuilder? = nil
-        swap(&chunked, &scratch.chunked)
-        if chunked == nil { chunked = ChunkedBuilder() }
-        defer {
-            swap(&chunked, &scratch.chunked)
-            chunked?.deallocate()  // one a nested preparation left there
+        // This thread's reused arrays are worked on in place; a nested preparation on this
+        // thread (while they are in use) makes its own.
+        if scratch.workspaceInUse {
+            var own = PrepareScratch.Workspace(words: WordCache.empty)
+            defer { own.chunked.deallocate() }
+            return try withUnsafeMutablePointer(to: &own) { (workspace) throws(TextError) -> R in
+                try prepare(units, levels: levels, paragraphLevel: paragraphLevel, droppedControls: droppedControls, context: context,
+                            scratch: scratch, workspace: workspace, fonts: fonts, cache: cache, keepRuns: keepRuns,
+                            wholeParagraph: wholeParagraph, finish)
+            }
         }
-        var planner: MetricsBlock.Planner? = nil
-        swap(&planner, &scratch.planner)
-        if planner == nil { planner = MetricsBlock.Planner() }
-        defer { swap(&planner, &scratch.planner) }
-        var words: WordCache? = nil
-        swap(&words, &scratch.words)
-        if words == nil { words = WordCache.empty }
-        defer { swap(&words, &scratch.words) }
-        var builder: Builder? = nil
-        swap(&builder, &scratch.builder)
-        if builder == nil { builder = Builder(context.resolved, fonts: fonts, cache: cache, fallback: context.fallback) }
-        builder!.reset(context)
-        defer { swap(&builder, &scratch.builder) }
+        scratch.workspaceInUse = true
+        defer { scratch.workspaceInUse = false }
+        return try prepare(units, levels: levels, paragraphLevel: paragraphLevel, droppedControls: droppedControls, context: context,
+                           scratch: scratch, workspace: scratch.workspace, fonts: fonts, cache: cache, keepRuns: keepRuns,
+                           wholeParagraph: wholeParagraph, finish)
+    }
+
+    /// The rest of ``prepare(_:style:fonts:cache:keepRuns:wholeParagraph:_:)``: the analysis of
+    /// the normalized `units` with the arrays of `workspace`.
+    private static func prepare<R>(_ units: [UInt16], levels: [UInt8]?, paragraphLevel: UInt8, droppedControls: [Int],
+                                   context: PrepareScratch.Context, scratch: PrepareScratch,
+                                   workspace: UnsafeMutablePointer<PrepareScratch.Workspace>, fonts: FontLibrary, cache: ShapeCache,
+                                   keepRuns: Bool, wholeParagraph: Bool,
+                                   _ finish: (Analysed, MetricsBlock.Input, inout MetricsBlock.Planner) -> R) throws(TextError) -> R {
+        // Each part through a pointer of its own: the builder's input is handed to `finish`
+        // together with the planner, two parts of the workspace in use at once.
+        let offsets = PrepareScratch.Workspace.offsets
+        func part<T>(_ offset: Int, _: T.Type) -> UnsafeMutablePointer<T> {
+            (UnsafeMutableRawPointer(workspace) + offset).assumingMemoryBound(to: T.self)
+        }
+        let words = part(offsets.words, WordCache.self), chunked = part(offsets.chunked, ChunkedBuilder.self)
+        let planner = part(offsets.planner, MetricsBlock.Planner.self), builder = part(offsets.builder, Builder?.self)
+        if builder.pointee == nil { builder.pointee = Builder(context.resolved, fonts: fonts, cache: cache, fallback: context.fallback) }
+        builder.pointee!.reset(context)
         return try units.withUnsafeBufferPointer { (u) throws(TextError) -> R in
             func withLevels<T>(_ body: (UnsafeBufferPointer<UInt8>?) throws(TextError) -> T) throws(TextError) -> T {
                 guard let levels else { return try body(nil) }
                 return try levels.withUnsafeBufferPointer { (l) throws(TextError) in try body(l) }
             }
             let whole = try withLevels { (l) throws(TextError) -> Bool in
-                if !wholeParagraph, droppedControls.isEmpty, try chunked!.build(u, levels: l, context: context, words: &words!, builder: &builder!,
+                if !wholeParagraph, droppedControls.isEmpty, try chunked.pointee.build(u, levels: l, context: context, words: &words.pointee, builder: &builder.pointee!,
                                                        buffer: scratch.buffer, keepRuns: keepRuns) { return false }
-                builder!.resetFallback(context.fallback)
-                builder!.fallback.itemBoundaries = droppedControls
-                try builder!.analyse(u, levels: l, buffer: scratch.buffer)
+                builder.pointee!.resetFallback(context.fallback)
+                builder.pointee!.fallback.itemBoundaries = droppedControls
+                try builder.pointee!.analyse(u, levels: l, buffer: scratch.buffer)
                 return true
             }
             if whole {
-                let analysed = Analysed(resolved: context.resolved, units: units, paragraphLevel: paragraphLevel, runs: keepRuns ? builder!.runs : [])
-                return try withLevels { (l) in builder!.withInput(u, context.resolved, levels: l) { finish(analysed, $0, &planner!) } }
+                let analysed = Analysed(resolved: context.resolved, units: units, paragraphLevel: paragraphLevel, runs: keepRuns ? builder.pointee!.runs : [])
+                return try withLevels { (l) in builder.pointee!.withInput(u, context.resolved, levels: l) { finish(analysed, $0, &planner.pointee) } }
             }
             var runs: [GlyphRun] = []
             if keepRuns {
-                runs.reserveCapacity(chunked!.runs.count)
-                for (k, run) in chunked!.runs.elements.enumerated() {
+                runs.reserveCapacity(chunked.pointee.runs.count)
+                for (k, run) in chunked.pointee.runs.elements.enumerated() {
                     runs.append(GlyphRun(font: run.font.takeUnretainedValue(), start: run.start, end: run.end,
-                                         bidiLevel: run.level, shaped: chunked!.shaped[k]))
+                                         bidiLevel: run.level, shaped: chunked.pointee.shaped[k]))
                 }
             }
             let analysed = Analysed(resolved: context.resolved, units: units, paragraphLevel: paragraphLevel, runs: runs)
-            return try withLevels { (l) in chunked!.withInput(u, context.resolved, levels: l) { finish(analysed, $0, &planner!) } }
+            return try withLevels { (l) in chunked.pointee.withInput(u, context.resolved, levels: l) { finish(analysed, $0, &planner.pointee) } }
         }
     }
 }

@@ -46,21 +46,48 @@ package final class PrepareScratch {
 
     private(set) var contexts: [Context] = []
     private var nextContextID: Int32 = 0
-    /// Nil only while a preparation on this thread has it (moved out, not copied).
-    var words: WordCache? = WordCache()
-    /// A builder for chunks the word cache lacks, its arrays reused (its style is replaced).
-    var builder: Builder?
+    /// What a preparation works on, reused from one text to the next.
+    struct Workspace {
+        /// The word cache.
+        var words = WordCache()
+        /// A builder for chunks the word cache lacks, its arrays reused (its style is replaced).
+        var builder: Builder?
+        /// The chunked builder's arrays.
+        var chunked = ChunkedBuilder()
+        /// The measuring-form writer's arrays.
+        var planner = MetricsBlock.Planner()
+
+        /// Where each part lies, in bytes from the start (found once).
+        static let offsets = (words: MemoryLayout<Workspace>.offset(of: \.words)!, builder: MemoryLayout<Workspace>.offset(of: \.builder)!,
+                              chunked: MemoryLayout<Workspace>.offset(of: \.chunked)!, planner: MemoryLayout<Workspace>.offset(of: \.planner)!)
+    }
+
+    /// This thread's workspace, in memory of its own so that a preparation works on it in
+    /// place: moving four large structs out of the scratch and back (`swap`s of optionals, so
+    /// that a nested preparation would find none) cost ~30 `memcpy` calls a text.
+    let workspace: UnsafeMutablePointer<Workspace> = {
+        let p = UnsafeMutablePointer<Workspace>.allocate(capacity: 1)
+        p.initialize(to: Workspace())
+        return p
+    }()
+    /// A preparation on this thread is using ``workspace`` (a nested one makes its own).
+    var workspaceInUse = false
+    /// The word cache, nil while a preparation on this thread uses it.
+    var words: WordCache? { workspaceInUse ? nil : workspace.pointee.words }
     let buffer: HBBuffer = HarfBuzz.createBuffer()
     /// Widths of short texts shaped alone (``ClusterSplit``'s graphemes of clusters).
     let shapedWidths = ShapedWidthMemo()
-    /// The chunked builder's arrays, reused (nil while in use).
-    var chunked: ChunkedBuilder? = ChunkedBuilder()
-    /// The measuring-form writer's arrays, reused (nil while in use).
-    var planner: MetricsBlock.Planner? = MetricsBlock.Planner()
 
     deinit {
         HarfBuzz.destroy(buffer: buffer)
-        chunked?.deallocate()
+        workspace.pointee.chunked.deallocate()
+        workspace.deinitialize(count: 1)
+        workspace.deallocate()
+    }
+
+    /// Empties the word cache unless a preparation on this thread is using it.
+    private func removeAllWords() {
+        if !workspaceInUse { workspace.pointee.words.removeAll() }
     }
 
     /// The context for `style` through `fonts` and `cache`, resolving it the first time (which
@@ -74,7 +101,7 @@ package final class PrepareScratch {
         let resolved = try ResolvedStyle(style, fonts: fonts)
         if contexts.count >= Self.contextCapacity {
             contexts.removeAll()
-            words?.removeAll()
+            removeAllWords()
         }
         if contexts.contains(where: { $0.cache === cache && $0.generation != generation }) { forget(cache, generation: generation) }
         let analysisID = contexts.first {
@@ -104,7 +131,7 @@ package final class PrepareScratch {
     /// The shape cache was emptied: forget every word prepared through anything (simplest, and
     /// what a benchmark that empties the cache expects: the next texts start cold).
     private func forget(_ cache: ShapeCache, generation: UInt64) {
-        words?.removeAll()
+        removeAllWords()
         for k in contexts.indices where contexts[k].cache === cache { contexts[k].generation = generation }
     }
 
@@ -120,7 +147,7 @@ package final class PrepareScratch {
     package static func overrideWordCacheCapacity(_ entries: Int) {
         precondition(entries > 0 && entries & (entries - 1) == 0, "word-cache capacity must be a power of two")
         WordCache.capacityOverride.store(entries, ordering: .relaxed)
-        current.words?.removeAll()
+        current.removeAllWords()
     }
 
     /// Tests only: this thread forgets the styles it met and its word cache, so that a test
@@ -129,7 +156,7 @@ package final class PrepareScratch {
     package static func startOverOnThisThread() {
         let scratch = current
         scratch.contexts.removeAll()
-        scratch.words?.removeAll()
+        scratch.removeAllWords()
     }
 
     /// This thread's scratch space.

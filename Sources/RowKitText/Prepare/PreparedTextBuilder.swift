@@ -32,6 +32,12 @@ struct Builder {
     /// Break opportunities of printable-ASCII text (``asciiLineBreaks(_:)``), reused.
     var asciiBreaks: [Int32] = []
     var asciiMandatory: [UInt8] = []
+    /// ICU's own break opportunities of a chunk (``lineBreaks(ofChunk:at:into:_:)``), reused.
+    var icuBreaks: [Int32] = []
+    /// Fonts a chooser started afresh took for short pieces (``afreshFont(_:)``): the piece
+    /// (up to three units, 16 bits each, and its length in the top bits), the style context's
+    /// id (ids are never reused on a thread) and the font; at most 64.
+    var afreshFonts: [(piece: UInt64, context: Int32, font: Font)] = []
     /// Units shaped half-width (trimmed CJK punctuation).
     var trimmed: Set<Int> = []
     /// Units whose line-start width is recorded in ``alone`` (``LineStartReshape``).
@@ -332,10 +338,17 @@ struct Builder {
     /// (``paragraphBreaks``).
     mutating func lineBreaks(ofChunk chunk: UnsafeBufferPointer<UInt16>, at offset: Int) throws(TextError)
         -> (ends: [Int32], mandatory: [UInt8]) {
-        var icu: [Int32] = []
-        let found = try BreakOpportunities.find(chunk, language: style.lang, icu: &icu)
-        paragraphBreaks.keep(icu, ofChunk: chunk, at: offset, paragraphCount: paragraph?.count ?? chunk.count, language: style.lang)
-        return found
+        var ends: [Int32] = [], mandatory: [UInt8] = []
+        try lineBreaks(ofChunk: chunk, at: offset, into: &ends, &mandatory)
+        return (ends, mandatory)
+    }
+
+    /// The same into `ends` and `mandatory` (emptied first, capacity kept); ICU's own breaks
+    /// go through ``icuBreaks``, reused.
+    mutating func lineBreaks(ofChunk chunk: UnsafeBufferPointer<UInt16>, at offset: Int, into ends: inout [Int32],
+                             _ mandatory: inout [UInt8]) throws(TextError) {
+        try BreakOpportunities.find(chunk, language: style.lang, icu: &icuBreaks, ends: &ends, mandatory: &mandatory)
+        paragraphBreaks.keep(icuBreaks, ofChunk: chunk, at: offset, paragraphCount: paragraph?.count ?? chunk.count, language: style.lang)
     }
 
     /// Shapes `start..<end` (through the cache), records it as a glyph run and credits its
@@ -359,21 +372,20 @@ struct Builder {
         let commonScript = CommonScript.script(ofRun: units, start, end, paragraph: paragraph, offset: paragraphOffset)
         if commonScript?.outside == true { shapedWithContextScript = true }
         let script = commonScript?.script ?? 0
-        var keyContext: [UInt16] = before + after > 0 ? Array(context) + [UInt16(before)] : []
-        if script != 0 { keyContext += [0xFFFE, UInt16(truncatingIfNeeded: script >> 16), UInt16(truncatingIfNeeded: script)] }
-        let key = ShapeCache.Key(font: font.id, rightToLeft: level & 1 == 1, text: slice, halfWidth: halfWidth,
-                                 context: keyContext, language: language.id)
-        let shaped: ShapedRun
-        if let cached = cache.run(for: key) {
-            shaped = cached
-        } else {
+        let keyContext = before + after > 0 ? (units: context, before: before) : nil
+        let rightToLeft = level & 1 == 1
+        let cache = cache, language = language
+        let shaped = ShapeCache.withKey(font: font.id, rightToLeft: rightToLeft, text: slice, halfWidth: halfWidth,
+                                        context: keyContext, script: script, language: language.id) { key in
+            if let cached = cache.run(for: key) { return cached }
             // The paragraph's ICU breaks inside the run, when it is whole chunks of the paragraph.
             let offset = paragraph == nil ? 0 : paragraphOffset
             let share = paragraphBreaks.count > 0
                 ? ParagraphLineBreaks.Share(breaks: paragraphBreaks, paragraph: paragraph ?? units, start: offset + start, end: offset + end) : nil
-            shaped = ShapedRun.shape(context, item: before..<(before + end - start), font: font, rightToLeft: key.rightToLeft,
-                                     halfWidth: halfWidth, language: language, script: script, buffer: buffer, knownBreaks: share)
+            let shaped = ShapedRun.shape(context, item: before..<(before + end - start), font: font, rightToLeft: rightToLeft,
+                                         halfWidth: halfWidth, language: language, script: script, buffer: buffer, knownBreaks: share)
             cache.store(shaped, for: key)
+            return shaped
         }
         runs.append(GlyphRun(font: font, start: Int32(start), end: Int32(end), bidiLevel: level, shaped: shaped))
         let scale = font.fixedScale(size: style.size)

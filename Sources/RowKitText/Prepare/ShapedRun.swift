@@ -1,4 +1,5 @@
 import Synchronization
+import Glibc
 
 /// The glyphs HarfBuzz made for one run of text in one font and direction, in design units.
 ///
@@ -148,66 +149,185 @@ package final class ShapedRun: Sendable {
 /// (copying the entry into the young one); when the young generation is full it becomes the old
 /// one and the old one is dropped. At most `2 × capacity` runs are held.
 public final class ShapeCache: Sendable {
-    /// What a run is shaped from. Runs of up to 12 UTF-16 units without half-width positions
-    /// (nearly every word) keep their text inline, so a lookup allocates nothing and compares
-    /// four words; longer runs keep arrays.
-    struct Key: Hashable {
-        private var word0: UInt64 = 0, word1: UInt64 = 0, word2: UInt64 = 0
-        /// Font id (bits 0–31), direction (bit 32), inline length (bits 40–47), language (48–63).
-        private var meta: UInt64
-        private var long: LongText?
-        /// A cheap multiply-xor mix of the key, computed once: the dictionary hashes only this
-        /// (SipHash over the whole key cost more than the rest of a lookup), and it picks the shard.
+    /// What a run is shaped from. Runs of up to 12 UTF-16 units without half-width positions,
+    /// shaping context or context script (nearly every word) keep their text inline; longer ones
+    /// point to their key text (``ShapeCache/withKey(font:rightToLeft:text:halfWidth:context:script:language:_:)``
+    /// builds it on the stack), which the cache copies when it stores the run. A plain value:
+    /// no arrays to copy, retain or release per lookup. Sendable because the cache copies a long
+    /// key's text before the lookup or store that used it returns.
+    struct Key: @unchecked Sendable {
+        fileprivate var word0: UInt64 = 0, word1: UInt64 = 0, word2: UInt64 = 0
+        /// Font id (bits 0–31), direction (bit 32), long key (bit 33), inline length (bits
+        /// 40–47), language (48–63).
+        fileprivate var meta: UInt64
+        /// The long key's text (empty for inline keys): valid only while the key is used.
+        fileprivate var long: UnsafeBufferPointer<UInt16>
+        /// A multiply-xor mix of the key, computed once: it picks the shard and the slot.
         let mixed: UInt64
 
-        struct LongText: Hashable {
-            var text: [UInt16]
-            var halfWidth: [UInt16]
-            /// The run with its shaping context, when it has one.
-            var context: [UInt16] = []
-        }
+        fileprivate static let longBit: UInt64 = 1 << 33
 
-        init(font: Int32, rightToLeft: Bool, text: UnsafeBufferPointer<UInt16>, halfWidth: [UInt16], context: [UInt16] = [],
-             language: UInt16 = 0) {
+        /// An inline key (`text.count <= 12`), or a long one pointing at `long`.
+        fileprivate init(font: Int32, rightToLeft: Bool, language: UInt16, inline text: UnsafeBufferPointer<UInt16>?,
+                         long: UnsafeBufferPointer<UInt16>) {
             meta = UInt64(UInt32(bitPattern: font)) | (rightToLeft ? 1 << 32 : 0) | UInt64(language) << 48
-            if text.count <= 12 && halfWidth.isEmpty && context.isEmpty {
+            self.long = long
+            var h = meta
+            if let text {
                 meta |= UInt64(text.count) << 40
-                for (i, unit) in text.enumerated() {
-                    let shift = UInt64((i & 3) * 16)
+                for i in 0..<text.count {
+                    let unit = UInt64(text[i]), shift = UInt64((i & 3) * 16)
                     switch i >> 2 {
-                    case 0: word0 |= UInt64(unit) << shift
-                    case 1: word1 |= UInt64(unit) << shift
-                    default: word2 |= UInt64(unit) << shift
+                    case 0: word0 |= unit << shift
+                    case 1: word1 |= unit << shift
+                    default: word2 |= unit << shift
                     }
                 }
-            } else {
-                long = LongText(text: Array(text), halfWidth: halfWidth, context: context)
-            }
-            var h = meta &* 0x9E37_79B9_7F4A_7C15
-            if let long {
-                for unit in long.text { h = (h ^ UInt64(unit)) &* 0x0000_0100_0000_01B3 }
-                for unit in long.halfWidth { h = (h ^ UInt64(unit) ^ 0xFFFF) &* 0x0000_0100_0000_01B3 }
-                for unit in long.context { h = (h ^ UInt64(unit) ^ 0x1_0000) &* 0x0000_0100_0000_01B3 }
-            } else {
+                h = meta &* 0x9E37_79B9_7F4A_7C15
                 h = (h ^ word0) &* 0xBF58_476D_1CE4_E5B9
                 h = (h ^ (h >> 29) ^ word1) &* 0x94D0_49BB_1331_11EB
                 h = (h ^ (h >> 32) ^ word2) &* 0x9E37_79B9_7F4A_7C15
+            } else {
+                meta |= Self.longBit
+                h = (meta ^ UInt64(long.count)) &* 0x9E37_79B9_7F4A_7C15
+                for unit in long { h = (h ^ UInt64(unit)) &* 0x0000_0100_0000_01B3 }
+                h = (h ^ (h >> 32)) &* 0xBF58_476D_1CE4_E5B9
             }
             mixed = h ^ (h >> 31)
-        }
-
-        func hash(into hasher: inout Hasher) { hasher.combine(mixed) }
-
-        static func == (a: Key, b: Key) -> Bool {
-            a.mixed == b.mixed && a.meta == b.meta && a.word0 == b.word0 && a.word1 == b.word1 && a.word2 == b.word2 && a.long == b.long
         }
 
         var rightToLeft: Bool { meta & (1 << 32) != 0 }
     }
 
+    /// Calls `body` with the key of a run: `text` in the font with id `font`, shaped in
+    /// `rightToLeft` direction with the `halt` feature at the run offsets `halfWidth`, with the
+    /// units of `context` (the run with `before` units of joining context before it and some
+    /// after; nil: none) and a context `script` (0: none), in `language`. A long key's text is
+    /// laid out as a header (text length in two units, half-width count, `before`, context
+    /// length in two units, whether a script follows), the text, the half-width offsets, the
+    /// context and the script's two halves: unambiguous, so equal texts mean equal keys.
+    @inline(__always)
+    static func withKey<R>(font: Int32, rightToLeft: Bool, text: UnsafeBufferPointer<UInt16>, halfWidth: [UInt16],
+                           context: (units: UnsafeBufferPointer<UInt16>, before: Int)?, script: UInt32, language: UInt16,
+                           _ body: (Key) -> R) -> R {
+        if text.count <= 12 && halfWidth.isEmpty && context == nil && script == 0 {
+            return body(Key(font: font, rightToLeft: rightToLeft, language: language, inline: text, long: UnsafeBufferPointer(start: nil, count: 0)))
+        }
+        let contextCount = context?.units.count ?? 0
+        let count = 7 + text.count + halfWidth.count + contextCount + (script != 0 ? 2 : 0)
+        return withUnsafeTemporaryAllocation(of: UInt16.self, capacity: count) { buffer in
+            let p = buffer.baseAddress!
+            p[0] = UInt16(truncatingIfNeeded: text.count)
+            p[1] = UInt16(truncatingIfNeeded: text.count >> 16)
+            p[2] = UInt16(truncatingIfNeeded: halfWidth.count)
+            p[3] = UInt16(truncatingIfNeeded: context?.before ?? 0)
+            p[4] = UInt16(truncatingIfNeeded: contextCount)
+            p[5] = UInt16(truncatingIfNeeded: contextCount >> 16)
+            p[6] = script != 0 ? 1 : 0
+            var k = 7
+            if let base = text.baseAddress { (p + k).update(from: base, count: text.count) }
+            k += text.count
+            for offset in halfWidth { p[k] = offset; k += 1 }
+            if let context, let base = context.units.baseAddress { (p + k).update(from: base, count: contextCount) }
+            k += contextCount
+            if script != 0 {
+                p[k] = UInt16(truncatingIfNeeded: script >> 16)
+                p[k + 1] = UInt16(truncatingIfNeeded: script)
+            }
+            return body(Key(font: font, rightToLeft: rightToLeft, language: language, inline: nil,
+                            long: UnsafeBufferPointer(start: p, count: count)))
+        }
+    }
+
+    /// One generation: open addressing with linear probing over slots that hold the key
+    /// itself (a long key's text in `longText`), at most half full.
+    fileprivate struct Table {
+        struct Slot {
+            var mixed: UInt64
+            /// ``Key``'s `meta`; for a long key, `word0` is where its text starts in `longText`
+            /// and `word1` its length.
+            var meta: UInt64
+            var word0: UInt64, word1: UInt64, word2: UInt64
+            /// nil: an empty slot. Retained by the table.
+            var run: Unmanaged<ShapedRun>?
+        }
+
+        private(set) var slots: UnsafeMutablePointer<Slot>?
+        private var mask = -1
+        private(set) var count = 0
+        private var longText = RawBuffer<UInt16>()
+
+        /// The run stored for `key`, if any.
+        @inline(__always)
+        func find(_ key: Key) -> ShapedRun? {
+            guard let slots else { return nil }
+            var i = Int(truncatingIfNeeded: key.mixed) & mask
+            while let run = slots[i].run {
+                if slots[i].mixed == key.mixed && matches(slots[i], key) { return run.takeUnretainedValue() }
+                i = (i + 1) & mask
+            }
+            return nil
+        }
+
+        @inline(__always)
+        private func matches(_ slot: Slot, _ key: Key) -> Bool {
+            guard slot.meta == key.meta else { return false }
+            if key.meta & Key.longBit == 0 {
+                return slot.word0 == key.word0 && slot.word1 == key.word1 && slot.word2 == key.word2
+            }
+            guard Int(slot.word1) == key.long.count, let base = key.long.baseAddress else { return false }
+            return memcmp(longText.base! + Int(slot.word0), base, 2 * key.long.count) == 0
+        }
+
+        /// Stores `run` for `key` (not in the table yet), growing the slots to stay half empty.
+        mutating func insert(_ key: Key, _ run: ShapedRun) {
+            if 2 * (count + 1) > mask + 1 { grow() }
+            var slot = Slot(mixed: key.mixed, meta: key.meta, word0: key.word0, word1: key.word1, word2: key.word2,
+                            run: .passRetained(run))
+            if key.meta & Key.longBit != 0 {
+                slot.word0 = UInt64(longText.count)
+                slot.word1 = UInt64(key.long.count)
+                if let base = key.long.baseAddress { longText.append(from: base, count: key.long.count) }
+            }
+            place(slot)
+            count += 1
+        }
+
+        private mutating func place(_ slot: Slot) {
+            var i = Int(truncatingIfNeeded: slot.mixed) & mask
+            while slots![i].run != nil { i = (i + 1) & mask }
+            slots![i] = slot
+        }
+
+        private mutating func grow() {
+            let old = slots, oldCount = mask + 1
+            let newCount = max(16, 2 * oldCount)
+            let new = UnsafeMutablePointer<Slot>.allocate(capacity: newCount)
+            new.initialize(repeating: Slot(mixed: 0, meta: 0, word0: 0, word1: 0, word2: 0, run: nil), count: newCount)
+            slots = new
+            mask = newCount - 1
+            if let old {
+                for i in 0..<oldCount where old[i].run != nil { place(old[i]) }
+                old.deallocate()
+            }
+        }
+
+        /// Releases every run and frees the memory.
+        mutating func destroy() {
+            if let slots {
+                for i in 0...mask { slots[i].run?.release() }
+                slots.deallocate()
+            }
+            slots = nil
+            mask = -1
+            count = 0
+            longText.deallocate()
+        }
+    }
+
     private struct Generations {
-        var young: [Key: ShapedRun] = [:]
-        var old: [Key: ShapedRun] = [:]
+        var young = Table()
+        var old = Table()
         var hits = 0, misses = 0
     }
 
@@ -215,6 +335,13 @@ public final class ShapeCache: Sendable {
     /// preparing texts in parallel rarely wait for each other.
     private final class Shard: Sendable {
         let generations = Mutex(Generations())
+
+        deinit {
+            generations.withLock { g in
+                g.young.destroy()
+                g.old.destroy()
+            }
+        }
     }
 
     /// The process-wide cache used by ``PreparedText`` unless another is given.
@@ -243,8 +370,8 @@ public final class ShapeCache: Sendable {
 
     func run(for key: Key) -> ShapedRun? {
         shard(key).generations.withLock { g in
-            if let run = g.young[key] { g.hits += 1; return run }
-            if let run = g.old[key] {
+            if let run = g.young.find(key) { g.hits += 1; return run }
+            if let run = g.old.find(key) {
                 // Copy (not move) into the young generation: the old one is dropped whole later.
                 g.hits += 1
                 insert(key, run, into: &g)
@@ -256,16 +383,20 @@ public final class ShapeCache: Sendable {
     }
 
     func store(_ run: ShapedRun, for key: Key) {
-        shard(key).generations.withLock { insert(key, run, into: &$0) }
+        shard(key).generations.withLock { g in
+            // Another thread may have stored the same run meanwhile.
+            guard g.young.find(key) == nil else { return }
+            insert(key, run, into: &g)
+        }
     }
 
     private func insert(_ key: Key, _ run: ShapedRun, into g: inout Generations) {
         if g.young.count >= shardCapacity {
+            g.old.destroy()
             g.old = g.young
-            g.young = [:]
-            g.young.reserveCapacity(shardCapacity)
+            g.young = Table()
         }
-        g.young[key] = run
+        g.young.insert(key, run)
     }
 
     /// Number of runs held and the hit/miss counts so far.
@@ -284,7 +415,13 @@ public final class ShapeCache: Sendable {
     /// Drops every cached run, and every thread's memory of the words prepared through this
     /// cache (the next texts are prepared from scratch).
     public func removeAll() {
-        for shard in shards { shard.generations.withLock { $0 = Generations() } }
+        for shard in shards {
+            shard.generations.withLock { g in
+                g.young.destroy()
+                g.old.destroy()
+                g = Generations()
+            }
+        }
         clearCount.add(1, ordering: .releasing)
     }
 }

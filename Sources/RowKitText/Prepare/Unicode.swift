@@ -7,9 +7,22 @@ enum UnicodeAnalysis {
     /// ASCII or NBSP ICU is not asked at all (the caller adds the breaks after spaces and
     /// Chromium's table for printable pairs), so controls such as VT glue to their neighbours.
     static func lineBreaks(_ units: UnsafeBufferPointer<UInt16>, language: String? = nil) throws(TextError) -> (ends: [Int32], mandatory: [UInt8]) {
+        var ends: [Int32] = []
+        try lineBreaks(units, language: language, into: &ends)
+        // A break is forced only after a kept newline.
+        var mandatory: [UInt8] = []
+        mandatory.reserveCapacity(ends.count)
+        for p in ends { mandatory.append(units[Int(p) - 1] == 0x0A ? 1 : 0) }
+        return (ends, mandatory)
+    }
+
+    /// The break offsets of ``lineBreaks(_:language:)`` into `ends` (emptied first; its
+    /// capacity is kept, so a caller reusing one array allocates nothing per call). Whether a
+    /// break is forced follows from the unit before it (a kept newline).
+    static func lineBreaks(_ units: UnsafeBufferPointer<UInt16>, language: String?, into ends: inout [Int32]) throws(TextError) {
         let capacity = units.count + 1
-        var ends = zeroFilledArray(Int32(0), count: capacity)
-        var mandatory = zeroFilledArray(UInt8(0), count: capacity)
+        ends.removeAll(keepingCapacity: true)
+        ends.append(contentsOf: repeatElement(0, count: capacity))
         let rules = lineBreakRules(for: language)
         // ICU's own hard breaks are not asked for (`ubrk_getRuleStatus` per break): a break is
         // forced only after a kept newline, decided below from the unit.
@@ -39,12 +52,9 @@ enum UnicodeAnalysis {
             // `សត្វតូចៗដូចជា` at 120 px is `សត្វ` / `តូចៗ` / `ដូចជា` (docs/CHROMIUM.md §3(g)).
             if p < units.count && units[p] == 0x17D7 && before >= 0x1780 && before <= 0x17FF { continue }
             ends[kept] = ends[k]
-            mandatory[kept] = before == 0x0A ? 1 : 0
             kept += 1
         }
         ends.removeLast(capacity - kept)
-        mandatory.removeLast(capacity - kept)
-        return (ends, mandatory)
     }
 
     @inline(__always) private static func isASCIIOrNoBreakSpace(_ unit: UInt16) -> Bool {
@@ -179,7 +189,13 @@ enum ScriptRuns {
 
     /// An opening bracket (general category Ps): the script so far ends before it.
     @inline(__always) static func isOpening(_ scalar: UInt32) -> Bool {
-        guard scalar >= 0x28, CategoryFilter.mayBeBracket(scalar), let s = Unicode.Scalar(scalar) else { return false }
-        return s.properties.generalCategory == .openPunctuation
+        guard scalar >= 0x28, CategoryFilter.mayBeBracket(scalar) else { return false }
+        return isOpenPunctuation(scalar)
+    }
+
+    /// The category lookup of ``isOpening(_:)``, out of line: the standard library's resilient
+    /// property types cost their caller two metadata calls on every entry.
+    @inline(never) private static func isOpenPunctuation(_ scalar: UInt32) -> Bool {
+        Unicode.Scalar(scalar)?.properties.generalCategory == .openPunctuation
     }
 }
