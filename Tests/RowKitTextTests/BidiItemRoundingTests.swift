@@ -168,4 +168,47 @@ import Testing
             }
         }
     }
+
+    /// Chromium lays out a line holding only a word's last letter, joined to the letter before
+    /// it, and the space ending its right-to-left item without that letter: not drawn, its font
+    /// not in the `line-height: normal` box (docs/CHROMIUM.md §3(n), thirteenth round).
+    /// Liberation Serif 39.5 px (Arabic from DejaVu Sans), measured in Chromium: `السعر ١` at
+    /// 40.6 px is `ال` / `س` / `ع` / `ر` / `١`, 234 px (the `ر` line 46 px, not 47); at 31.6 px
+    /// the same lines are 235 px (the letter shaped alone and the space do not fit: 2027/64 px);
+    /// at 45 px `ال` / `س` / `عر` / `١`, 188 px (two letters left: kept); `السعر` alone at 40.6 px
+    /// 188 px (no space ends the item there).
+    @Test func aLineOfAWordsLastJoinedLetterBeforeItsItemsEndDropsThatLettersFont() throws {
+        let serif = TextStyle(font: FontDescriptor(family: "Liberation Serif"), size: 39.5, lineHeight: .normal, direction: .rtl)
+        let text = "السعر ١"
+        let p = try prepare(text, serif)
+        #expect(try lineTexts(p, width: 40.6) == ["ال", "س", "ع", "ر", "١"])
+        #expect(try p.layout(width: 40.6).height == 234)
+        #expect(try p.layout(width: 40.6).height(ofLine: 3) == 46)
+        #expect(try TextMetrics(text, style: serif).measure(width: 40.6).height == 234)
+        #expect(try p.layout(width: 31.6).height == 235)
+        #expect(try lineTexts(p, width: 45) == ["ال", "س", "عر", "١"])
+        #expect(try p.layout(width: 45).height == 188)
+        #expect(try prepare("السعر", serif).layout(width: 40.6).height == 188)
+        // Punctuation after the letter stays (`ط,`, 24.5 px at 37 px: 85 px in Chromium, not 86).
+        let small = TextStyle(font: FontDescriptor(family: "Liberation Serif"), size: 24.5, lineHeight: .normal)
+        #expect(try lineTexts("فقط, 142", width: 37, small) == ["فق", "ط,", "142"])
+        #expect(try prepare("فقط, 142", small).layout(width: 37).height == 85)
+    }
+
+    /// The joined stretch a right-to-left run's last word ends in (Unicode's Arabic joining
+    /// types): `السعر ` ends in `لسعر` (`ا` joins nothing after it), `مود ` in `د` alone (`و` joins
+    /// nothing after it: no stretch), `فقط, ` in `فقط` with one unit of punctuation after it; a
+    /// run not ending in a space has none.
+    @Test func joinedRestOfARunsLastWord() {
+        func rest(_ s: String) -> [Int]? {
+            let u = Array(s.utf16)
+            return u.withUnsafeBufferPointer { ArabicJoining.joinedRest($0, 0, u.count) }.map { [$0.first, $0.tail] }
+        }
+        #expect(rest("السعر ") == [1, 0])
+        #expect(rest("x سعر  ") == [2, 0])
+        #expect(rest("مود ") == nil)
+        #expect(rest("السعر") == nil)
+        #expect(rest("بَب ") == [0, 0])
+        #expect(rest("فقط, ") == [0, 1])
+    }
 }

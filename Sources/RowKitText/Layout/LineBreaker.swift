@@ -388,7 +388,8 @@ extension MetricsBlock.View {
 
     /// Room above and below the baseline that the line `start..<end` (width `width`, 16.16 px)
     /// needs (normal line height): the primary font's, grown by every fallback font on the line.
-    func lineBoxMetrics(_ start: Int, _ end: Int, width: Int64) -> (above: Double, below: Double) {
+    /// `limit`: the fit limit the line was broken at (``fitLimit``), or -1 when not known.
+    func lineBoxMetrics(_ start: Int, _ end: Int, width: Int64, limit: Int64 = -1) -> (above: Double, below: Double) {
         let classes = self.classes
         var (above, below) = classes.metrics(0)
         let stop = max(end, start + 1)
@@ -423,12 +424,20 @@ extension MetricsBlock.View {
             below = max(below, m.below)
             to = reshaped.unit
         }
+        // A line Chromium lays out without the word's last letter it starts with
+        // (`droppedLineStart`): that letter's font does not count.
+        var dropped = false
+        if from == start, let letterEnd = droppedLineStart(start, end, limit: limit) {
+            from = letterEnd
+            dropped = true
+        }
         k = low
         while k < classes.runCount {
             let run = classes.run(k)
             if run.start >= to { break }
             if run.cls != 0 && run.cls & conditional == 0
-                && (k != low || (from == start && start < to) || (to > from && reaches(past: from, after: k, classes))) {
+                && ((k != low && (!dropped || run.start >= from)) || (from == start && start < to)
+                    || (to > from && reaches(past: from, after: k, classes))) {
                 let m = classes.metrics(run.cls)
                 above = max(above, m.above)
                 below = max(below, m.below)
@@ -484,9 +493,9 @@ extension MetricsBlock.View {
     }
 
     /// Height of the line holding units `start..<end`.
-    @inline(__always) func lineBoxHeight(_ start: Int, _ end: Int, width: Int64) -> Double {
+    @inline(__always) func lineBoxHeight(_ start: Int, _ end: Int, width: Int64, limit: Int64 = -1) -> Double {
         guard hasTallerLines else { return lineHeight }
-        let (above, below) = lineBoxMetrics(start, end, width: width)
+        let (above, below) = lineBoxMetrics(start, end, width: width, limit: limit)
         return above + below
     }
 
@@ -599,7 +608,7 @@ extension MetricsBlock.View {
             forEachLine(maxWidth: width, Rounding.self) { start, end, w, _ in
                 count += 1
                 widest = max(widest, w)
-                height += lineBoxHeight(Int(start), Int(end), width: w)
+                height += lineBoxHeight(Int(start), Int(end), width: w, limit: Self.fitLimit(width))
                 return true
             }
             return TextMeasure(lineCount: count, height: height, maxLineWidth: pixels(widest))
@@ -759,7 +768,7 @@ extension MetricsBlock.View {
             if count == maxLines { truncated = true; return false }
             if count > 0 {
                 widest = max(widest, last.width)
-                height += taller ? lineBoxHeight(Int(last.start), Int(last.end), width: last.width) : lineHeight
+                height += taller ? lineBoxHeight(Int(last.start), Int(last.end), width: last.width, limit: limit) : lineHeight
             }
             last = (start, end, w)
             count += 1
@@ -774,7 +783,7 @@ extension MetricsBlock.View {
         }
         widest = max(widest, lastWidth)
         if taller {
-            height += lineBoxHeight(Int(last.start), lastEnd, width: lastWidth)
+            height += lineBoxHeight(Int(last.start), lastEnd, width: lastWidth, limit: limit)
             return TextMeasure(lineCount: count, height: height, maxLineWidth: pixels(widest))
         }
         return TextMeasure(lineCount: count, height: Double(count) * lineHeight, maxLineWidth: pixels(widest))

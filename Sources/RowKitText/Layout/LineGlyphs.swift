@@ -32,7 +32,7 @@ extension TextLayout {
         if prepared.hasTallerLines {
             // line-height: normal with taller fonts: the baseline sits below the most room any
             // font on the line needs above it.
-            return top(ofLine: i) + prepared.lineBoxMetrics(of: lines[i]).above
+            return top(ofLine: i) + prepared.lineBoxMetrics(of: lines[i], maxWidth: maxWidth).above
         }
         let ascent = prepared.ascent.rounded(), descent = prepared.descent.rounded()
         let halfLeading = ((prepared.lineHeight - (ascent + descent)) / 2).rounded(.down)

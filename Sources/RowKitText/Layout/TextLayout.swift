@@ -37,18 +37,18 @@ public struct TextLayout: Sendable {
     /// Total height: the sum of the line heights (line count × line height unless a
     /// `line-height: normal` line holds a taller fallback font).
     public var height: Double {
-        prepared.hasTallerLines ? lines.reduce(0) { $0 + prepared.lineBoxHeight(of: $1) }
+        prepared.hasTallerLines ? lines.reduce(0) { $0 + prepared.lineBoxHeight(of: $1, maxWidth: maxWidth) }
             : Double(lines.count) * prepared.lineHeight
     }
 
     /// Top of line `i`, from the top of the layout.
     public func top(ofLine i: Int) -> Double {
         guard prepared.hasTallerLines else { return Double(i) * prepared.lineHeight }
-        return lines[..<i].reduce(0) { $0 + prepared.lineBoxHeight(of: $1) }
+        return lines[..<i].reduce(0) { $0 + prepared.lineBoxHeight(of: $1, maxWidth: maxWidth) }
     }
 
     /// Height of line `i`.
-    public func height(ofLine i: Int) -> Double { prepared.lineBoxHeight(of: lines[i]) }
+    public func height(ofLine i: Int) -> Double { prepared.lineBoxHeight(of: lines[i], maxWidth: maxWidth) }
     /// Widest line.
     public var maxLineWidth: Double { lines.reduce(0) { max($0, $1.width) } }
     /// The text of line `i` (hanging spaces removed).
@@ -60,15 +60,18 @@ public struct TextLayout: Sendable {
 }
 
 extension PreparedText {
-    /// Height of `line` (a line ending trimmed at a reshaped closing mark counts the mark's
-    /// reshaped font, `LineEndReshape`).
-    func lineBoxHeight(of line: Line) -> Double {
-        withView { $0.lineBoxHeight(line.start, line.end, width: Int64((line.width * 65536).rounded())) }
+    /// Height of `line`, broken at `maxWidth` (a line ending trimmed at a reshaped closing mark
+    /// counts the mark's reshaped font, `LineEndReshape`; one Chromium lays out without the
+    /// word's last letter does not count that letter's font, `droppedLineStart`).
+    func lineBoxHeight(of line: Line, maxWidth: Double) -> Double {
+        withView { $0.lineBoxHeight(line.start, line.end, width: Int64((line.width * 65536).rounded()),
+                                    limit: MetricsBlock.View.fitLimit(maxWidth)) }
     }
 
-    /// Room above and below the baseline of `line`.
-    func lineBoxMetrics(of line: Line) -> (above: Double, below: Double) {
-        withView { $0.lineBoxMetrics(line.start, line.end, width: Int64((line.width * 65536).rounded())) }
+    /// Room above and below the baseline of `line`, broken at `maxWidth`.
+    func lineBoxMetrics(of line: Line, maxWidth: Double) -> (above: Double, below: Double) {
+        withView { $0.lineBoxMetrics(line.start, line.end, width: Int64((line.width * 65536).rounded()),
+                                     limit: MetricsBlock.View.fitLimit(maxWidth)) }
     }
 
     /// Line count, height and widest line at `width`, without building lines.

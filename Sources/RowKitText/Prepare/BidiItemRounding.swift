@@ -21,6 +21,12 @@ enum BidiItemRounding {
     /// `last`'s advance).
     struct Run: Equatable {
         var start: Int32, last: Int32, width: Int32, pad: Int32
+        /// For a right-to-left run that ends in white space after an Arabic-script word whose
+        /// last letters join one another: the first unit of that joined stretch, and how many
+        /// units of punctuation follow its last letter in the word (`ArabicJoining.joinedRest`);
+        /// -1 and 0 otherwise. A line starting at the stretch's last letter and reaching the
+        /// run's end is laid out by Chromium without that letter (`droppedLineStart`).
+        var joinedRest: Int32 = -1, joinedRestTail: Int32 = 0
     }
 
     /// The runs of `levels` that another run follows on the same line (not before a newline), in
@@ -42,7 +48,12 @@ enum BidiItemRounding {
                 // A newline ends the line: the run before it gets no pad.
                 if unit != 0x0A {
                     let pad = ((width + 1023) & ~1023) - width
-                    runs.append(Run(start: Int32(start), last: Int32(u - 1), width: Int32(clamping: width), pad: Int32(pad)))
+                    var run = Run(start: Int32(start), last: Int32(u - 1), width: Int32(clamping: width), pad: Int32(pad))
+                    if level & 1 != 0, let j = ArabicJoining.joinedRest(units, start, u), j.first < 1 << 24, j.tail < 128 {
+                        run.joinedRest = Int32(j.first)
+                        run.joinedRestTail = Int32(j.tail)
+                    }
+                    runs.append(run)
                 }
                 width = 0
                 start = u
@@ -59,7 +70,8 @@ enum BidiItemRounding {
     }
 
     /// The runs as the measuring form stores them (`MetricsBlock`, extras part): per run
-    /// `start`, `last`, `width`, `pad`, `tail` — the width of the run's units from the start of
+    /// `start`, `last`, `width` (or, sign bit set, `joinedRest` in bits 0–23 and `joinedRestTail`
+    /// in bits 24–30), `pad`, `tail` — the width of the run's units from the start of
     /// the segment holding `last` through `last` (unpadded), its sign bit set when `last` is
     /// hanging white space — and that segment. With `tail`, the line breaker finds a line's part
     /// of the run from the pen it has summed anyway: part = (pen from the line start to that
@@ -76,7 +88,10 @@ enum BidiItemRounding {
             var tail: Int64 = 0
             for u in segmentStart...last { tail += Int64(advances[u]) }
             let hanging = last >= Int(contentEnds[segment])
-            flat += [run.start, run.last, run.width, run.pad, Int32(clamping: tail) | (hanging ? Int32.min : 0), Int32(segment)]
+            // The width is not read back; a run with a joined rest keeps that instead (sign bit set),
+            // so that the blocks of other texts stay byte for byte as they were.
+            let third = run.joinedRest >= 0 ? Int32.min | run.joinedRestTail << 24 | run.joinedRest : run.width
+            flat += [run.start, run.last, third, run.pad, Int32(clamping: tail) | (hanging ? Int32.min : 0), Int32(segment)]
         }
         return flat
     }
@@ -162,5 +177,120 @@ extension MetricsBlock.View {
         }
         let amount = BidiItemRounding.correction(part: part, pad: run.pad)
         return hanging ? (0, amount) : (amount, 0)
+    }
+}
+
+/// Arabic-script joining (Unicode's ArabicShaping.txt, the Arabic blocks), for the one place the
+/// line breaker needs to know where HarfBuzz would flag a right-to-left word unsafe to break: two
+/// letters that join each other cannot be broken apart without reshaping both.
+enum ArabicJoining {
+    /// Joining type of `unit`: `d` dual, `r` right (joins only the letter before it), `t`
+    /// transparent (marks), `c` join-causing (tatweel, ZWJ), `u` none.
+    enum Kind { case d, r, t, c, u }
+
+    static func kind(_ unit: UInt16) -> Kind {
+        switch unit {
+        case 0x0640, 0x200D: return .c
+        case 0x0610...0x061A, 0x064B...0x065F, 0x0670, 0x06D6...0x06DC, 0x06DF...0x06E4, 0x06E7, 0x06E8, 0x06EA...0x06ED,
+             0x08CA...0x08E1, 0x08E3...0x08FF: return .t
+        case 0x0622...0x0625, 0x0627, 0x0629, 0x062F...0x0632, 0x0648, 0x0671...0x0673, 0x0675...0x0677, 0x0688...0x0699,
+             0x06C0, 0x06C3...0x06CB, 0x06CD, 0x06CF, 0x06D2, 0x06D3, 0x06D5, 0x06EE, 0x06EF,
+             0x0759...0x075B, 0x076B, 0x076C, 0x0771, 0x0773, 0x0774, 0x0778, 0x0779,
+             0x08AA...0x08AC, 0x08AE, 0x08B1, 0x08B2, 0x08B9: return .r
+        case 0x0620, 0x0626, 0x0628, 0x062A...0x062E, 0x0633...0x063F, 0x0641...0x0647, 0x0649, 0x064A, 0x066E, 0x066F,
+             0x0678...0x0687, 0x069A...0x06BF, 0x06C1, 0x06C2, 0x06CC, 0x06CE, 0x06D0, 0x06D1, 0x06FA...0x06FC, 0x06FF,
+             0x0750...0x0758, 0x075C...0x076A, 0x076D...0x0770, 0x0772, 0x0775...0x0777, 0x077A...0x077F,
+             0x08A0...0x08A9, 0x08AF, 0x08B0, 0x08B3...0x08B8, 0x08BA...0x08C8: return .d
+        default: return .u
+        }
+    }
+
+    /// Punctuation that may end an Arabic word after its last letter (`فقط,`): it joins nothing.
+    @inline(__always) static func isTrailingPunctuation(_ unit: UInt16) -> Bool {
+        (unit > 0x20 && unit < 0x80 && !(unit >= 0x30 && unit <= 0x39) && !((unit | 0x20) >= 0x61 && (unit | 0x20) <= 0x7A))
+            || unit == 0x060C || unit == 0x061B || unit == 0x061F || unit == 0x06D4 || (unit >= 0x2010 && unit <= 0x2027)
+    }
+
+    /// For the units `start..<end` of a right-to-left run that ends in spaces after a word: when
+    /// the word's last letters join one another (two or more), the first unit of that joined
+    /// stretch — every letter boundary after it is unsafe to break — and how many units of
+    /// punctuation follow the stretch's last letter (and its marks) in the word. Nil when the run
+    /// does not end in a space or the word's last letter joins nothing before it.
+    static func joinedRest(_ units: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) -> (first: Int, tail: Int)? {
+        var w = end - 1
+        guard w > start, units[w] == 0x20 else { return nil }
+        while w > start && units[w] == 0x20 { w -= 1 }
+        let contentLast = w
+        while w > start && isTrailingPunctuation(units[w]) { w -= 1 }
+        let tail = contentLast - w
+        // The last letter, under its marks; then back over letters that the letter before joins.
+        while w > start && kind(units[w]) == .t { w -= 1 }
+        var first = w
+        var k = w
+        while true {
+            let this = kind(units[k])
+            guard this == .d || this == .r || this == .c else { break }
+            var p = k - 1
+            while p >= start && kind(units[p]) == .t { p -= 1 }
+            guard p >= start else { break }
+            let before = kind(units[p])
+            guard before == .d || before == .c else { break }
+            first = p
+            k = p
+        }
+        return first < w ? (first, tail) : nil
+    }
+}
+
+extension MetricsBlock.View {
+    /// Where the fonts of the line `start..<end` start to count in its box when Chromium lays
+    /// the line out without the last letter of a word (measured, docs/CHROMIUM.md §3(n),
+    /// thirteenth round): the line starts at the last letter of a right-to-left run's last word,
+    /// which joins the letter before it (the line follows an overflow-wrap split there, at an
+    /// offset HarfBuzz flags unsafe to break), and reaches the end of that run, which ends in the
+    /// space after the word, and the line ends there too (`السعر a` at 54–58 px, `رa` on one line,
+    /// keeps its `ر`). Chromium shapes the letter again alone; when the letter so shaped
+    /// and the space, each rounded up to the layout unit, fit `limit` (``fitLimit``), it takes
+    /// the rest of the run whole (`ShapeToEnd`), and the reshaped letter is lost: not drawn, its
+    /// font not in the line box. Liberation Serif 39.5 px (Arabic from DejaVu Sans), `السعر ١`: at
+    /// 31.66–40.8 px the `ر` line is 46 px, not 47; below 2026/64 px (`ر` alone 1395/64 + the space
+    /// 632/64 do not fit) it is 47; with two letters left (`عر`) it is 47 too. Punctuation after
+    /// the letter stays and counts with the space (`ط,` of `فقط, 142`). Returns where the letter
+    /// ends, or nil when the rule does not apply (`limit` < 0: not known).
+    func droppedLineStart(_ start: Int, _ end: Int, limit: Int64) -> Int? {
+        guard limit >= 0, headerFlags & MetricsBlock.HeaderFlag.bidiRuns != 0, start > 0 else { return nil }
+        let runs = bidiRunTable
+        guard let k = runs.index(endingAtOrAfter: start), let rest = runs.joinedRest(k), start > rest.first else { return nil }
+        let (run, _, hanging) = runs[k]
+        guard hanging, Int(run.start) <= rest.first else { return nil }
+        let i = runs.segment(k)
+        let wordEnd = contentEnd(i), letterEnd = wordEnd - rest.tail
+        guard start < letterEnd, start > Int(self.start(i)), end == Int(self.end(i)) else { return nil }
+        // The line starts at the stretch's last letter (one cluster, with its marks).
+        let units = self.units
+        var next = start + 1
+        while next < letterEnd && !(units.isClusterStart(next) && units.isGraphemeStart(next)) { next += 1 }
+        guard next == letterEnd else { return nil }
+        let after = advanceSum(letterEnd..<wordEnd) + trailing(i) - Int64(run.pad)
+        guard Self.ceilToLayoutUnit(lineStartWidth(start, letterEnd)) + Self.ceilToLayoutUnit(after) <= limit else { return nil }
+        return letterEnd
+    }
+}
+
+extension MetricsBlock.BidiRunTable {
+    /// The first run whose last unit is at or after `u`, if any.
+    func index(endingAtOrAfter u: Int) -> Int? {
+        var low = 0, high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if Int(self[mid].run.last) < u { low = mid + 1 } else { high = mid }
+        }
+        return low < count ? low : nil
+    }
+
+    /// Run `k`'s `joinedRest` and `joinedRestTail` (`BidiItemRounding.records`), if it has them.
+    func joinedRest(_ k: Int) -> (first: Int, tail: Int)? {
+        let third = base.load(fromByteOffset: 4 &* (BidiItemRounding.recordSize &* k &+ 2), as: Int32.self)
+        return third < 0 ? (Int(third & 0xFF_FFFF), Int((third >> 24) & 0x7F)) : nil
     }
 }
