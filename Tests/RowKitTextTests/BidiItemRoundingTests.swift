@@ -211,4 +211,41 @@ import Testing
         #expect(rest("بَب ") == [0, 0])
         #expect(rest("فقط, ") == [0, 1])
     }
+
+    /// Chromium checks an overflow-wrap break before a joined Arabic letter (HarfBuzz: unsafe to
+    /// break) by the exact width of the reshaped end against the item's positions, each the
+    /// width from an offset to the item's end rounded up to 1/64 px, and a line starting at such
+    /// a letter gets the width its reshaped start's rounding leaves (docs/CHROMIUM.md §3(n),
+    /// fourteenth round). Measured in Chromium 156 (each expectation fails without the rule):
+    @Test func aBreakBeforeAJoinedLetterIsCheckedAgainstTheItemsRoundedPositions() throws {
+        let sans = TextStyle(font: FontDescriptor(family: "DejaVu Sans"), size: 12.73, lineHeight: .pixels(16), direction: .rtl)
+        // `ه` (429.26/64 px) after `ذ` must fit 1229 − 1592 + 792 = 429/64 px: it does not.
+        #expect(try lineTexts("دددددد ذهب", width: 791.0 / 64, sans) == ["دد", "دد", "دد", "ذ", "ه", "ب"])
+        // The line starting at `و` (unsafe: `م` joins it) has 782/64 px, not 783: `ود` (782.996/64) does not fit.
+        #expect(try lineTexts("اااااااااا مود", width: 782.0 / 64, sans) == ["ااا", "ااا", "ااا", "ا", "م", "و", "د"])
+        #expect(try TextMetrics("اااااااااا مود", style: sans).measure(width: 782.0 / 64).lineCount == 7)
+        // The text after the word moves the positions' rounding: `المس` fits 1670/64 px before
+        // ` ذ`, not before ` ذهب` (Foo, Bar, sans-serif → DejaVu Sans; the space from the CJK font).
+        let list = TextStyle(font: FontDescriptor(family: "Foo, Bar, sans-serif"), size: 12.73, lineHeight: .pixels(16),
+                             direction: .rtl, lang: "zh-Hant")
+        #expect(try lineTexts("المساء ذ", width: 1670.0 / 64, list) == ["المس", "اء ذ"])
+        #expect(try lineTexts("المساء ذهب", width: 1670.0 / 64, list) == ["الم", "ساء", "ذهب"])
+        // The grid's corpus-ar/0368: DejaVu Serif 36.5 px (Arabic from DejaVu Sans) at 29 px.
+        let serif = TextStyle(font: FontDescriptor(family: "DejaVu Serif"), size: 36.5, lineHeight: .pixels(38.9), direction: .rtl, lang: "ar")
+        #expect(try lineTexts("ولونها", width: 29, serif) == ["ول", "و", "نه", "ا"])
+    }
+
+    /// Letters the letter before joins (Unicode's Arabic joining types, marks skipped): in
+    /// `السلام` the `س`, the second `ل` and the second `ا` are; the first `ل` and the `م`, after an
+    /// alef (which joins nothing after it), are not; a mark is not.
+    @Test func joinedLettersAreThoseTheLetterBeforeJoins() {
+        func joined(_ s: String) -> [Int] {
+            let u = Array(s.utf16)
+            return u.withUnsafeBufferPointer { b in (0..<u.count).filter { ArabicJoining.joinsLetterBefore(b, $0) } }
+        }
+        #expect(joined("السلام") == [2, 3, 4])
+        #expect(joined("بَب") == [2])
+        #expect(joined("a ب") == [])
+        #expect(joined("ـب") == [1])
+    }
 }

@@ -55,6 +55,8 @@ extension MetricsBlock.View {
         var resume = -1
         // The pen at a line start from its shaping item's start, for lines with a reshaped end.
         var itemPens: (unit: Int, x: Int64) = (0, 0)
+        // The rest of the shaping item from a line start, for joined Arabic words split there.
+        var itemRest = ItemRest()
         // `breakable` only matters for a segment wider than the line, which the fast loop
         // leaves to the general path anyway.
         let specialFlags = ~Flag.breakable
@@ -250,7 +252,8 @@ extension MetricsBlock.View {
                     var dictionary: [Int32]?
                     var joined = false
                     while u < contentEnd {
-                        var piece = breakWordLine(from: u, contentEnd: contentEnd, limit: limit, endTrim: endTrim, itemPens: &itemPens)
+                        var piece = breakWordLine(from: u, contentEnd: contentEnd, limit: limit, endTrim: endTrim,
+                                                  itemPens: &itemPens, itemRest: &itemRest)
                         if piece.end == contentEnd && endHyphen > 0 && !Self.endingSoftHyphenFits(piece.width, hyphen: endHyphen, limit: limit) {
                             // The rest does not fit with the hyphen: broken in the space left for it.
                             let shorter = breakWordLine(from: u, contentEnd: contentEnd, limit: limit - Self.ceilToLayoutUnit(endHyphen), endTrim: 0)

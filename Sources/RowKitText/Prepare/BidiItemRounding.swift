@@ -205,6 +205,19 @@ enum ArabicJoining {
         }
     }
 
+    /// Whether `units[k]` is a letter (or tatweel) that the letter before it, its marks
+    /// skipped, joins: HarfBuzz's Arabic shaper flags the break before it unsafe (the forms of
+    /// both letters depend on it), which Chromium's line breaker checks (`rightToLeftJoinedBreak`).
+    static func joinsLetterBefore(_ units: UnsafeBufferPointer<UInt16>, _ k: Int) -> Bool {
+        let this = kind(units[k])
+        guard this == .d || this == .r || this == .c else { return false }
+        var p = k - 1
+        while p >= 0 && kind(units[p]) == .t { p -= 1 }
+        guard p >= 0 else { return false }
+        let before = kind(units[p])
+        return before == .d || before == .c
+    }
+
     /// Punctuation that may end an Arabic word after its last letter (`فقط,`): it joins nothing.
     @inline(__always) static func isTrailingPunctuation(_ unit: UInt16) -> Bool {
         (unit > 0x20 && unit < 0x80 && !(unit >= 0x30 && unit <= 0x39) && !((unit | 0x20) >= 0x61 && (unit | 0x20) <= 0x7A))

@@ -691,13 +691,28 @@ extension MetricsBlock.View {
     /// the line's width there (untrimmed) and whether the bracket's trim made it fit.
     func breakWordLine(from u: Int, contentEnd: Int, limit: Int64, endTrim: Int64) -> (end: Int, width: Int64, trimmed: Bool) {
         var itemPens: (unit: Int, x: Int64) = (0, 0)
-        return breakWordLine(from: u, contentEnd: contentEnd, limit: limit, endTrim: endTrim, itemPens: &itemPens)
+        var itemRest = ItemRest()
+        return breakWordLine(from: u, contentEnd: contentEnd, limit: limit, endTrim: endTrim, itemPens: &itemPens, itemRest: &itemRest)
     }
 
     /// ``breakWordLine(from:contentEnd:limit:endTrim:)`` with the caller's `itemPen(at:cache:)`
-    /// cache, so that the pens of one text's lines are walked once, not from the start per word.
+    /// and `itemRest(from:cache:)` caches, so that the pens of one text's lines are walked once,
+    /// not from the start per word.
     func breakWordLine(from u: Int, contentEnd: Int, limit: Int64, endTrim: Int64,
-                       itemPens: inout (unit: Int, x: Int64)) -> (end: Int, width: Int64, trimmed: Bool) {
+                       itemPens: inout (unit: Int, x: Int64), itemRest: inout ItemRest) -> (end: Int, width: Int64, trimmed: Bool) {
+        let piece = breakWordLineByAdvances(from: u, contentEnd: contentEnd, limit: limit, endTrim: endTrim, itemPens: &itemPens)
+        // A break inside a joined Arabic word is checked again as Chromium checks it (it can only
+        // come earlier: `rightToLeftJoinedBreak`).
+        guard !piece.trimmed, piece.end > u,
+              let b = rightToLeftJoinedBreak(from: u, contentEnd: contentEnd, before: piece.end, limit: limit, cache: &itemRest),
+              b < piece.end else { return piece }
+        return (b, lineStartWidth(u, b), false)
+    }
+
+    /// `breakWordLine(from:contentEnd:limit:endTrim:itemPens:itemRest:)` by the measured advances,
+    /// before the right-to-left check.
+    private func breakWordLineByAdvances(from u: Int, contentEnd: Int, limit: Int64, endTrim: Int64,
+                                         itemPens: inout (unit: Int, x: Int64)) -> (end: Int, width: Int64, trimmed: Bool) {
         let units = self.units
         let extras = self.extras
         @inline(__always) func boundary(_ k: Int) -> Bool { k >= contentEnd || (units.isClusterStart(k) && units.isGraphemeStart(k)) }
@@ -770,6 +785,134 @@ extension MetricsBlock.View {
             if c < contentEnd { candidates.append((c, x + extras.kerningGrowth(at: c))) }
         }
         return (contentEnd, x, false)
+    }
+
+    /// The end of the shaping item holding unit `s` (the bidi level run's end, or a `pre-wrap`
+    /// newline or tab before it, or the text's end) and the width of the item's units from `s`
+    /// on, without the run's folded pad (`BidiItemRounding`). `cache` holds the last answer: a
+    /// later unit of the same item is found from it by the advances in between.
+    func itemRest(from s: Int, cache: inout ItemRest) -> ItemRest {
+        if cache.unit >= 0 && cache.unit <= s && s < cache.end {
+            cache.rest -= advanceSum(cache.unit..<s)
+            cache.unit = s
+            return cache
+        }
+        let units = self.units
+        var e = unitCount
+        var pad: Int64 = 0
+        if headerFlags & MetricsBlock.HeaderFlag.bidiRuns != 0, let run = bidiRunTable.run(endingAtOrAfter: s)?.run {
+            e = Int(run.last) + 1
+            pad = Int64(run.pad)
+        }
+        var rest: Int64 = 0
+        var k = s
+        while k < e {
+            let kind = units.kind(k)
+            if (kind == MetricsBlock.Attribute.newline && units.attributes(k) & MetricsBlock.Attribute.ideographicSpace == 0)
+                || kind == MetricsBlock.Attribute.tab { break }
+            rest += units.advance(k)
+            k += 1
+        }
+        if k < e { pad = 0 }
+        cache = ItemRest(unit: s, end: k, rest: rest - pad, pad: pad)
+        return cache
+    }
+
+    /// Where Chromium ends an overflow-wrap line starting at `s` inside or at an Arabic word
+    /// whose letters join (measured and read from its source, docs/CHROMIUM.md §3(n), thirteenth
+    /// and fourteenth rounds), when that is before `before` (the caller's break by advances, at
+    /// most `contentEnd`, the word's end) — nil otherwise, or when the rule does not apply (no
+    /// joined letter up to `before`: then Chromium's break is not earlier).
+    /// `ShapingLineBreaker::ShapeLine` finds breaks by positions in the item's shape result: in a
+    /// right-to-left item, position `pos(o)` is the width of the item from `o` to its end,
+    /// rounded up to the layout unit. Then:
+    /// - A line that starts before a joined letter (unsafe to break) is shaped again up to the
+    ///   first safe offset `fs`; the available width `A` (``fitLimit``) becomes
+    ///   `A + (pos(s) − pos(fs)) − ceil(width(s, fs))`.
+    /// - The candidate is the last offset whose position is at most that from the line start's;
+    ///   the break, the last grapheme boundary up to it.
+    /// - A break before a joined letter, when a safe offset lies between the line start and it,
+    ///   is shaped again from the last safe offset `ls` before it and kept only if
+    ///   `width(ls, b) ≤ pos(ls) − pos(s) + A` (the exact width against rounded positions);
+    ///   otherwise the boundary before is tried the same way. With no safe offset in between
+    ///   the line is taken unchecked.
+    /// The line breaker then still requires the line's own width, rounded up, to fit (the
+    /// caller's break by advances): the earlier of the two wins. DejaVu Sans 12.73 px, `rtl`:
+    /// `المساء ذهب` needs 1671/64 px for the first line `المس` where `المساء ذ` needs 1670/64
+    /// (the text after the word moves the rounding of the positions).
+    func rightToLeftJoinedBreak(from lineStart: Int, contentEnd: Int, before: Int, limit lineLimit: Int64, cache: inout ItemRest) -> Int? {
+        let units = self.units
+        // Only units up to the caller's break are read here: a word's lines read it once.
+        var joined = false
+        for k in lineStart..<min(before + 1, contentEnd) where units.isJoinedToPrevious(k) { joined = true; break }
+        guard joined else { return nil }
+        // A word that goes on into other items (`吧。مرحبا`): the items that fit are placed whole,
+        // each rounded up, and the first that does not is broken in the width left.
+        var s = lineStart, limit = lineLimit
+        var item = itemRest(from: s, cache: &cache)
+        while item.end < contentEnd {
+            guard item.end > s else { return nil }
+            let part = Self.ceilToLayoutUnit(lineStartWidth(s, item.end) - item.pad)
+            if part > limit { break }
+            limit -= part
+            s = item.end
+            item = itemRest(from: s, cache: &cache)
+        }
+        let e = item.end
+        let contentEnd = min(contentEnd, e)
+        joined = false
+        for k in s..<min(before + 1, contentEnd) where units.isJoinedToPrevious(k) { joined = true; break }
+        guard joined, s < before else { return nil }
+        @inline(__always) func advance(_ k: Int) -> Int64 { units.advance(k) - (k == e - 1 ? item.pad : 0) }
+        @inline(__always) func safe(_ k: Int) -> Bool { k >= e || (units.isClusterStart(k) && !units.isJoinedToPrevious(k)) }
+        @inline(__always) func boundary(_ k: Int) -> Bool { k >= contentEnd || (units.isClusterStart(k) && units.isGraphemeStart(k)) }
+        @inline(__always) func width(_ a: Int, _ b: Int) -> Int64 {
+            var w: Int64 = 0
+            for k in a..<b { w += advance(k) }
+            return w
+        }
+        // The position of offset `o` (16.16, a multiple of 1/64 px).
+        @inline(__always) func position(_ o: Int) -> Int64 { o >= e ? 0 : Self.ceilToLayoutUnit(item.rest - width(s, o)) }
+        let start = position(s)
+        var available = limit
+        var firstSafe = s
+        if !safe(s) {
+            // (A joined stretch running far past the line is left to the advances: each line
+            // would walk it again.)
+            repeat { firstSafe += 1 } while !safe(firstSafe) && firstSafe < before + 256
+            guard safe(firstSafe) else { return nil }
+            available += (start - position(firstSafe)) - Self.ceilToLayoutUnit(width(s, firstSafe))
+            available = max(available, 0)
+        }
+        // The candidate: the last cluster boundary whose position fits (CachedOffsetForPosition).
+        var candidate = s
+        var x: Int64 = 0
+        while candidate < contentEnd {
+            var next = candidate + 1
+            while next < contentEnd && !units.isClusterStart(next) { next += 1 }
+            var w: Int64 = 0
+            for k in candidate..<next { w += advance(k) }
+            let p = next >= e ? 0 : Self.ceilToLayoutUnit(item.rest - x - w)
+            if start - p > available { break }
+            x += w
+            candidate = next
+        }
+        guard candidate < contentEnd else { return nil }
+        var b = candidate
+        while b > s && !boundary(b) { b -= 1 }
+        guard b > s else { return nil }
+        if firstSafe >= b { return b }
+        while b > s {
+            var lastSafe = b
+            while lastSafe > s && !safe(lastSafe) { lastSafe -= 1 }
+            if lastSafe == b { return b }
+            if lastSafe < firstSafe { lastSafe = s }
+            if width(lastSafe, b) <= position(lastSafe) - start + available { return b }
+            b -= 1
+            while b > s && !boundary(b) { b -= 1 }
+        }
+        // Nothing fits after reshaping: Chromium lets the line overflow; the caller's break stands.
+        return nil
     }
 
     /// The break of an overflow-wrap line starting at `u` when Chromium takes it unchecked
@@ -859,6 +1002,13 @@ extension MetricsBlock.View {
     func shapedAlone(_ range: Range<Int>) -> Int64 {
         extras.aloneWidth(range.lowerBound, range.upperBound) ?? advanceSum(range)
     }
+}
+
+/// The end of a shaping item and the width of its units from `unit` to there
+/// (`itemRest(from:cache:)`); `unit` -1: nothing known yet.
+struct ItemRest {
+    var unit = -1, end = 0
+    var rest: Int64 = 0, pad: Int64 = 0
 }
 
 /// Kerning a line end gives back: Chromium shapes a line's end again alone when the break is

@@ -114,6 +114,9 @@ package enum MetricsBlock {
         /// A line starting at the unit after an overflow-wrap split has no break after its
         /// grapheme (``BreakOpportunities/lineStartJoins(_:segmentEnds:contentEnds:graphemeStartBits:language:)``).
         static let joinsAtLineStart: UInt8 = 1 << 6
+        /// An Arabic-script letter joined to the letter before it: HarfBuzz flags the break
+        /// before it unsafe (`ArabicJoining.joinsLetterBefore`, `rightToLeftJoinedBreak`).
+        static let joinedToPrevious: UInt8 = 1 << 7
     }
 
     /// Header flag bits.
@@ -307,6 +310,7 @@ package enum MetricsBlock {
                             } else if unit == 0x3000 {
                                 a |= Attribute.newline | Attribute.ideographicSpace
                             }
+                            if unit &- 0x0620 < 0x02E0 && ArabicJoining.joinsLetterBefore(units, k) { a |= Attribute.joinedToPrevious }
                             if nextJoin < joins.count && Int(joins[nextJoin]) == k {
                                 a |= Attribute.joinsAtLineStart
                                 nextJoin += 1
@@ -674,6 +678,8 @@ package enum MetricsBlock {
         @inline(__always) func isSoftHyphen(_ u: Int) -> Bool { attributes(u) & Attribute.softHyphen != 0 }
         /// A line starting at `u` after an overflow-wrap split has no break after its grapheme.
         @inline(__always) func joinsAtLineStart(_ u: Int) -> Bool { attributes(u) & Attribute.joinsAtLineStart != 0 }
+        /// Unit `u` is an Arabic-script letter joined to the letter before it (unsafe to break before).
+        @inline(__always) func isJoinedToPrevious(_ u: Int) -> Bool { attributes(u) & Attribute.joinedToPrevious != 0 }
         /// Space, tab or newline (not U+3000): where a soft-hyphenated word ends.
         @inline(__always) func endsWord(_ u: Int) -> Bool {
             let a = attributes(u)
