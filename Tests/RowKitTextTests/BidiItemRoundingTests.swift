@@ -247,5 +247,8 @@ import Testing
         #expect(joined("بَب") == [2])
         #expect(joined("a ب") == [])
         #expect(joined("ـب") == [1])
+        // The table the joining types are read from agrees with the ranges, unit by unit.
+        let differing = (0...0xFFFF).filter { ArabicJoining.kind(UInt16($0)) != ArabicJoining.kindBySwitch(UInt16($0)) }
+        #expect(differing.isEmpty)
     }
 }

@@ -189,6 +189,47 @@ enum ArabicJoining {
     enum Kind { case d, r, t, c, u }
 
     static func kind(_ unit: UInt16) -> Kind {
+        // U+0620–U+08FF from a table (one load, not a chain of range tests: this runs for every
+        // Arabic-script unit a text prepares); the rest by `kindOutsideTable`.
+        let i = Int(unit) &- 0x0620
+        guard i >= 0 && i < 0x2E0 else { return kindOutsideTable(unit) }
+        switch kindTable.utf8Start[i] {
+        case 0x64: return .d
+        case 0x72: return .r
+        case 0x74: return .t
+        case 0x63: return .c
+        default: return .u
+        }
+    }
+
+    /// `kind` of U+0620–U+08FF, one letter per unit (d, r, t, c, u), from Unicode's
+    /// ArabicShaping.txt as `kindBySwitch` has it (checked unit by unit in the tests).
+    static let kindTable: StaticString = """
+        durrrrdrdrdddddrrrrdddddddddddddcdddddddrddttttttttttttttttttttt\
+        uuuuuuuuuuuuuuddtrrrurrrddddddddddddddddrrrrrrrrrrrrrrrrrrdddddd\
+        ddddddddddddddddddddddddddddddddrddrrrrrrrrrdrdrddrrurtttttttuut\
+        tttttuuttuttttrruuuuuuuuuuddduuduuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuu\
+        uuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuudddddddddrrrdddd\
+        dddddddddddrrddddrdrrdddrrdddddduuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuu\
+        uuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuu\
+        uuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuu\
+        uuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuu\
+        uuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuu\
+        ddddddddddrrrurddrrddddddrdddddddddddddddutttttttttttttttttttttt\
+        ttuttttttttttttttttttttttttttttt
+        """
+
+    /// `kind` below U+0620 and above U+08FF: the marks U+0610–U+061A and ZWJ.
+    static func kindOutsideTable(_ unit: UInt16) -> Kind {
+        switch unit {
+        case 0x200D: return .c
+        case 0x0610...0x061A: return .t
+        default: return .u
+        }
+    }
+
+    /// The joining types as ranges (the source of `kindTable`).
+    static func kindBySwitch(_ unit: UInt16) -> Kind {
         switch unit {
         case 0x0640, 0x200D: return .c
         case 0x0610...0x061A, 0x064B...0x065F, 0x0670, 0x06D6...0x06DC, 0x06DF...0x06E4, 0x06E7, 0x06E8, 0x06EA...0x06ED,
