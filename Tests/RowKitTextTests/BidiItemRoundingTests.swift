@@ -230,6 +230,11 @@ import Testing
                              direction: .rtl, lang: "zh-Hant")
         #expect(try lineTexts("المساء ذ", width: 1670.0 / 64, list) == ["المس", "اء ذ"])
         #expect(try lineTexts("المساء ذهب", width: 1670.0 / 64, list) == ["الم", "ساء", "ذهب"])
+        // A line starting at a joined letter holds the words after the word's rest to the same
+        // corrected width: `بكم` does not join `ا` on the line (fits by advances, not by positions).
+        #expect(try lineTexts("مرحبا بكم في موقعنا الجديد", width: 1724.0 / 64, sans)
+                == ["مرحب", "ا", "بكم", "في", "موقع", "نا", "الجدي", "د"])
+        #expect(try TextMetrics("مرحبا بكم في موقعنا الجديد", style: sans).measure(width: 1724.0 / 64).lineCount == 8)
         // The grid's corpus-ar/0368: DejaVu Serif 36.5 px (Arabic from DejaVu Sans) at 29 px.
         let serif = TextStyle(font: FontDescriptor(family: "DejaVu Serif"), size: 36.5, lineHeight: .pixels(38.9), direction: .rtl, lang: "ar")
         #expect(try lineTexts("ولونها", width: 29, serif) == ["ول", "و", "نه", "ا"])

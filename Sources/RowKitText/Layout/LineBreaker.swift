@@ -57,6 +57,8 @@ extension MetricsBlock.View {
         var itemPens: (unit: Int, x: Int64) = (0, 0)
         // The rest of the shaping item from a line start, for joined Arabic words split there.
         var itemRest = ItemRest()
+        // Where the line starts when it holds the rest of a word split there (-1: not so).
+        var joinedRestStart = -1
         // `breakable` only matters for a segment wider than the line, which the fast loop
         // leaves to the general path anyway.
         let specialFlags = ~Flag.breakable
@@ -296,6 +298,7 @@ extension MetricsBlock.View {
                                                                  lineFirst: i, limit: limit).trailing)
                     }
                     content = gx - trim
+                    if trim == 0 && dictionary == nil && Int(lineStart) > Int(segmentStart) { joinedRestStart = Int(lineStart) }
                     if let breaks = dictionary {
                         // The line starts inside a dictionary-segmented word: Chromium finds
                         // the words from here again (docs/CHROMIUM.md §3(g)).
@@ -333,6 +336,24 @@ extension MetricsBlock.View {
                 lastFlags = 0
                 x = 0
                 content = 0
+            }
+            if joinedRestStart >= 0 {
+                // The rest of a word split at a joined Arabic letter: the words after it on
+                // this line are held to the positions of its reshaped start.
+                let from = joinedRestStart
+                joinedRestStart = -1
+                if placed > 0 && f & specialFlags == 0,
+                   let cut = resumedJoinedLineEnd(from: from, after: i, pen: x, content: content, limit: limit, cache: &itemRest) {
+                    let e = end(cut.segment)
+                    if !emit(lineStart, e, cut.width, false) { return }
+                    lineStart = e
+                    placed = 0
+                    lastFlags = 0
+                    x = 0
+                    content = 0
+                    i = cut.segment + 1
+                    continue
+                }
             }
             i += 1
         }

@@ -915,6 +915,48 @@ extension MetricsBlock.View {
         return nil
     }
 
+    /// Where Chromium ends a line that starts at `s`, a joined Arabic letter after an
+    /// overflow-wrap split, when the word's rest ends in segment `i` and the words after it
+    /// would fit by their advances (docs/CHROMIUM.md §3(n), fourteenth round): the line's
+    /// candidate is found once, by positions, with the width its reshaped start left
+    /// (`rightToLeftJoinedBreak`), so a word after the rest goes on the line only if it ends by
+    /// that candidate. `pen`: the pen after segment `i`, its hanging white space included;
+    /// `content`: the line's width up to segment `i`'s content. Returns the last segment the
+    /// line keeps and the line's width, when that is before where the advances would end it;
+    /// nil otherwise or where not modelled (a segment that is not plain, the item's end).
+    func resumedJoinedLineEnd(from s: Int, after i: Int, pen: Int64, content: Int64, limit: Int64,
+                              cache: inout ItemRest) -> (segment: Int, width: Int64)? {
+        let units = self.units
+        guard s > 0, s < unitCount, units.isJoinedToPrevious(s) else { return nil }
+        let item = itemRest(from: s, cache: &cache)
+        let e = item.end
+        @inline(__always) func safe(_ k: Int) -> Bool { k >= e || (units.isClusterStart(k) && !units.isJoinedToPrevious(k)) }
+        // The positions from the line start: pos(o) = ceil64(rest − width(s, o)).
+        var firstSafe = s
+        var w: Int64 = 0
+        repeat { w += units.advance(firstSafe); firstSafe += 1 } while !safe(firstSafe) && firstSafe < s + 256
+        guard safe(firstSafe), firstSafe < e else { return nil }
+        let start = Self.ceilToLayoutUnit(item.rest)
+        let available = max(0, limit + (start - Self.ceilToLayoutUnit(item.rest - w)) - Self.ceilToLayoutUnit(w))
+        var j = i + 1
+        var pen = pen, content = content
+        var x = w                       // width(s, o) for the walk below
+        var o = firstSafe
+        while j < segmentCount {
+            guard codes[j] & MetricsBlock.Code.special == 0, Int(end(j)) < e else { return nil }
+            let next = pen + Int64(widths[j])
+            if next > limit { return nil }
+            // Segment j ends the line by positions if its content end is past the candidate.
+            let ce = contentEnd(j)
+            while o < ce { x += units.advance(o); o += 1 }
+            if start - Self.ceilToLayoutUnit(item.rest - x) > available { return (j - 1, content) }
+            content = next
+            pen = next + trailing(j)
+            j += 1
+        }
+        return nil
+    }
+
     /// The break of an overflow-wrap line starting at `u` when Chromium takes it unchecked
     /// (``UnsafeLineStart``): positions as in the shaped text (a cluster's characters at its
     /// start, so a line starting inside a cluster starts at the cluster's start); the cluster
