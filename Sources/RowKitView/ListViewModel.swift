@@ -310,6 +310,13 @@ public final class ListViewModel {
         }
     }
 
+    /// How many rows a script's row numbers can name: "5000 rows in 1 section".
+    public var rowCountText: String {
+        let sections = list.numberOfSections
+        let rows = (0..<sections).reduce(0) { $0 + list.numberOfRows(inSection: $1) }
+        return "\(rows) row\(rows == 1 ? "" : "s") in \(sections) section\(sections == 1 ? "" : "s")"
+    }
+
     // MARK: pointer
 
     /// The item under a point of the viewport (a pinned header covers the rows under it).

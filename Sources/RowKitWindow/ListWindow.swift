@@ -449,7 +449,7 @@ public final class ListWindow {
         case .fling(let velocity): rk_emit_decelerate(scrollController, 0, velocity)
         case .scrollTo(let reference, let position):
             guard let index = model.itemIndex(of: reference) else {
-                FileHandle.standardError.write(Data("rowkit view: warning: scroll-to: no row \(reference)\n".utf8))
+                FileHandle.standardError.write(Data("rowkit view: warning: scroll-to: no row \(reference) (\(model.rowCountText))\n".utf8))
                 return
             }
             perform { try model.scrollTo(item: index, position: position) }
