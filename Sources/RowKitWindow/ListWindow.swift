@@ -315,11 +315,7 @@ public final class ListWindow {
             }
             let canvas = canvas!
             try painter.paint(frame, into: canvas, readout: model.showsFrameRate ? model.frameRateText(at: start) : nil)
-            let image = cairo_get_target(canvas.context)
-            cairo_surface_flush(image)
-            cairo_surface_set_device_scale(image, scale, scale)
-            cairo_set_source_surface(cr, image, 0, 0)
-            cairo_paint(cr)
+            ViewportPainter.present(canvas, to: cr)
             let end = monotonicSeconds()
             let paintMs = (end - start) * 1000
             model.recordFrame(paintMilliseconds: paintMs, at: end)
