@@ -401,7 +401,17 @@ public final class ListViewModel {
             let inset = frame.sticky.map { $0.screenY + $0.height } ?? 0
             let rows = frame.items.filter { $0.kind == .row }
             let whole = rows.filter { frame.screenY(of: $0) >= inset && frame.screenY(of: $0) + $0.height <= frame.height }
-            return (down ? whole.first ?? rows.first : whole.last ?? rows.last)?.indexPath
+            if let row = (down ? whole.first ?? rows.first : whole.last ?? rows.last)?.indexPath { return row }
+            // Only headers on screen (empty sections): the first row below the viewport (the
+            // last above it), found section by section, so that the key is never dead.
+            guard let edge = down ? frame.items.last : frame.items.first else { return nil }
+            var section = edge.indexPath.section
+            while section >= 0 && section < list.numberOfSections {
+                let count = list.numberOfRows(inSection: section)
+                if count > 0 { return RowPath(section: section, row: down ? 0 : count - 1) }
+                section += down ? 1 : -1
+            }
+            return nil
         }
         if down {
             if path.row + 1 < list.numberOfRows(inSection: path.section) { return RowPath(section: path.section, row: path.row + 1) }

@@ -49,6 +49,30 @@ import RowKitListCells
         #expect(frame.screenY(of: above) == 0)
     }
 
+    /// With only section headers on screen (empty sections), Down selects the first row below
+    /// and Up the last row above; the keys did nothing there.
+    @Test func upAndDownFindRowsPastScreensOfEmptySections() throws {
+        func header(_ s: Int) -> ListRow { ListRow(id: "h\(s)", template: "t", data: RowData(["h": .number(30)])) }
+        func row(_ s: Int) -> ListRow { ListRow(id: "r\(s)", template: "t", data: RowData(["h": .number(44)])) }
+        // Rows only in sections 0 and 99; 98 sections of headers between them (2,940 px).
+        let sections = (0..<100).map { s in ListSection(header: header(s), rows: s == 0 || s == 99 ? [row(s)] : []) }
+        let engine = try ListEngine(sections: sections, measurer: FieldHeightMeasurer(), width: 400)
+        let model = ListViewModel(list: EngineSeam(engine), width: 400, height: 600)
+        try model.scroll(by: 1000)
+        var frame = try model.makeFrame()
+        #expect(frame.items.allSatisfy { $0.kind == .header })
+        try model.handle(.down)
+        #expect(model.selected == RowPath(section: 99, row: 0))
+        frame = try model.makeFrame()
+        #expect(frame.items.contains { $0.indexPath == RowPath(section: 99, row: 0) && $0.kind == .row })
+        try model.handle(.escape)
+        try model.scroll(by: -1200)
+        frame = try model.makeFrame()
+        #expect(frame.items.allSatisfy { $0.kind == .header })
+        try model.handle(.up)
+        #expect(model.selected == RowPath(section: 0, row: 0))
+    }
+
     @Test func pageHomeAndEnd() throws {
         let (model, engine) = try makeModel()
         _ = try model.makeFrame()
