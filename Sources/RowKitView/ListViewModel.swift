@@ -4,7 +4,8 @@ import RowKitList
 
 /// How a list on screen behaves where tastes differ.
 public struct ViewConfiguration: Sendable {
-    /// Section headers stay pinned at the top while their section scrolls under them.
+    /// Section headers stay pinned at the top while their section scrolls under them (a header
+    /// taller than half the viewport scrolls away with its rows instead of covering them).
     public var stickyHeaders = true
     /// When rows arrive above a viewport that is at offset 0: `true` stays at the top and shows
     /// them (a feed's "pull to refresh" habit); `false` (the default) keeps what the user is
@@ -169,6 +170,7 @@ public final class ListViewModel {
         } else {
             height = try list.exactHeight(ofItem: headerIndex)
         }
+        guard pins(headerHeight: height) else { return nil }
         var screenY = 0.0
         if let next = snapshot.items.first(where: { $0.kind == .header && $0.index > headerIndex }) {
             screenY = min(0, next.y - snapshot.offset - height)
@@ -293,8 +295,14 @@ public final class ListViewModel {
         guard configuration.stickyHeaders else { return 0 }
         let item = list.item(at: index)
         guard item.kind != .header, let header = list.headerIndex(ofSection: item.indexPath.section) else { return 0 }
-        return (try? list.exactHeight(ofItem: header)) ?? 0
+        let height = (try? list.exactHeight(ofItem: header)) ?? 0
+        return pins(headerHeight: height) ? height : 0
     }
+
+    /// Whether a section header this tall is pinned: at most half the viewport. A taller one
+    /// scrolls away with its rows — pinned, it covered them (a 1,214 px title over a 600 px
+    /// viewport hid its whole section, Page Down moved 1 px, and Down selected rows under it).
+    func pins(headerHeight: Double) -> Bool { headerHeight <= height / 2 }
 
     /// The item index of a row (a flat row number across sections, or a path), or nil.
     public func itemIndex(of reference: RowReference) -> Int? {

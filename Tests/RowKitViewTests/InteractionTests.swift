@@ -73,6 +73,38 @@ import RowKitListCells
         #expect(model.selected == RowPath(section: 0, row: 0))
     }
 
+    /// A header taller than half the viewport is not pinned: pinned, it covered its rows
+    /// (scroll-to put a row under it, Page Down moved 1 px, Down selected rows out of sight).
+    @Test func aHeaderTallerThanHalfTheViewportScrollsAwayWithItsRows() throws {
+        let sections = (0..<3).map { s in
+            ListSection(header: ListRow(id: "h\(s)", template: "t", data: RowData(["h": .number(s == 1 ? 700 : 30)])),
+                        rows: (0..<40).map { ListRow(id: "s\(s)r\($0)", template: "t", data: RowData(["h": .number(44)])) })
+        }
+        let engine = try ListEngine(sections: sections, measurer: FieldHeightMeasurer(), width: 400)
+        let model = ListViewModel(list: EngineSeam(engine), width: 400, height: 600)
+        _ = try model.makeFrame()
+        let target = try #require(model.itemIndex(of: .path(section: 1, row: 5)))
+        try model.scrollTo(item: target, position: .top)
+        var frame = try model.makeFrame()
+        #expect(frame.sticky == nil)
+        let row = try #require(frame.items.first { $0.index == target })
+        #expect(frame.screenY(of: row) == 0, "the row is at the top, not under a pinned header")
+        let before = frame.offset
+        try model.handle(.pageDown)
+        frame = try model.makeFrame()
+        #expect(frame.offset - before == 540)
+        // Down selects the next row and keeps it in sight.
+        try model.handle(.down)
+        frame = try model.makeFrame()
+        let selected = try #require(frame.items.first { $0.indexPath == model.selected })
+        #expect(frame.screenY(of: selected) >= 0 && frame.screenY(of: selected) + selected.height <= 600)
+        #expect(frame.sticky == nil)
+        // Short headers still pin.
+        try model.scrollTo(item: try #require(model.itemIndex(of: .path(section: 2, row: 10))), position: .top)
+        frame = try model.makeFrame()
+        #expect(frame.sticky?.section == 2)
+    }
+
     @Test func pageHomeAndEnd() throws {
         let (model, engine) = try makeModel()
         _ = try model.makeFrame()
