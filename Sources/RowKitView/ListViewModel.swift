@@ -87,6 +87,10 @@ public final class ListViewModel {
     public private(set) var needsDisplay = true
     /// Called when something changed that needs a new frame (the window queues a draw).
     public var onNeedsDisplay: (() -> Void)?
+    /// Called once for each item that comes into view taller than a list row can be (it is
+    /// drawn cut at that height); the window prints it as a warning.
+    public var onWarning: ((String) -> Void)?
+    private var warnedTooTall: Set<String> = []
 
     /// A view of `list` with a `width`×`height` viewport.
     public init(list: ListSeam, width: Double, height: Double, configuration: ViewConfiguration = ViewConfiguration()) {
@@ -150,6 +154,13 @@ public final class ListViewModel {
             try list.setWidth(w)
         }
         let snapshot = try list.snapshot()
+        // The list clamps a taller item to the tallest row it holds (as `heights` and `render`
+        // report): say so rather than draw it cut without a word.
+        for item in snapshot.items where item.height >= HeightIndex.maximumHeight
+            && warnedTooTall.insert("\(item.id) \(list.width)").inserted {
+            let what = item.kind == .row ? "row \(item.indexPath.row) of section \(item.indexPath.section)" : "the title of section \(item.indexPath.section)"
+            onWarning?("\(what) is taller than a list row can be (\(JSONText.number(HeightIndex.maximumHeight)) px) at \(JSONText.number(list.width)) px wide: it is drawn cut at that height")
+        }
         let frame = ViewFrame(width: width, height: height, offset: snapshot.offset, items: snapshot.items,
                               sticky: try stickyHeader(snapshot), contentHeight: snapshot.contentHeight)
         lastFrame = frame

@@ -116,6 +116,7 @@ public final class ListWindow {
                                                 me.value.scheduleScrollBarUpdate(within: 0.1)
                                                 me.value.model.layoutChanged(unmeasured: unmeasured)
                                             })
+        model.onWarning = { message in FileHandle.standardError.write(Data("rowkit view: warning: \(message)\n".utf8)) }
         model.onNeedsDisplay = { [unowned self] in
             if !drawing { gtk_widget_queue_draw(area) }
             if model.isAnimating { startTicking() }

@@ -105,6 +105,20 @@ import RowKitListCells
         #expect(frame.sticky?.section == 2)
     }
 
+    /// A row taller than the list can hold is clamped; the view says so once, not silently.
+    @Test func aRowTooTallToHoldIsReportedOnce() throws {
+        let rows = [ListRow(id: "a", template: "t", data: RowData(["h": .number(44)])),
+                    ListRow(id: "huge", template: "t", data: RowData(["h": .number(1e9)]))]
+        let engine = try ListEngine(sections: [ListSection(rows: rows)], measurer: FieldHeightMeasurer(), width: 400)
+        let model = ListViewModel(list: EngineSeam(engine), width: 400, height: 600)
+        var warnings: [String] = []
+        model.onWarning = { warnings.append($0) }
+        _ = try model.makeFrame()
+        try model.scroll(by: 300)
+        _ = try model.makeFrame()
+        #expect(warnings == ["row 1 of section 0 is taller than a list row can be (33554431.984375 px) at 400 px wide: it is drawn cut at that height"])
+    }
+
     @Test func pageHomeAndEnd() throws {
         let (model, engine) = try makeModel()
         _ = try model.makeFrame()
