@@ -11,17 +11,41 @@
 /// renders; the rest asks again with a new hint, then the last-resort font, then shows .notdef
 /// in the primary font. One value per paragraph being prepared.
 struct FontFallback {
-    let style: TextStyle
-    let primary: Font
-    let fonts: FontLibrary
+    /// What a chooser knows of its style, fixed from its setup on, in one reference: starting
+    /// over for the next text (``restart(from:)``) copies it as one reference, not as seven
+    /// fields (a copy and a destroy of the whole chooser cost ~1.2 k instructions a text).
+    private final class Setup: Sendable {
+        let style: TextStyle
+        let fonts: FontLibrary
+        let chain: [Font]
+        let normalStyle: Font?
+        let emoji: Font?
+        /// fontconfig language of the system fallback for Han ideographs (Chinese disambiguated to
+        /// Simplified or Traditional) and for every other character (the content language as given).
+        let hanLanguage: String, language: String
+
+        init(style: TextStyle, primary: Font, fonts: FontLibrary) {
+            self.style = style
+            self.fonts = fonts
+            let chain = try? fonts.chain(for: style.font, language: style.lang)
+            self.chain = chain?.fonts ?? [primary]
+            self.normalStyle = chain?.normalStyle
+            self.emoji = fonts.emojiFont
+            self.hanLanguage = FallbackLanguage.fontconfigLanguage(for: style.lang, han: true)
+            self.language = FallbackLanguage.fontconfigLanguage(for: style.lang, han: false)
+        }
+    }
+    private var setup: Setup
+    var style: TextStyle { setup.style }
+    private(set) var primary: Font
+    var fonts: FontLibrary { setup.fonts }
     /// The primary font maps every printable ASCII character (the common fast path).
-    let primaryCoversASCII: Bool
-    private let chain: [Font]
-    private let normalStyle: Font?
-    private let emoji: Font?
-    /// fontconfig language of the system fallback for Han ideographs (Chinese disambiguated to
-    /// Simplified or Traditional) and for every other character (the content language as given).
-    private let hanLanguage: String, language: String
+    private(set) var primaryCoversASCII: Bool
+    private var chain: [Font] { setup.chain }
+    private var normalStyle: Font? { setup.normalStyle }
+    private var emoji: Font? { setup.emoji }
+    private var hanLanguage: String { setup.hanLanguage }
+    private var language: String { setup.language }
     /// Fonts planned for the hole clusters of the current segment, by cluster start
     /// (`plannedFonts[u - plannedStart]`), up to `plannedEnd`: 0 none (not a hole), k the
     /// plan's k-th font (`planFonts[k - 1]`), ``plannedPrimary`` the primary font (.notdef).
@@ -58,7 +82,7 @@ struct FontFallback {
     private(set) var plansMade = 0
     /// `white-space: pre-wrap`: tabs and newlines are items of their own in Chromium, so the
     /// text on either side is shaped, and its fallback fonts found, apart.
-    private let preservesControls: Bool
+    private var preservesControls: Bool
     /// Offsets of the paragraph where `pre-wrap` dropped a CR or FF (set for one analysis; see
     /// ``WhiteSpace/droppedControlOffsets(_:)``): item boundaries like a tab's.
     var itemBoundaries: [Int] = []
@@ -78,37 +102,35 @@ struct FontFallback {
     private var lastSeparator: (base: UnsafePointer<UInt16>?, offset: Int, spaced: Bool, script: Int32)?
 
     init(style: TextStyle, primary: Font, fonts: FontLibrary) {
-        self.style = style
+        self.setup = Setup(style: style, primary: primary, fonts: fonts)
         self.primary = primary
-        self.fonts = fonts
-        let chain = try? fonts.chain(for: style.font, language: style.lang)
-        self.chain = chain?.fonts ?? [primary]
-        self.normalStyle = chain?.normalStyle
-        self.emoji = fonts.emojiFont
-        self.hanLanguage = FallbackLanguage.fontconfigLanguage(for: style.lang, han: true)
-        self.language = FallbackLanguage.fontconfigLanguage(for: style.lang, han: false)
         self.primaryCoversASCII = (0x21...0x7E).allSatisfy { primary.covers(UInt32($0)) }
         self.preservesControls = style.whiteSpace == .preWrap
     }
 
     /// Starts over from `initial` (a chooser in its first state) for the next paragraph,
     /// keeping this one's plan arrays (emptied) so that plans do not allocate them again.
+    /// Field by field, not `self = initial`: that copied and destroyed every field. Every
+    /// stored property is set here (or is a plan's scratch, emptied by each plan).
     mutating func restart(from initial: FontFallback) {
-        var planned: [UInt16] = [], clusters: [PlanCluster] = [], holes: [Int] = [], asked: [UInt32] = []
-        var tried: [Font] = []
-        swap(&planned, &plannedFonts)
-        swap(&clusters, &planClusters)
-        swap(&holes, &planHoles)
-        swap(&asked, &planAsked)
-        swap(&tried, &planFonts)
-        self = initial
-        planned.removeAll(keepingCapacity: true)
-        tried.removeAll(keepingCapacity: true)
-        swap(&planned, &plannedFonts)
-        swap(&clusters, &planClusters)
-        swap(&holes, &planHoles)
-        swap(&asked, &planAsked)
-        swap(&tried, &planFonts)
+        if setup !== initial.setup {
+            setup = initial.setup
+            primary = initial.primary
+            primaryCoversASCII = initial.primaryCoversASCII
+            preservesControls = initial.preservesControls
+        }
+        if !plannedFonts.isEmpty { plannedFonts.removeAll(keepingCapacity: true) }
+        if !planFonts.isEmpty { planFonts.removeAll(keepingCapacity: true) }
+        plannedStart = initial.plannedStart
+        plannedEnd = initial.plannedEnd
+        planHintEnd = initial.planHintEnd
+        memo = initial.memo
+        memoContext = initial.memoContext
+        paragraphGraphemes = initial.paragraphGraphemes
+        paragraphLevels = initial.paragraphLevels
+        plansMade = initial.plansMade
+        itemBoundaries = initial.itemBoundaries
+        lastSeparator = initial.lastSeparator
     }
 
     /// A tab or newline kept by `pre-wrap`: Chromium's line builder makes it a control item of
@@ -636,7 +658,9 @@ extension FontFallback {
     }
 
     /// The state at unit `p` for a word ending at `q`, or nil when a plan covers `p` but ends
-    /// before `q` (then the word is analysed, not cached).
+    /// before `q` (then the word is analysed, not cached). Inlined, as ``holesTakeFirstFont(_:_:)``:
+    /// an out-of-line call on the builder's chooser copied the whole chooser (~350 bytes) first.
+    @inline(__always)
     func carried(at p: Int, through q: Int) -> CarriedState? {
         guard p < plannedEnd else { return CarriedState.outsidePlan }
         guard q <= plannedEnd else { return nil }
@@ -645,6 +669,7 @@ extension FontFallback {
 
     /// Whether every hole cluster the current plan covers in `p..<q` takes the plan's first
     /// font: then the plan's other fonts (found for holes elsewhere) do not matter there.
+    @inline(__always)
     func holesTakeFirstFont(_ p: Int, _ q: Int) -> Bool {
         var u = max(p, plannedStart)
         let end = min(q, plannedEnd)
