@@ -368,7 +368,9 @@ struct FontFallback {
     /// are skipped, the others are filled as Chromium fills its reshape queue.
     private mutating func plan(_ units: UnsafeBufferPointer<UInt16>, from g0: Int) {
         // The segment's clusters and its holes (indices into the clusters, in order) go into
-        // arrays kept from plan to plan (a plan per script segment of every paragraph).
+        // arrays kept from plan to plan (a plan per script segment of every paragraph), which
+        // keep their length too: the first `clusterCount` and `holeCount` entries are this
+        // plan's, written through pointers (no uniqueness check or emptying per cluster).
         // A cluster's memo slot (−1: none) is where the plan finds whether a font it tries
         // renders the hole, asked by an earlier plan.
         var clusters: [PlanCluster] = [], holes: [Int] = [], asked: [UInt32] = []
@@ -381,6 +383,7 @@ struct FontFallback {
             swap(&holes, &planHoles)
             swap(&asked, &planAsked)
         }
+        var clusterCount = 0, holeCount = 0
         // The segment runs from g0 while the script stays the same, at most 2048 units. Its
         // graphemes are found in a window that grows until the segment ends inside it (the
         // last grapheme of a window that stops short of the text is not trusted).
@@ -404,48 +407,58 @@ struct FontFallback {
                 let window = UnsafeBufferPointer(rebasing: units[g0..<limit])
                 windowEnds = (try? UnicodeAnalysis.graphemeEnds(window)) ?? [Int32(limit - g0)]
             }
-            clusters.removeAll(keepingCapacity: true)
-            holes.removeAll(keepingCapacity: true)
-            var script: Int32 = -1
-            var start = g0
+            // Every cluster of the window has at least one unit (the ends ascend from past
+            // g0), so it has at most `limit - g0` clusters and holes.
+            let room = limit - g0 + 1
+            if clusters.count < room { clusters.append(contentsOf: repeatElement(PlanCluster(start: 0, end: 0, slot: -1), count: room - clusters.count)) }
+            if holes.count < room { holes.append(contentsOf: repeatElement(0, count: room - holes.count)) }
+            clusterCount = 0
+            holeCount = 0
             var reachedEnd = true
-            var k = 0
-            while true {
-                // The cluster's end, and whether it is the window's last cluster.
-                let end: Int, lastInWindow: Bool
-                if let all {
-                    let j = first + k
-                    if j < all.count && Int(all[j]) < limit { end = Int(all[j]); lastInWindow = false } else { end = limit; lastInWindow = true }
-                } else {
-                    if k >= windowEnds.count { break }
-                    end = g0 + Int(windowEnds[k])
-                    lastInWindow = k == windowEnds.count - 1
+            clusters.withUnsafeMutableBufferPointer { clusterBuffer in
+                holes.withUnsafeMutableBufferPointer { holeBuffer in
+                    var script: Int32 = -1
+                    var start = g0
+                    var k = 0
+                    while true {
+                        // The cluster's end, and whether it is the window's last cluster.
+                        let end: Int, lastInWindow: Bool
+                        if let all {
+                            let j = first + k
+                            if j < all.count && Int(all[j]) < limit { end = Int(all[j]); lastInWindow = false } else { end = limit; lastInWindow = true }
+                        } else {
+                            if k >= windowEnds.count { break }
+                            end = g0 + Int(windowEnds[k])
+                            lastInWindow = k == windowEnds.count - 1
+                        }
+                        k += 1
+                        defer { start = end }
+                        if truncated && end == limit { reachedEnd = false; break }
+                        if start > g0, let levels = paragraphLevels, start < levels.count, levels[start] != levels[g0] { break }
+                        if preservesControls && start > g0
+                            && (isItemBoundary(units[start]) || isItemBoundary(units[start - 1]) || Self.contains(itemBoundaries, start)) { break }
+                        let (hole, s, emoji, slot) = planClusterInfo(slotMemo, units, start, end)
+                        if s > 1 && s != 103 {
+                            if script < 0 { script = s } else if s != script { break }
+                        } else if script >= 0 && Self.extensionsExclude(script, UnicodeAnalysis.scalar(at: start, in: units).0) {
+                            // A Common character with script extensions without the segment's script
+                            // starts a script run of its own (`a\u{1}。`: the `。` gets its own hint).
+                            break
+                        }
+                        if start > g0 && emoji { break }
+                        if start == g0 || hole { holeBuffer[holeCount] = clusterCount; holeCount += 1 }
+                        clusterBuffer[clusterCount] = PlanCluster(start: start, end: end, slot: slot)
+                        clusterCount += 1
+                        if lastInWindow { break }
+                    }
                 }
-                k += 1
-                defer { start = end }
-                if truncated && end == limit { reachedEnd = false; break }
-                if start > g0, let levels = paragraphLevels, start < levels.count, levels[start] != levels[g0] { break }
-                if preservesControls && start > g0
-                    && (isItemBoundary(units[start]) || isItemBoundary(units[start - 1]) || Self.contains(itemBoundaries, start)) { break }
-                let (hole, s, emoji, slot) = planClusterInfo(slotMemo, units, start, end)
-                if s > 1 && s != 103 {
-                    if script < 0 { script = s } else if s != script { break }
-                } else if script >= 0 && Self.extensionsExclude(script, UnicodeAnalysis.scalar(at: start, in: units).0) {
-                    // A Common character with script extensions without the segment's script
-                    // starts a script run of its own (`a\u{1}。`: the `。` gets its own hint).
-                    break
-                }
-                if start > g0 && emoji { break }
-                if start == g0 || hole { holes.append(clusters.count) }
-                clusters.append(PlanCluster(start: start, end: end, slot: slot))
-                if lastInWindow { break }
             }
             if reachedEnd { break }
             size *= 4
         }
         // The slots are valid if the walk did not empty the memo (nothing stores there from here on).
         let slotsValid = slotMemo != nil && slotMemo!.generation == walkGeneration
-        plannedEnd = clusters.last?.end ?? g0 + 1
+        plannedEnd = clusterCount > 0 ? clusters[clusterCount - 1].end : g0 + 1
         plannedStart = g0
         // Only `plannedFonts[0..<span]` is read for this plan: zeroed in place (the array keeps
         // its length from plan to plan, so it is not emptied and refilled).
@@ -456,15 +469,15 @@ struct FontFallback {
         // Each round asks for a font for the holes left (the first tried is the system's
         // choice for a hint character, then the last-resort font once); the font takes every
         // hole it renders. A hole's font is thus the first of `planFonts` that renders it.
-        asked.removeAll(keepingCapacity: true)
+        if !asked.isEmpty { asked.removeAll(keepingCapacity: true) }
         planHintEnd = Int.max
         var lastResortTried = false
-        planFonts.removeAll(keepingCapacity: true)
-        while !holes.isEmpty {
+        if !planFonts.isEmpty { planFonts.removeAll(keepingCapacity: true) }
+        while holeCount > 0 {
             var font: Font?
             if !lastResortTried {
                 let rightToLeft = paragraphLevels.map { g0 < $0.count && $0[g0] & 1 == 1 } ?? false
-                let (hint, readUpTo) = Self.hintCharacter(holes, clusters, units, rightToLeft: rightToLeft)
+                let (hint, readUpTo) = Self.hintCharacter(holes[0..<holeCount], clusters[0..<clusterCount], units, rightToLeft: rightToLeft)
                 if asked.isEmpty { planHintEnd = readUpTo }
                 if !asked.contains(hint) {
                     asked.append(hint)
@@ -481,11 +494,12 @@ struct FontFallback {
             // Through buffers: one uniqueness check per round, not two per hole.
             var planned: [UInt16] = []
             swap(&planned, &plannedFonts)
-            let kept = holes.withUnsafeMutableBufferPointer { holeBuffer in
+            let count = holeCount
+            holeCount = holes.withUnsafeMutableBufferPointer { holeBuffer in
                 planned.withUnsafeMutableBufferPointer { plannedBuffer in
                     clusters.withUnsafeBufferPointer { clusterBuffer in
                         var kept = 0
-                        for i in 0..<holeBuffer.count {
+                        for i in 0..<count {
                             let c = clusterBuffer[holeBuffer[i]]
                             let slot = slotsValid ? c.slot : -1
                             let rendered: Bool
@@ -507,10 +521,9 @@ struct FontFallback {
                 }
             }
             swap(&planned, &plannedFonts)
-            holes.removeLast(holes.count - kept)
         }
         // What no font renders shows .notdef from the primary font (Chromium's first candidate).
-        for h in holes { plannedFonts[clusters[h].start - g0] = Self.plannedPrimary }
+        for h in holes[0..<holeCount] { plannedFonts[clusters[h].start - g0] = Self.plannedPrimary }
     }
 
     /// A cluster of a plan's segment: its units and its `FontChoiceMemo` slot (−1: none).
@@ -539,7 +552,7 @@ struct FontFallback {
     /// before it were read); right to left, the holes at the segment's end were read first, so
     /// the character after the segment (whose script or level ended it) — `Int.max` when the
     /// segment may go on. The word cache keys a plan-starting word on this.
-    private static func hintCharacter(_ holes: [Int], _ clusters: [PlanCluster],
+    private static func hintCharacter(_ holes: ArraySlice<Int>, _ clusters: ArraySlice<PlanCluster>,
                                _ units: UnsafeBufferPointer<UInt16>, rightToLeft: Bool) -> (hint: UInt32, readUpTo: Int) {
         var first: UInt32?
         // Reads hole runs `holes[from..<to]`: the definite-script character and its end, if any.
