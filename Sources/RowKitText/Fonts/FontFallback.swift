@@ -307,6 +307,13 @@ struct FontFallback {
             let known = memo.holeInfo(at: index)
             return (known.hole, known.script, known.emoji, index)
         }
+        return planClusterInfoAfresh(units, g0, g1)
+    }
+
+    /// ``planClusterInfo(_:_:_:_:)`` for a cluster the memo lacks, out of line: the memo hit
+    /// (nearly every cluster of a plan's walk) stays small enough to inline into the walk.
+    @inline(never)
+    private mutating func planClusterInfoAfresh(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> (hole: Bool, script: Int32, emoji: Bool, slot: Int) {
         let (info, slot) = clusterInfoAndSlot(units, g0, g1)
         return (info.font == nil, info.script, info.emoji, slot)
     }
