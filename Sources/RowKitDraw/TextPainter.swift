@@ -20,7 +20,11 @@ public enum TextPainter {
         cr.saved {
             cr.useUnhintedGlyphs()
             var synthesis: [Int32: FontSynthesis] = [:]
-            for i in lines ?? layout.lines.indices {
+            // Only the lines that can reach the clip: a 10 MB text is 100,000 lines, and a
+            // frame shows a few of them (finding a line's glyphs costs more than skipping it).
+            let clip = cr.clipExtentY()
+            let overhang = inkOverhang(layout, shadow: shadow)
+            for i in linesReaching(layout, y: y, lines: lines ?? layout.lines.indices, top: clip.top - overhang, bottom: clip.bottom + overhang) {
                 let left = x + layout.lineOffset(i)
                 let baseline = y + layout.baseline(ofLine: i)
                 for piece in layout.glyphs(ofLine: i) {
@@ -45,6 +49,41 @@ public enum TextPainter {
                 canvas.strokeRect(x: x, y: y, width: layout.maxWidth, height: layout.height, color: Color(red: 0, green: 0, blue: 1, alpha: 0.6))
             }
         }
+    }
+
+    /// How far a line's ink may reach beyond its box: tall fallback glyphs and stacked marks
+    /// overhang by about a few font sizes; a shadow moves the ink by its offset. Lines farther
+    /// than this from the clip are not drawn (nothing of them could show).
+    static func inkOverhang(_ layout: TextLayout, shadow: TextShadow?) -> Double {
+        8 * layout.prepared.fontSize + 32 + (shadow.map { abs($0.dy) } ?? 0)
+    }
+
+    /// The lines of `lines` whose boxes meet [`top`, `bottom`) when the layout's top is at `y`.
+    /// Lines all as tall as the line height are found by arithmetic; otherwise line heights are
+    /// summed up to `bottom` (never over every line of a long text).
+    static func linesReaching(_ layout: TextLayout, y: Double, lines: Range<Int>, top: Double, bottom: Double) -> Range<Int> {
+        guard top < bottom else { return lines.lowerBound..<lines.lowerBound }
+        let prepared = layout.prepared
+        var first = lines.lowerBound, end = lines.upperBound
+        if !prepared.hasTallerLines {
+            let height = prepared.lineHeight
+            guard height > 0, height.isFinite else { return lines }
+            // Line i spans [y + i·h, y + (i+1)·h); one line of slack each way for rounding.
+            func line(at position: Double) -> Int { Int(min(max(0, ((position - y) / height).rounded(.down)), Double(Int32.max))) }
+            if top.isFinite { first = min(end, max(first, line(at: top) - 1)) }
+            if bottom.isFinite { end = max(first, min(end, line(at: bottom) + 2)) }
+            return first..<end
+        }
+        var lineTop = y + layout.top(ofLine: first)
+        var i = first
+        while i < end {
+            let lineBottom = lineTop + layout.height(ofLine: i)
+            if lineBottom <= top { first = i + 1 }
+            if lineTop >= bottom { end = i; break }
+            lineTop = lineBottom
+            i += 1
+        }
+        return first..<max(first, end)
     }
 
     private static func show(_ piece: PlacedGlyphs, left: Double, baseline: Double, synthesis: FontSynthesis, cr: CairoContext) {

@@ -4,7 +4,8 @@ import RowKitList
 
 /// How a list on screen behaves where tastes differ.
 public struct ViewConfiguration: Sendable {
-    /// Section headers stay pinned at the top while their section scrolls under them.
+    /// Section headers stay pinned at the top while their section scrolls under them (a header
+    /// taller than half the viewport scrolls away with its rows instead of covering them).
     public var stickyHeaders = true
     /// When rows arrive above a viewport that is at offset 0: `true` stays at the top and shows
     /// them (a feed's "pull to refresh" habit); `false` (the default) keeps what the user is
@@ -86,6 +87,10 @@ public final class ListViewModel {
     public private(set) var needsDisplay = true
     /// Called when something changed that needs a new frame (the window queues a draw).
     public var onNeedsDisplay: (() -> Void)?
+    /// Called once for each item that comes into view taller than a list row can be (it is
+    /// drawn cut at that height); the window prints it as a warning.
+    public var onWarning: ((String) -> Void)?
+    private var warnedTooTall: Set<String> = []
 
     /// A view of `list` with a `width`×`height` viewport.
     public init(list: ListSeam, width: Double, height: Double, configuration: ViewConfiguration = ViewConfiguration()) {
@@ -149,6 +154,13 @@ public final class ListViewModel {
             try list.setWidth(w)
         }
         let snapshot = try list.snapshot()
+        // The list clamps a taller item to the tallest row it holds (as `heights` and `render`
+        // report): say so rather than draw it cut without a word.
+        for item in snapshot.items where item.height >= HeightIndex.maximumHeight
+            && warnedTooTall.insert("\(item.id) \(list.width)").inserted {
+            let what = item.kind == .row ? "row \(item.indexPath.row) of section \(item.indexPath.section)" : "the title of section \(item.indexPath.section)"
+            onWarning?("\(what) is taller than a list row can be (\(JSONText.number(HeightIndex.maximumHeight)) px) at \(JSONText.number(list.width)) px wide: it is drawn cut at that height")
+        }
         let frame = ViewFrame(width: width, height: height, offset: snapshot.offset, items: snapshot.items,
                               sticky: try stickyHeader(snapshot), contentHeight: snapshot.contentHeight)
         lastFrame = frame
@@ -169,6 +181,7 @@ public final class ListViewModel {
         } else {
             height = try list.exactHeight(ofItem: headerIndex)
         }
+        guard pins(headerHeight: height) else { return nil }
         var screenY = 0.0
         if let next = snapshot.items.first(where: { $0.kind == .header && $0.index > headerIndex }) {
             screenY = min(0, next.y - snapshot.offset - height)
@@ -293,8 +306,14 @@ public final class ListViewModel {
         guard configuration.stickyHeaders else { return 0 }
         let item = list.item(at: index)
         guard item.kind != .header, let header = list.headerIndex(ofSection: item.indexPath.section) else { return 0 }
-        return (try? list.exactHeight(ofItem: header)) ?? 0
+        let height = (try? list.exactHeight(ofItem: header)) ?? 0
+        return pins(headerHeight: height) ? height : 0
     }
+
+    /// Whether a section header this tall is pinned: at most half the viewport. A taller one
+    /// scrolls away with its rows — pinned, it covered them (a 1,214 px title over a 600 px
+    /// viewport hid its whole section, Page Down moved 1 px, and Down selected rows under it).
+    func pins(headerHeight: Double) -> Bool { headerHeight <= height / 2 }
 
     /// The item index of a row (a flat row number across sections, or a path), or nil.
     public func itemIndex(of reference: RowReference) -> Int? {
@@ -308,6 +327,13 @@ public final class ListViewModel {
             }
             return nil
         }
+    }
+
+    /// How many rows a script's row numbers can name: "5000 rows in 1 section".
+    public var rowCountText: String {
+        let sections = list.numberOfSections
+        let rows = (0..<sections).reduce(0) { $0 + list.numberOfRows(inSection: $1) }
+        return "\(rows) row\(rows == 1 ? "" : "s") in \(sections) section\(sections == 1 ? "" : "s")"
     }
 
     // MARK: pointer
@@ -394,7 +420,17 @@ public final class ListViewModel {
             let inset = frame.sticky.map { $0.screenY + $0.height } ?? 0
             let rows = frame.items.filter { $0.kind == .row }
             let whole = rows.filter { frame.screenY(of: $0) >= inset && frame.screenY(of: $0) + $0.height <= frame.height }
-            return (down ? whole.first ?? rows.first : whole.last ?? rows.last)?.indexPath
+            if let row = (down ? whole.first ?? rows.first : whole.last ?? rows.last)?.indexPath { return row }
+            // Only headers on screen (empty sections): the first row below the viewport (the
+            // last above it), found section by section, so that the key is never dead.
+            guard let edge = down ? frame.items.last : frame.items.first else { return nil }
+            var section = edge.indexPath.section
+            while section >= 0 && section < list.numberOfSections {
+                let count = list.numberOfRows(inSection: section)
+                if count > 0 { return RowPath(section: section, row: down ? 0 : count - 1) }
+                section += down ? 1 : -1
+            }
+            return nil
         }
         if down {
             if path.row + 1 < list.numberOfRows(inSection: path.section) { return RowPath(section: path.section, row: path.row + 1) }

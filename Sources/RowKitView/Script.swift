@@ -30,11 +30,19 @@ public enum RowPosition: String, Sendable, CaseIterable {
 }
 
 /// A row named by a script: a row number counting across sections, or a section and a row.
-public enum RowReference: Sendable, Equatable {
+public enum RowReference: Sendable, Equatable, CustomStringConvertible {
     /// The `n`th row counting across sections (headers not counted).
     case flat(Int)
     /// Row `row` of section `section`.
     case path(section: Int, row: Int)
+
+    /// The row as a script writes it: `12` or `3:4`.
+    public var description: String {
+        switch self {
+        case .flat(let n): return "\(n)"
+        case .path(let section, let row): return "\(section):\(row)"
+        }
+    }
 }
 
 /// One scripted action, replayed through the same handlers real input reaches.

@@ -116,6 +116,7 @@ public final class ListWindow {
                                                 me.value.scheduleScrollBarUpdate(within: 0.1)
                                                 me.value.model.layoutChanged(unmeasured: unmeasured)
                                             })
+        model.onWarning = { message in FileHandle.standardError.write(Data("rowkit view: warning: \(message)\n".utf8)) }
         model.onNeedsDisplay = { [unowned self] in
             if !drawing { gtk_widget_queue_draw(area) }
             if model.isAnimating { startTicking() }
@@ -315,11 +316,7 @@ public final class ListWindow {
             }
             let canvas = canvas!
             try painter.paint(frame, into: canvas, readout: model.showsFrameRate ? model.frameRateText(at: start) : nil)
-            let image = cairo_get_target(canvas.context)
-            cairo_surface_flush(image)
-            cairo_surface_set_device_scale(image, scale, scale)
-            cairo_set_source_surface(cr, image, 0, 0)
-            cairo_paint(cr)
+            ViewportPainter.present(canvas, to: cr)
             let end = monotonicSeconds()
             let paintMs = (end - start) * 1000
             model.recordFrame(paintMilliseconds: paintMs, at: end)
@@ -449,7 +446,7 @@ public final class ListWindow {
         case .fling(let velocity): rk_emit_decelerate(scrollController, 0, velocity)
         case .scrollTo(let reference, let position):
             guard let index = model.itemIndex(of: reference) else {
-                FileHandle.standardError.write(Data("rowkit view: warning: scroll-to: no row \(reference)\n".utf8))
+                FileHandle.standardError.write(Data("rowkit view: warning: scroll-to: no row \(reference) (\(model.rowCountText))\n".utf8))
                 return
             }
             perform { try model.scrollTo(item: index, position: position) }

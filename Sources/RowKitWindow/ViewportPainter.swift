@@ -131,6 +131,21 @@ public final class ViewportPainter {
         cairo_surface_mark_dirty(surface)
     }
 
+    /// Copies `canvas` onto `cr`, a GTK drawing area's cairo context whose user space is in
+    /// logical pixels (GTK sets its target's device scale): each of the canvas's device pixels
+    /// lands on one device pixel. The canvas itself is left alone: a device scale set on its
+    /// surface (as this once did) multiplies its own scale, so every later frame drawn into it
+    /// came out at scale² — a 2× display showed the list zoomed 4× with rows repeated.
+    public static func present(_ canvas: Canvas, to cr: OpaquePointer) {
+        let image = cairo_get_target(canvas.context)
+        cairo_surface_flush(image)
+        cairo_save(cr)
+        cairo_scale(cr, 1 / canvas.scale, 1 / canvas.scale)
+        cairo_set_source_surface(cr, image, 0, 0)
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+
     private var readoutStyle = TextStyle(font: FontDescriptor(family: "DejaVu Sans Mono", weight: .bold), size: 12,
                                          lineHeight: .pixels(15), color: .white)
 

@@ -60,14 +60,14 @@ def check(condition, message):
 class Viewer:
     """A running `rowkit view` with its frame log."""
 
-    def __init__(self, name, *args, settle=True):
+    def __init__(self, name, *args, settle=True, env=None):
         self.name = name
         self.log = os.path.join(OUT, f"{name}.frames.jsonl")
         if os.path.exists(self.log):
             os.remove(self.log)
         self.stderr = open(os.path.join(OUT, f"{name}.stderr.txt"), "w")
         self.process = subprocess.Popen([ROWKIT, "view", "--frame-log", self.log, "--quit-after", "120", *args],
-                                        env=ENV, stdout=subprocess.DEVNULL, stderr=self.stderr)
+                                        env=env or ENV, stdout=subprocess.DEVNULL, stderr=self.stderr)
         self.wait_for(lambda frames: len(frames) >= 1, "the first frame", timeout=60)
         if settle:
             self.settle()
@@ -219,6 +219,25 @@ def test_wheel_keys_and_click_draw_what_render_draws(data):
         viewer.xdotool("key", "Home")
         viewer.wait_for(lambda f: f[-1]["offset"] == 0, "Home")
         return shot
+    finally:
+        viewer.close()
+
+
+def test_a_2x_display_draws_what_render_draws_at_scale_2(data):
+    """GDK_SCALE=2: every frame, not only the first, at twice the pixels (frames after the first
+    were drawn at 4×, with rows repeated, until the window stopped setting its display's scale on
+    the frame's own image)."""
+    viewer = Viewer("scale-2", "--data", data, "--width", "390", "--height", "400", env=dict(ENV, GDK_SCALE="2"))
+    try:
+        viewer.xdotool("mousemove", "200", "300")
+        for _ in range(2):
+            viewer.xdotool("click", "5")
+        frame = viewer.wait_for(lambda f: f[-1]["offset"] > 0, "wheel scrolling")[-1]
+        frame = viewer.settle()
+        shot = viewer.screenshot(2 * frame["width"], 2 * frame["height"], "scale-2")
+        reference, _ = render("scale-2", data, frame["width"], frame["height"], frame["offset"], extra=("--scale", "2"))
+        count = differing_pixels(shot, reference, os.path.join(OUT, "scale-2.diff.png"))
+        check(count == 0, f"scale 2: {count} pixels differ from rowkit render --scale 2 at offset {frame['offset']} (see out/gui/scale-2.diff.png)")
     finally:
         viewer.close()
 
@@ -461,6 +480,7 @@ def main():
         ("errors and no display", lambda: test_errors(), False),
         ("wheel, keys and click draw what render draws", lambda: test_wheel_keys_and_click_draw_what_render_draws(data), True),
         ("resize keeps the top row", lambda: test_resize_keeps_the_top_row(data), True),
+        ("a 2x display draws what render draws at scale 2", lambda: test_a_2x_display_draws_what_render_draws_at_scale_2(data), True),
         ("live inserts keep the content still", lambda: test_live_inserts_keep_the_content_still(data), True),
         ("sticky headers", lambda: test_sticky_headers(data_sections), True),
         ("frame-rate readout toggles", lambda: test_frame_rate_readout_toggles(data), True),

@@ -186,4 +186,54 @@ import Testing
         #expect(fits(layout.lines[0].width, in: 60))
         #expect(abs(layout.lineOffset(0) - (60 - layout.lines[0].width)) < 1e-9, "right-aligned")
     }
+
+    // MARK: Finding a line's runs and glyphs
+
+    /// The line's runs are found by a search and a cut run's glyphs by a search over its
+    /// clusters; both must find exactly what a scan of every run and glyph finds, left to right
+    /// and right to left, for words split by overflow-wrap and ligatures (`ffi`) cut at line ends.
+    @Test func aLinesRunsAndGlyphsAreFoundAsAScanFindsThem() throws {
+        let texts: [(String, TextStyle)] = [
+            (String(repeating: "affinity", count: 40) + " short words after it", style()),
+            ("السلام عليكم " + String(repeating: "مرحبا", count: 30) + " نص", style(direction: .rtl)),
+            ("mixed עברית and English " + String(repeating: "שלום", count: 20) + " end", style()),
+            (String(repeating: "漢字かな", count: 25), style()),
+        ]
+        var cutRuns = 0
+        for (text, style) in texts {
+            let p = try prepare(text, style)
+            for width in [7.5, 23, 40, 64.25, 100, 333] {
+                let layout = try p.layout(width: width)
+                for line in layout.lines {
+                    let units = line.start..<max(line.start, line.end)
+                    let scanned = p.runs.indices.filter { Int(p.runs[$0].end) > units.lowerBound && Int(p.runs[$0].start) < units.upperBound }
+                    var found: [Int] = []
+                    var r = TextLayout.firstRun(in: p.runs, endingAfter: units.lowerBound)
+                    while r < p.runs.count && Int(p.runs[r].start) < units.upperBound { found.append(r); r += 1 }
+                    #expect(found == scanned, "\(text.prefix(12)) at \(width): line \(units)")
+                    for r in scanned {
+                        let run = p.runs[r], clusters = run.shaped.glyphClusters
+                        let inRange = clusters.indices.filter { units.contains(Int(run.start) + Int(clusters[$0])) }
+                        let expected = inRange.isEmpty ? nil : (inRange.min()!, inRange.max()!)
+                        let got = TextLayout.glyphRange(of: run, units: units)
+                        #expect(got?.first == expected?.0 && got?.last == expected?.1, "\(text.prefix(12)) at \(width): run \(r), line \(units)")
+                        if Int(run.start) < units.lowerBound || Int(run.end) > units.upperBound { cutRuns += 1 }
+                    }
+                }
+            }
+        }
+        #expect(cutRuns > 100, "the texts cut runs at line ends: \(cutRuns)")
+    }
+
+    /// A line of a very long word (a run of 400,000 glyphs) finds its glyphs without passing
+    /// every glyph of the run: the drawn glyphs of a line deep inside it are that line's.
+    @Test func aLineDeepInsideAHugeWordDrawsItsOwnGlyphs() throws {
+        let p = try prepare(String(repeating: "ab", count: 200_000))
+        let layout = try p.layout(width: 50)
+        let i = layout.lines.count / 2
+        let line = layout.lines[i]
+        let drawn = layout.glyphs(ofLine: i).reduce(0) { $0 + $1.glyphs.count }
+        #expect(drawn == line.end - line.start)
+        #expect(abs(layout.glyphs(ofLine: i).flatMap(\.advances).reduce(0, +) - line.width) < 1e-6)
+    }
 }

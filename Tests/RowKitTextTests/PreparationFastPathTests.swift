@@ -42,6 +42,26 @@ import PropertyBased
         }
     }
 
+    /// Texts longer than the counting pass's 255-byte blocks (WhiteSpace.swift, `Census`): a
+    /// non-ASCII byte, a space or a 4-byte sequence on either side of a block's edge, and white
+    /// space alone, at lengths around the edges.
+    @Test func longTextsAcrossCountingBlocksMatchTheModel() {
+        for length in [254, 255, 256, 509, 510, 511, 766, 1000] {
+            for filler in ["a", " ", "\u{0B}", "é", "漢", "😀"] {
+                for last in ["b", " ", "é", "😀", "\r\n"] {
+                    var text = ""
+                    while text.utf8.count < length { text += filler }
+                    text += last
+                    for whiteSpace in WhiteSpace.allCases {
+                        #expect(whiteSpace.normalize(text) == Self.model(text, whiteSpace), "\(whiteSpace) \(length) \(filler) \(last)")
+                        let spaces = String(repeating: " \t\n", count: length / 3)
+                        #expect(whiteSpace.normalize(spaces) == Self.model(spaces, whiteSpace))
+                    }
+                }
+            }
+        }
+    }
+
     /// Units of every script the corpora and the fidelity grid use, none right-to-left.
     static let leftToRight = ["Hello", " ", "1234", "3.14", "+-", "(", ")", "\"", "é", "漢字", "かな", "한국", "हिन्दी", "ไทย",
                               "ខ្មែរ", "မြန်", "—", "…", "\u{200B}", "\u{200E}", "\u{AD}", "Ω", "Ж", "ß", "€", "€5", "12:30"]

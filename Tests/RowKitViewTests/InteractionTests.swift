@@ -49,6 +49,76 @@ import RowKitListCells
         #expect(frame.screenY(of: above) == 0)
     }
 
+    /// With only section headers on screen (empty sections), Down selects the first row below
+    /// and Up the last row above; the keys did nothing there.
+    @Test func upAndDownFindRowsPastScreensOfEmptySections() throws {
+        func header(_ s: Int) -> ListRow { ListRow(id: "h\(s)", template: "t", data: RowData(["h": .number(30)])) }
+        func row(_ s: Int) -> ListRow { ListRow(id: "r\(s)", template: "t", data: RowData(["h": .number(44)])) }
+        // Rows only in sections 0 and 99; 98 sections of headers between them (2,940 px).
+        let sections = (0..<100).map { s in ListSection(header: header(s), rows: s == 0 || s == 99 ? [row(s)] : []) }
+        let engine = try ListEngine(sections: sections, measurer: FieldHeightMeasurer(), width: 400)
+        let model = ListViewModel(list: EngineSeam(engine), width: 400, height: 600)
+        try model.scroll(by: 1000)
+        var frame = try model.makeFrame()
+        #expect(frame.items.allSatisfy { $0.kind == .header })
+        try model.handle(.down)
+        #expect(model.selected == RowPath(section: 99, row: 0))
+        frame = try model.makeFrame()
+        #expect(frame.items.contains { $0.indexPath == RowPath(section: 99, row: 0) && $0.kind == .row })
+        try model.handle(.escape)
+        try model.scroll(by: -1200)
+        frame = try model.makeFrame()
+        #expect(frame.items.allSatisfy { $0.kind == .header })
+        try model.handle(.up)
+        #expect(model.selected == RowPath(section: 0, row: 0))
+    }
+
+    /// A header taller than half the viewport is not pinned: pinned, it covered its rows
+    /// (scroll-to put a row under it, Page Down moved 1 px, Down selected rows out of sight).
+    @Test func aHeaderTallerThanHalfTheViewportScrollsAwayWithItsRows() throws {
+        let sections = (0..<3).map { s in
+            ListSection(header: ListRow(id: "h\(s)", template: "t", data: RowData(["h": .number(s == 1 ? 700 : 30)])),
+                        rows: (0..<40).map { ListRow(id: "s\(s)r\($0)", template: "t", data: RowData(["h": .number(44)])) })
+        }
+        let engine = try ListEngine(sections: sections, measurer: FieldHeightMeasurer(), width: 400)
+        let model = ListViewModel(list: EngineSeam(engine), width: 400, height: 600)
+        _ = try model.makeFrame()
+        let target = try #require(model.itemIndex(of: .path(section: 1, row: 5)))
+        try model.scrollTo(item: target, position: .top)
+        var frame = try model.makeFrame()
+        #expect(frame.sticky == nil)
+        let row = try #require(frame.items.first { $0.index == target })
+        #expect(frame.screenY(of: row) == 0, "the row is at the top, not under a pinned header")
+        let before = frame.offset
+        try model.handle(.pageDown)
+        frame = try model.makeFrame()
+        #expect(frame.offset - before == 540)
+        // Down selects the next row and keeps it in sight.
+        try model.handle(.down)
+        frame = try model.makeFrame()
+        let selected = try #require(frame.items.first { $0.indexPath == model.selected })
+        #expect(frame.screenY(of: selected) >= 0 && frame.screenY(of: selected) + selected.height <= 600)
+        #expect(frame.sticky == nil)
+        // Short headers still pin.
+        try model.scrollTo(item: try #require(model.itemIndex(of: .path(section: 2, row: 10))), position: .top)
+        frame = try model.makeFrame()
+        #expect(frame.sticky?.section == 2)
+    }
+
+    /// A row taller than the list can hold is clamped; the view says so once, not silently.
+    @Test func aRowTooTallToHoldIsReportedOnce() throws {
+        let rows = [ListRow(id: "a", template: "t", data: RowData(["h": .number(44)])),
+                    ListRow(id: "huge", template: "t", data: RowData(["h": .number(1e9)]))]
+        let engine = try ListEngine(sections: [ListSection(rows: rows)], measurer: FieldHeightMeasurer(), width: 400)
+        let model = ListViewModel(list: EngineSeam(engine), width: 400, height: 600)
+        var warnings: [String] = []
+        model.onWarning = { warnings.append($0) }
+        _ = try model.makeFrame()
+        try model.scroll(by: 300)
+        _ = try model.makeFrame()
+        #expect(warnings == ["row 1 of section 0 is taller than a list row can be (33554431.984375 px) at 400 px wide: it is drawn cut at that height"])
+    }
+
     @Test func pageHomeAndEnd() throws {
         let (model, engine) = try makeModel()
         _ = try model.makeFrame()

@@ -47,6 +47,19 @@ import Testing
         do { _ = try Script.parse(line, file: "s") } catch { #expect(error.description == message) }
     }
 
+    /// A warning names a row as the script wrote it ("no row 12", not "no row flat(12)").
+    @Test func rowReferencesReadAsWritten() throws {
+        let steps = try Script.parse("0 scroll-to 12 top\n0 scroll-to 3:4 nearest", file: "s")
+        let written = steps.compactMap { step -> String? in
+            if case .scrollTo(let reference, _) = step.action { return "\(reference)" }
+            return nil
+        }
+        #expect(written == ["12", "3:4"])
+        let (model, _) = try makeModel(count: 10, sections: 2)
+        #expect(model.rowCountText == "10 rows in 2 sections")
+        #expect(model.itemIndex(of: .flat(10)) == nil && model.itemIndex(of: .path(section: 1, row: 4)) != nil)
+    }
+
     @Test func errorsCountLinesFromOne() {
         do { _ = try Script.parse("0 scroll 1\n\n# c\n2 scroll x", file: "f") } catch { #expect(error.line == 4) }
     }

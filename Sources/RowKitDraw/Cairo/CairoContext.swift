@@ -38,6 +38,14 @@ struct CairoContext {
     /// Intersects the clip with the current path (and clears the path).
     func clipToPath() { cairo_clip(raw) }
 
+    /// The vertical extent of the clip in user space: what can still be drawn (the surface's
+    /// height when nothing clips; unbounded surfaces such as PDF give a very large one).
+    func clipExtentY() -> (top: Double, bottom: Double) {
+        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+        cairo_clip_extents(raw, &x0, &y0, &x1, &y1)
+        return (y0, y1)
+    }
+
     // MARK: sources
 
     func setColor(_ color: Color) { cairo_set_source_rgba(raw, color.red, color.green, color.blue, color.alpha) }

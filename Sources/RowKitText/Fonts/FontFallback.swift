@@ -11,17 +11,41 @@
 /// renders; the rest asks again with a new hint, then the last-resort font, then shows .notdef
 /// in the primary font. One value per paragraph being prepared.
 struct FontFallback {
-    let style: TextStyle
-    let primary: Font
-    let fonts: FontLibrary
+    /// What a chooser knows of its style, fixed from its setup on, in one reference: starting
+    /// over for the next text (``restart(from:)``) copies it as one reference, not as seven
+    /// fields (a copy and a destroy of the whole chooser cost ~1.2 k instructions a text).
+    private final class Setup: Sendable {
+        let style: TextStyle
+        let fonts: FontLibrary
+        let chain: [Font]
+        let normalStyle: Font?
+        let emoji: Font?
+        /// fontconfig language of the system fallback for Han ideographs (Chinese disambiguated to
+        /// Simplified or Traditional) and for every other character (the content language as given).
+        let hanLanguage: String, language: String
+
+        init(style: TextStyle, primary: Font, fonts: FontLibrary) {
+            self.style = style
+            self.fonts = fonts
+            let chain = try? fonts.chain(for: style.font, language: style.lang)
+            self.chain = chain?.fonts ?? [primary]
+            self.normalStyle = chain?.normalStyle
+            self.emoji = fonts.emojiFont
+            self.hanLanguage = FallbackLanguage.fontconfigLanguage(for: style.lang, han: true)
+            self.language = FallbackLanguage.fontconfigLanguage(for: style.lang, han: false)
+        }
+    }
+    private var setup: Setup
+    var style: TextStyle { setup.style }
+    private(set) var primary: Font
+    var fonts: FontLibrary { setup.fonts }
     /// The primary font maps every printable ASCII character (the common fast path).
-    let primaryCoversASCII: Bool
-    private let chain: [Font]
-    private let normalStyle: Font?
-    private let emoji: Font?
-    /// fontconfig language of the system fallback for Han ideographs (Chinese disambiguated to
-    /// Simplified or Traditional) and for every other character (the content language as given).
-    private let hanLanguage: String, language: String
+    private(set) var primaryCoversASCII: Bool
+    private var chain: [Font] { setup.chain }
+    private var normalStyle: Font? { setup.normalStyle }
+    private var emoji: Font? { setup.emoji }
+    private var hanLanguage: String { setup.hanLanguage }
+    private var language: String { setup.language }
     /// Fonts planned for the hole clusters of the current segment, by cluster start
     /// (`plannedFonts[u - plannedStart]`), up to `plannedEnd`: 0 none (not a hole), k the
     /// plan's k-th font (`planFonts[k - 1]`), ``plannedPrimary`` the primary font (.notdef).
@@ -58,7 +82,7 @@ struct FontFallback {
     private(set) var plansMade = 0
     /// `white-space: pre-wrap`: tabs and newlines are items of their own in Chromium, so the
     /// text on either side is shaped, and its fallback fonts found, apart.
-    private let preservesControls: Bool
+    private var preservesControls: Bool
     /// Offsets of the paragraph where `pre-wrap` dropped a CR or FF (set for one analysis; see
     /// ``WhiteSpace/droppedControlOffsets(_:)``): item boundaries like a tab's.
     var itemBoundaries: [Int] = []
@@ -78,37 +102,35 @@ struct FontFallback {
     private var lastSeparator: (base: UnsafePointer<UInt16>?, offset: Int, spaced: Bool, script: Int32)?
 
     init(style: TextStyle, primary: Font, fonts: FontLibrary) {
-        self.style = style
+        self.setup = Setup(style: style, primary: primary, fonts: fonts)
         self.primary = primary
-        self.fonts = fonts
-        let chain = try? fonts.chain(for: style.font, language: style.lang)
-        self.chain = chain?.fonts ?? [primary]
-        self.normalStyle = chain?.normalStyle
-        self.emoji = fonts.emojiFont
-        self.hanLanguage = FallbackLanguage.fontconfigLanguage(for: style.lang, han: true)
-        self.language = FallbackLanguage.fontconfigLanguage(for: style.lang, han: false)
         self.primaryCoversASCII = (0x21...0x7E).allSatisfy { primary.covers(UInt32($0)) }
         self.preservesControls = style.whiteSpace == .preWrap
     }
 
     /// Starts over from `initial` (a chooser in its first state) for the next paragraph,
     /// keeping this one's plan arrays (emptied) so that plans do not allocate them again.
+    /// Field by field, not `self = initial`: that copied and destroyed every field. Every
+    /// stored property is set here (or is a plan's scratch, emptied by each plan).
     mutating func restart(from initial: FontFallback) {
-        var planned: [UInt16] = [], clusters: [PlanCluster] = [], holes: [Int] = [], asked: [UInt32] = []
-        var tried: [Font] = []
-        swap(&planned, &plannedFonts)
-        swap(&clusters, &planClusters)
-        swap(&holes, &planHoles)
-        swap(&asked, &planAsked)
-        swap(&tried, &planFonts)
-        self = initial
-        planned.removeAll(keepingCapacity: true)
-        tried.removeAll(keepingCapacity: true)
-        swap(&planned, &plannedFonts)
-        swap(&clusters, &planClusters)
-        swap(&holes, &planHoles)
-        swap(&asked, &planAsked)
-        swap(&tried, &planFonts)
+        if setup !== initial.setup {
+            setup = initial.setup
+            primary = initial.primary
+            primaryCoversASCII = initial.primaryCoversASCII
+            preservesControls = initial.preservesControls
+        }
+        if !plannedFonts.isEmpty { plannedFonts.removeAll(keepingCapacity: true) }
+        if !planFonts.isEmpty { planFonts.removeAll(keepingCapacity: true) }
+        plannedStart = initial.plannedStart
+        plannedEnd = initial.plannedEnd
+        planHintEnd = initial.planHintEnd
+        memo = initial.memo
+        memoContext = initial.memoContext
+        paragraphGraphemes = initial.paragraphGraphemes
+        paragraphLevels = initial.paragraphLevels
+        plansMade = initial.plansMade
+        itemBoundaries = initial.itemBoundaries
+        lastSeparator = initial.lastSeparator
     }
 
     /// A tab or newline kept by `pre-wrap`: Chromium's line builder makes it a control item of
@@ -285,6 +307,13 @@ struct FontFallback {
             let known = memo.holeInfo(at: index)
             return (known.hole, known.script, known.emoji, index)
         }
+        return planClusterInfoAfresh(units, g0, g1)
+    }
+
+    /// ``planClusterInfo(_:_:_:_:)`` for a cluster the memo lacks, out of line: the memo hit
+    /// (nearly every cluster of a plan's walk) stays small enough to inline into the walk.
+    @inline(never)
+    private mutating func planClusterInfoAfresh(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) -> (hole: Bool, script: Int32, emoji: Bool, slot: Int) {
         let (info, slot) = clusterInfoAndSlot(units, g0, g1)
         return (info.font == nil, info.script, info.emoji, slot)
     }
@@ -346,7 +375,9 @@ struct FontFallback {
     /// are skipped, the others are filled as Chromium fills its reshape queue.
     private mutating func plan(_ units: UnsafeBufferPointer<UInt16>, from g0: Int) {
         // The segment's clusters and its holes (indices into the clusters, in order) go into
-        // arrays kept from plan to plan (a plan per script segment of every paragraph).
+        // arrays kept from plan to plan (a plan per script segment of every paragraph), which
+        // keep their length too: the first `clusterCount` and `holeCount` entries are this
+        // plan's, written through pointers (no uniqueness check or emptying per cluster).
         // A cluster's memo slot (−1: none) is where the plan finds whether a font it tries
         // renders the hole, asked by an earlier plan.
         var clusters: [PlanCluster] = [], holes: [Int] = [], asked: [UInt32] = []
@@ -359,6 +390,7 @@ struct FontFallback {
             swap(&holes, &planHoles)
             swap(&asked, &planAsked)
         }
+        var clusterCount = 0, holeCount = 0
         // The segment runs from g0 while the script stays the same, at most 2048 units. Its
         // graphemes are found in a window that grows until the segment ends inside it (the
         // last grapheme of a window that stops short of the text is not trusted).
@@ -382,48 +414,58 @@ struct FontFallback {
                 let window = UnsafeBufferPointer(rebasing: units[g0..<limit])
                 windowEnds = (try? UnicodeAnalysis.graphemeEnds(window)) ?? [Int32(limit - g0)]
             }
-            clusters.removeAll(keepingCapacity: true)
-            holes.removeAll(keepingCapacity: true)
-            var script: Int32 = -1
-            var start = g0
+            // Every cluster of the window has at least one unit (the ends ascend from past
+            // g0), so it has at most `limit - g0` clusters and holes.
+            let room = limit - g0 + 1
+            if clusters.count < room { clusters.append(contentsOf: repeatElement(PlanCluster(start: 0, end: 0, slot: -1), count: room - clusters.count)) }
+            if holes.count < room { holes.append(contentsOf: repeatElement(0, count: room - holes.count)) }
+            clusterCount = 0
+            holeCount = 0
             var reachedEnd = true
-            var k = 0
-            while true {
-                // The cluster's end, and whether it is the window's last cluster.
-                let end: Int, lastInWindow: Bool
-                if let all {
-                    let j = first + k
-                    if j < all.count && Int(all[j]) < limit { end = Int(all[j]); lastInWindow = false } else { end = limit; lastInWindow = true }
-                } else {
-                    if k >= windowEnds.count { break }
-                    end = g0 + Int(windowEnds[k])
-                    lastInWindow = k == windowEnds.count - 1
+            clusters.withUnsafeMutableBufferPointer { clusterBuffer in
+                holes.withUnsafeMutableBufferPointer { holeBuffer in
+                    var script: Int32 = -1
+                    var start = g0
+                    var k = 0
+                    while true {
+                        // The cluster's end, and whether it is the window's last cluster.
+                        let end: Int, lastInWindow: Bool
+                        if let all {
+                            let j = first + k
+                            if j < all.count && Int(all[j]) < limit { end = Int(all[j]); lastInWindow = false } else { end = limit; lastInWindow = true }
+                        } else {
+                            if k >= windowEnds.count { break }
+                            end = g0 + Int(windowEnds[k])
+                            lastInWindow = k == windowEnds.count - 1
+                        }
+                        k += 1
+                        defer { start = end }
+                        if truncated && end == limit { reachedEnd = false; break }
+                        if start > g0, let levels = paragraphLevels, start < levels.count, levels[start] != levels[g0] { break }
+                        if preservesControls && start > g0
+                            && (isItemBoundary(units[start]) || isItemBoundary(units[start - 1]) || Self.contains(itemBoundaries, start)) { break }
+                        let (hole, s, emoji, slot) = planClusterInfo(slotMemo, units, start, end)
+                        if s > 1 && s != 103 {
+                            if script < 0 { script = s } else if s != script { break }
+                        } else if script >= 0 && Self.extensionsExclude(script, UnicodeAnalysis.scalar(at: start, in: units).0) {
+                            // A Common character with script extensions without the segment's script
+                            // starts a script run of its own (`a\u{1}。`: the `。` gets its own hint).
+                            break
+                        }
+                        if start > g0 && emoji { break }
+                        if start == g0 || hole { holeBuffer[holeCount] = clusterCount; holeCount += 1 }
+                        clusterBuffer[clusterCount] = PlanCluster(start: start, end: end, slot: slot)
+                        clusterCount += 1
+                        if lastInWindow { break }
+                    }
                 }
-                k += 1
-                defer { start = end }
-                if truncated && end == limit { reachedEnd = false; break }
-                if start > g0, let levels = paragraphLevels, start < levels.count, levels[start] != levels[g0] { break }
-                if preservesControls && start > g0
-                    && (isItemBoundary(units[start]) || isItemBoundary(units[start - 1]) || Self.contains(itemBoundaries, start)) { break }
-                let (hole, s, emoji, slot) = planClusterInfo(slotMemo, units, start, end)
-                if s > 1 && s != 103 {
-                    if script < 0 { script = s } else if s != script { break }
-                } else if script >= 0 && Self.extensionsExclude(script, UnicodeAnalysis.scalar(at: start, in: units).0) {
-                    // A Common character with script extensions without the segment's script
-                    // starts a script run of its own (`a\u{1}。`: the `。` gets its own hint).
-                    break
-                }
-                if start > g0 && emoji { break }
-                if start == g0 || hole { holes.append(clusters.count) }
-                clusters.append(PlanCluster(start: start, end: end, slot: slot))
-                if lastInWindow { break }
             }
             if reachedEnd { break }
             size *= 4
         }
         // The slots are valid if the walk did not empty the memo (nothing stores there from here on).
         let slotsValid = slotMemo != nil && slotMemo!.generation == walkGeneration
-        plannedEnd = clusters.last?.end ?? g0 + 1
+        plannedEnd = clusterCount > 0 ? clusters[clusterCount - 1].end : g0 + 1
         plannedStart = g0
         // Only `plannedFonts[0..<span]` is read for this plan: zeroed in place (the array keeps
         // its length from plan to plan, so it is not emptied and refilled).
@@ -434,15 +476,15 @@ struct FontFallback {
         // Each round asks for a font for the holes left (the first tried is the system's
         // choice for a hint character, then the last-resort font once); the font takes every
         // hole it renders. A hole's font is thus the first of `planFonts` that renders it.
-        asked.removeAll(keepingCapacity: true)
+        if !asked.isEmpty { asked.removeAll(keepingCapacity: true) }
         planHintEnd = Int.max
         var lastResortTried = false
-        planFonts.removeAll(keepingCapacity: true)
-        while !holes.isEmpty {
+        if !planFonts.isEmpty { planFonts.removeAll(keepingCapacity: true) }
+        while holeCount > 0 {
             var font: Font?
             if !lastResortTried {
                 let rightToLeft = paragraphLevels.map { g0 < $0.count && $0[g0] & 1 == 1 } ?? false
-                let (hint, readUpTo) = Self.hintCharacter(holes, clusters, units, rightToLeft: rightToLeft)
+                let (hint, readUpTo) = Self.hintCharacter(holes[0..<holeCount], clusters[0..<clusterCount], units, rightToLeft: rightToLeft)
                 if asked.isEmpty { planHintEnd = readUpTo }
                 if !asked.contains(hint) {
                     asked.append(hint)
@@ -459,11 +501,12 @@ struct FontFallback {
             // Through buffers: one uniqueness check per round, not two per hole.
             var planned: [UInt16] = []
             swap(&planned, &plannedFonts)
-            let kept = holes.withUnsafeMutableBufferPointer { holeBuffer in
+            let count = holeCount
+            holeCount = holes.withUnsafeMutableBufferPointer { holeBuffer in
                 planned.withUnsafeMutableBufferPointer { plannedBuffer in
                     clusters.withUnsafeBufferPointer { clusterBuffer in
                         var kept = 0
-                        for i in 0..<holeBuffer.count {
+                        for i in 0..<count {
                             let c = clusterBuffer[holeBuffer[i]]
                             let slot = slotsValid ? c.slot : -1
                             let rendered: Bool
@@ -485,10 +528,9 @@ struct FontFallback {
                 }
             }
             swap(&planned, &plannedFonts)
-            holes.removeLast(holes.count - kept)
         }
         // What no font renders shows .notdef from the primary font (Chromium's first candidate).
-        for h in holes { plannedFonts[clusters[h].start - g0] = Self.plannedPrimary }
+        for h in holes[0..<holeCount] { plannedFonts[clusters[h].start - g0] = Self.plannedPrimary }
     }
 
     /// A cluster of a plan's segment: its units and its `FontChoiceMemo` slot (−1: none).
@@ -517,7 +559,7 @@ struct FontFallback {
     /// before it were read); right to left, the holes at the segment's end were read first, so
     /// the character after the segment (whose script or level ended it) — `Int.max` when the
     /// segment may go on. The word cache keys a plan-starting word on this.
-    private static func hintCharacter(_ holes: [Int], _ clusters: [PlanCluster],
+    private static func hintCharacter(_ holes: ArraySlice<Int>, _ clusters: ArraySlice<PlanCluster>,
                                _ units: UnsafeBufferPointer<UInt16>, rightToLeft: Bool) -> (hint: UInt32, readUpTo: Int) {
         var first: UInt32?
         // Reads hole runs `holes[from..<to]`: the definite-script character and its end, if any.
@@ -636,7 +678,9 @@ extension FontFallback {
     }
 
     /// The state at unit `p` for a word ending at `q`, or nil when a plan covers `p` but ends
-    /// before `q` (then the word is analysed, not cached).
+    /// before `q` (then the word is analysed, not cached). Inlined, as ``holesTakeFirstFont(_:_:)``:
+    /// an out-of-line call on the builder's chooser copied the whole chooser (~350 bytes) first.
+    @inline(__always)
     func carried(at p: Int, through q: Int) -> CarriedState? {
         guard p < plannedEnd else { return CarriedState.outsidePlan }
         guard q <= plannedEnd else { return nil }
@@ -645,6 +689,7 @@ extension FontFallback {
 
     /// Whether every hole cluster the current plan covers in `p..<q` takes the plan's first
     /// font: then the plan's other fonts (found for holes elsewhere) do not matter there.
+    @inline(__always)
     func holesTakeFirstFont(_ p: Int, _ q: Int) -> Bool {
         var u = max(p, plannedStart)
         let end = min(q, plannedEnd)

@@ -52,16 +52,16 @@ extension TextLayout {
         struct Piece { var run: Int; var first: Int; var last: Int }
         var pieces: [Piece] = []
         var levels: [UInt8] = []
-        for (r, run) in p.runs.enumerated() where Int(run.end) > line.start && Int(run.start) < contentEnd {
-            let clusters = run.shaped.glyphClusters
-            var first = Int.max, last = -1
-            for g in clusters.indices {
-                let unit = Int(run.start) + Int(clusters[g])
-                if unit >= line.start && unit < contentEnd { first = min(first, g); last = max(last, g) }
-            }
-            guard last >= 0 else { continue }
+        // Runs are in logical order and do not overlap: the line's are found by a search, not a
+        // scan (a 10 MB text has a run per word, and every drawn line would pass them all).
+        let runs = p.runs
+        var r = Self.firstRun(in: runs, endingAfter: line.start)
+        while r < runs.count && Int(runs[r].start) < contentEnd {
+            let run = runs[r]
+            guard let (first, last) = Self.glyphRange(of: run, units: line.start..<contentEnd) else { r += 1; continue }
             pieces.append(Piece(run: r, first: first, last: last))
             levels.append(run.bidiLevel)
+            r += 1
         }
         var order = Array(0..<Int32(pieces.count))
         if levels.contains(where: { $0 != 0 }) {
@@ -108,7 +108,10 @@ extension TextLayout {
         let roundsRuns = p.withView { $0.headerFlags & MetricsBlock.HeaderFlag.bidiRuns != 0 }
         // The line's logically last part has its gap too when the line ends where its run does
         // (the run's rounding is then in the measured width).
-        func level(_ u: Int) -> UInt8? { p.runs.first { Int($0.start) <= u && u < Int($0.end) }?.bidiLevel }
+        func level(_ u: Int) -> UInt8? {
+            let k = Self.firstRun(in: runs, endingAfter: u)
+            return k < runs.count && Int(runs[k].start) <= u ? runs[k].bidiLevel : nil
+        }
         let endsAtRunEnd = roundsRuns && contentEnd > line.start && contentEnd < p.units.count && level(contentEnd - 1) != nil
             && level(contentEnd) != nil && level(contentEnd) != level(contentEnd - 1)
         for (v, index) in order.enumerated() {
@@ -167,8 +170,7 @@ extension TextLayout {
         // left; right to left (mirrored, at the visual end of its piece, perhaps after other
         // pieces) it stays and its right side goes.
         if startDelta != 0, let (k, g0) = startGlyph {
-            let movesItself = p.runs.first(where: { Int($0.start) <= line.start && Int($0.end) > line.start })
-                .map { $0.bidiLevel & 1 == 0 } ?? true
+            let movesItself = level(line.start).map { $0 & 1 == 0 } ?? true
             for j in k..<placed.count {
                 var xs = placed[j].x, advances = placed[j].advances
                 for g in xs.indices where j > k || g > g0 || (g == g0 && movesItself) { xs[g] += startDelta }
@@ -202,6 +204,52 @@ extension TextLayout {
         if line.hyphenated { appendMark(p.primaryFont.covers(0x2010) ? 0x2010 : 0x2D) }
         if line.ellipsized { appendMark(0x2026) }
         return placed
+    }
+
+    /// Index of the first of `runs` (logical order, not overlapping) that ends after unit `u`;
+    /// `runs.count` when none does.
+    static func firstRun(in runs: [GlyphRun], endingAfter u: Int) -> Int {
+        var lo = 0, hi = runs.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(runs[mid].end) <= u { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// The first and last glyph of `run` whose cluster lies in `units`; nil when none does. A run
+    /// the range covers whole takes all its glyphs. One the range cuts (a word split by
+    /// overflow-wrap, perhaps millions of glyphs long) is searched: HarfBuzz's clusters are
+    /// monotonic in a run at its default cluster level (ascending left to right, descending right
+    /// to left); the bounds found are checked against their neighbours, and a run that does not
+    /// pass is scanned glyph by glyph.
+    static func glyphRange(of run: GlyphRun, units: Range<Int>) -> (first: Int, last: Int)? {
+        let clusters = run.shaped.glyphClusters
+        let count = clusters.count, start = Int(run.start)
+        guard count > 0 else { return nil }
+        if start >= units.lowerBound && Int(run.end) <= units.upperBound { return (0, count - 1) }
+        func unit(_ g: Int) -> Int { start + Int(clusters[g]) }
+        func partition(_ isAfter: (Int) -> Bool) -> Int {
+            var lo = 0, hi = count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if isAfter(mid) { hi = mid } else { lo = mid + 1 }
+            }
+            return lo
+        }
+        let ascending = clusters[0] <= clusters[count - 1]
+        let first = ascending ? partition { unit($0) >= units.lowerBound } : partition { unit($0) < units.upperBound }
+        let last = (ascending ? partition { unit($0) >= units.upperBound } : partition { unit($0) < units.lowerBound }) - 1
+        if first > last {
+            // No glyph in range: its neighbours on either side of the search's answer are outside.
+            if (first == count || !units.contains(unit(first))) && (first == 0 || !units.contains(unit(first - 1))) { return nil }
+        } else if units.contains(unit(first)) && units.contains(unit(last))
+                    && (first == 0 || !units.contains(unit(first - 1))) && (last == count - 1 || !units.contains(unit(last + 1))) {
+            return (first, last)
+        }
+        var lo = Int.max, hi = -1
+        for g in 0..<count where units.contains(unit(g)) { lo = min(lo, g); hi = max(hi, g) }
+        return hi >= 0 ? (lo, hi) : nil
     }
 }
 
