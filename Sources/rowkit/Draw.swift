@@ -21,7 +21,7 @@ struct Draw: ParsableCommand {
 
     @OptionGroup var text: TextOptions
 
-    @Option(help: "Width in pixels the texts are laid out at.")
+    @Option(parsing: .unconditional, help: "Width in pixels the texts are laid out at.")
     var width: Double
 
     @Option(name: .customLong("text"), help: "A text to draw (repeatable).")
@@ -33,7 +33,7 @@ struct Draw: ParsableCommand {
     @Option(help: "Output file: .png, .pdf or .svg.")
     var output: String
 
-    @Option(help: "Lines per paragraph at most; a cut paragraph ends with an ellipsis.")
+    @Option(parsing: .unconditional, help: "Lines per paragraph at most; a cut paragraph ends with an ellipsis.")
     var maxLines: Int?
 
     @Option(help: "Alignment: natural, leading, center or trailing.")
@@ -42,10 +42,10 @@ struct Draw: ParsableCommand {
     @Option(help: "Text color as #rrggbb.")
     var color: String = "#000000"
 
-    @Option(help: "Space around and between paragraphs, in pixels.")
+    @Option(parsing: .unconditional, help: "Space around and between paragraphs, in pixels.")
     var padding: Double = 8
 
-    @Option(help: "Device pixels per pixel for PNG output (0.05...8).")
+    @Option(parsing: .unconditional, help: "Device pixels per pixel for PNG output (0.05...8).")
     var scale: Double = 1
 
     @Flag(help: "Outline every line box and paragraph box.")

@@ -23,7 +23,7 @@ struct Heights: ParsableCommand {
 
     @OptionGroup var source: DataOptions
 
-    @Option(help: "List width in pixels.")
+    @Option(parsing: .unconditional, help: "List width in pixels.")
     var width: Double
 
     func validate() throws {

@@ -20,7 +20,7 @@ struct Measure: ParsableCommand {
 
     @OptionGroup var text: TextOptions
 
-    @Option(help: "Width(s) in pixels, comma-separated, e.g. 150,300,600.")
+    @Option(parsing: .unconditional, help: "Width(s) in pixels, comma-separated, e.g. 150,300,600.")
     var width: String?
 
     @Option(help: "JSON Lines input file, or - for standard input.")

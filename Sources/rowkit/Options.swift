@@ -9,13 +9,13 @@ struct TextOptions: ParsableArguments {
     @Option(help: "Font family, or the path of a font file.")
     var font: String = "DejaVu Sans"
 
-    @Option(help: "Font weight: regular, bold or 100...900.")
+    @Option(parsing: .unconditional, help: "Font weight: regular, bold or 100...900.")
     var weight: String = "regular"
 
-    @Option(help: "Font size in pixels.")
+    @Option(parsing: .unconditional, help: "Font size in pixels.")
     var size: Double = 13
 
-    @Option(name: .customLong("line-height"), help: "Line height in pixels, or normal (default: round(1.25 × size)).")
+    @Option(name: .customLong("line-height"), parsing: .unconditional, help: "Line height in pixels, or normal (default: round(1.25 × size)).")
     var lineHeight: LineHeightArgument?
 
     @Option(name: .customLong("white-space"), help: "normal (collapse white space) or pre-wrap (keep it, break at \\n).")

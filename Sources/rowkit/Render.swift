@@ -26,22 +26,22 @@ struct Render: ParsableCommand {
 
     @OptionGroup var source: DataOptions
 
-    @Option(help: "List width in pixels.")
+    @Option(parsing: .unconditional, help: "List width in pixels.")
     var width: Double
 
-    @Option(help: "Top of the viewport in the list, in pixels.")
+    @Option(parsing: .unconditional, help: "Top of the viewport in the list, in pixels.")
     var offset: Double?
 
-    @Option(help: "Viewport height in pixels (default: the whole list).")
+    @Option(parsing: .unconditional, help: "Viewport height in pixels (default: the whole list).")
     var height: Double?
 
-    @Option(help: "Row drawn in the selected state (0-based, counting rows across sections).")
+    @Option(parsing: .unconditional, help: "Row drawn in the selected state (0-based, counting rows across sections).")
     var selected: Int?
 
     @Flag(help: "Outline every element's frame and every line box.")
     var debugFrames = false
 
-    @Option(help: "Device pixels per pixel for PNG output (0.05...8).")
+    @Option(parsing: .unconditional, help: "Device pixels per pixel for PNG output (0.05...8).")
     var scale: Double = 1
 
     @Option(help: "Folder of NAME.png images (built-in icons are used otherwise).")

@@ -30,25 +30,25 @@ struct View: ParsableCommand {
     @Option(help: "Rows: .json (array of objects or {\"sections\": [...]}) or .jsonl (one object per line).")
     var data: String?
 
-    @Option(help: "Show N generated rows of the cell (1...1000000) instead of --data.")
+    @Option(parsing: .unconditional, help: "Show N generated rows of the cell (1...1000000) instead of --data.")
     var sample: Int?
 
-    @Option(name: .customLong("section-size"), help: "With --sample: group rows into sections of this many rows with headers.")
+    @Option(name: .customLong("section-size"), parsing: .unconditional, help: "With --sample: group rows into sections of this many rows with headers.")
     var sectionSize: Int?
 
     @Option(help: "Folder of NAME.png images (built-in icons are used otherwise).")
     var images: String?
 
-    @Option(help: "Width of the list's drawing area in pixels.")
+    @Option(parsing: .unconditional, help: "Width of the list's drawing area in pixels.")
     var width: Double = 390
 
-    @Option(help: "Height of the list's drawing area in pixels.")
+    @Option(parsing: .unconditional, help: "Height of the list's drawing area in pixels.")
     var height: Double = 844
 
     @Flag(help: "No title bar or frame (implied by --script and --frame-log).")
     var undecorated = false
 
-    @Option(help: "Insert a new row above the viewport every MS milliseconds (a chat or feed).")
+    @Option(parsing: .unconditional, help: "Insert a new row above the viewport every MS milliseconds (a chat or feed).")
     var live: Double?
 
     @Option(name: .customLong("at-top"), help: """
@@ -69,7 +69,7 @@ struct View: ParsableCommand {
     @Option(help: "Replay timed actions from FILE, one per line: '<seconds> <action> [args]'.")
     var script: String?
 
-    @Option(name: .customLong("quit-after"), help: "Close the window SECONDS after the first frame.")
+    @Option(name: .customLong("quit-after"), parsing: .unconditional, help: "Close the window SECONDS after the first frame.")
     var quitAfter: Double?
 
     enum TopInsertPolicy: String, ExpressibleByArgument, CaseIterable {

@@ -244,4 +244,32 @@ import Testing
             #expect(process.terminationStatus == 1 && text.contains(message), "\(arguments): \(process.terminationStatus) \(text)")
         }
     }
+
+    /// A negative number given to a numeric option was read as an unknown flag, and the error
+    /// was "Missing value for '--quit-after'" (every numeric option of every command). The value
+    /// is now taken and checked, so the range error names the option and the value.
+    @Test(arguments: [
+        ("measure --width -5", "--width takes non-negative numbers separated by commas, not '-5'"),
+        ("measure --size -5", "--size must be a number in (0, 10000], not -5.0"),
+        ("measure --weight -5", "--weight must be regular, bold or a number 1...1000, not '-5'"),
+        ("measure --line-height -5", "'-5' is invalid for '--line-height"),
+        ("draw --width -5 --output o.png", "--width must be in (0, 30000], not -5.0"),
+        ("draw --width 100 --max-lines -1 --output o.png", "--max-lines must be at least 1"),
+        ("draw --width 100 --padding -1 --output o.png", "--padding must be in [0, 1000]"),
+        ("draw --width 100 --scale -1 --output o.png", "--scale must be in 0.05...8.0, not -1.0"),
+        ("heights --width -5 --data -", "--width must be in [1, 30000], not -5.0"),
+        ("render --width 100 --offset -5 --height 10 --output o.png", "--offset must be a non-negative number"),
+        ("render --width 100 --selected -1 --output o.png", "--selected must be a row number, 0 or more, not -1"),
+        ("view --sample -5", "--sample must be in 1...1000000, not -5"),
+        ("view --sample 5 --section-size -1", "--section-size must be at least 1"),
+        ("view --sample 5 --live -1", "--live must be in [1, 86400000] milliseconds"),
+        ("view --sample 5 --quit-after -1", "--quit-after must be in [0, 86400] seconds"),
+    ])
+    func aNegativeNumberIsCheckedNotTakenForAFlag(_ arguments: String, _ message: String) {
+        let scratch = Scratch()
+        let run = scratch.rowkit(arguments)
+        expectRun(run, status: 64, stderr: [message])
+        #expect(!run.stderr.contains("Missing value"), "\(run)")
+        #expect(scratch.contents.isEmpty, "nothing written: \(scratch.contents)")
+    }
 }
