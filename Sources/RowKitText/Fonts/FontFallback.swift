@@ -553,7 +553,7 @@ struct FontFallback {
     /// character of another script. `a\u{1}مرحبا\u{7F}` (Liberation Serif): the U+0001 is in the
     /// Latin run, shaped apart from the Arabic item's DEL (its own hint: .notdef, 5.77 px), while
     /// `\u{1}مرحبا\u{7F}` and ` \u{1}مرحبا\u{7F}` put it in the Arabic run, sharing the DEL's hint
-    /// (Noto Sans Symbols2, no width; docs/CHROMIUM.md §3(m), fifteenth round). A plan starting at
+    /// (Noto Sans Symbols2, no width; docs/CHROMIUM.md §3(n), fifteenth round). A plan starting at
     /// a character of a definite script, or at one with extensions (which opens a run of its own
     /// or joins a run that allows it — approximated as its own), reads nothing before `g0`.
     /// `dependsOnText`: the answer depends on text before `g0` (the word cache must not key the
