@@ -284,6 +284,31 @@ import Testing
         #expect(try lineTexts("built\u{90}the wooden boat\u{2028}by", width: 128, oblique).contains("n boat\u{2028}"))
     }
 
+    /// docs/CHROMIUM.md §3(m), fifteenth round: Chromium's script segmenter runs over the whole
+    /// paragraph, so a Common hole continues the script run before it, across bidi items: after
+    /// `a`, `ж`, `吧` or `a。` a U+0001 is shaped apart from the Arabic or Thai after it (its own
+    /// hint: the primary's .notdef), while at the start or after a space or digit it shares the
+    /// run's hint (a DEL's: Noto Sans Symbols2, no width). Widths read from Chromium (DejaVu Sans
+    /// 15.76 px, one `white-space: pre` span per page).
+    @Test func aCommonHoleContinuesTheScriptRunBeforeIt() throws {
+        let dejaVu = style(family: "DejaVu Sans", size: 15.76)
+        for (text, expected) in [("ж\u{1}مرحبا\u{7F}ب", 74.906), ("a\u{1}ก\u{7F}", 28.562), ("a。\u{1}مرحبا\u{7F}ب", 86.109),
+                                 ("مرحبا\u{1}a\u{7F}b", 65.531), ("1\u{1}مرحبا\u{7F}ب", 61.281), ("\u{1}ก\u{7F}", 28.359),
+                                 ("吧\u{1}ก\u{7F}", 34.656), ("a\u{1} مرحبا\u{7F}ب", 75.375)] {
+            let width = try Self.textWidth(text, dejaVu)
+            #expect(abs(width - expected) < 0.02, "\(text.unicodeScalars.map { String($0.value, radix: 16) }): \(width)")
+        }
+        // The same word with no run before it (zero-width U+0001), then after `a `: a word cache
+        // keyed on the word alone would give the second the first one's fonts.
+        #expect(abs(try Self.textWidth("\u{1}مرحبا\u{7F}ب a", dejaVu) - 65.922) < 0.02)
+        #expect(abs(try Self.textWidth("a \u{1}مرحبا\u{7F}ب a", dejaVu) - 90.047) < 0.02)
+        // random/controls/0099 of seed 4202 (Roboto, not installed: Liberation Serif Bold).
+        let roboto = TextStyle(font: FontDescriptor(family: "Roboto", weight: FontWeight(700)), size: 15.76,
+                               lineHeight: .pixels(20), lang: "th")
+        let lines = try lineTexts("今天天气很好，我们去公园散步吧。\u{1}مرحبا\u{7F}بكم في موقعنا\tCould", width: 59.57, roboto)
+        #expect(lines.count == 10 && lines[5] == "吧。\u{1}مر", "\(lines)")
+    }
+
     /// The summed advances of `text` in `style`.
     static func textWidth(_ text: String, _ style: TextStyle) throws -> Double {
         let p = try PreparedText(text, style: style)

@@ -131,6 +131,7 @@ struct FontFallback {
         plansMade = initial.plansMade
         itemBoundaries = initial.itemBoundaries
         lastSeparator = initial.lastSeparator
+        planContinuesRunBefore = initial.planContinuesRunBefore
     }
 
     /// A tab or newline kept by `pre-wrap`: Chromium's line builder makes it a control item of
@@ -391,6 +392,8 @@ struct FontFallback {
             swap(&asked, &planAsked)
         }
         var clusterCount = 0, holeCount = 0
+        let context = scriptRunContext(units, at: g0)
+        planContinuesRunBefore = context.dependsOnText
         // The segment runs from g0 while the script stays the same, at most 2048 units. Its
         // graphemes are found in a window that grows until the segment ends inside it (the
         // last grapheme of a window that stops short of the text is not trusted).
@@ -424,7 +427,10 @@ struct FontFallback {
             var reachedEnd = true
             clusters.withUnsafeMutableBufferPointer { clusterBuffer in
                 holes.withUnsafeMutableBufferPointer { holeBuffer in
-                    var script: Int32 = -1
+                    // A plan starting at a Common cluster continues the script run before it
+                    // (Chromium's segmenter runs over the whole paragraph, not per item).
+                    var script: Int32 = context.script
+                    var opener = context.opener
                     var start = g0
                     var k = 0
                     while true {
@@ -446,7 +452,13 @@ struct FontFallback {
                             && (isItemBoundary(units[start]) || isItemBoundary(units[start - 1]) || Self.contains(itemBoundaries, start)) { break }
                         let (hole, s, emoji, slot) = planClusterInfo(slotMemo, units, start, end)
                         if s > 1 && s != 103 {
-                            if script < 0 { script = s } else if s != script { break }
+                            if script < 0 {
+                                // A run opened by a Common character with script extensions
+                                // takes only a script among them.
+                                if let opener, Self.extensionsExclude(s, opener) { break }
+                                script = s
+                                opener = nil
+                            } else if s != script { break }
                         } else if script >= 0 && Self.extensionsExclude(script, UnicodeAnalysis.scalar(at: start, in: units).0) {
                             // A Common character with script extensions without the segment's script
                             // starts a script run of its own (`a\u{1}。`: the `。` gets its own hint).
@@ -532,6 +544,50 @@ struct FontFallback {
         // What no font renders shows .notdef from the primary font (Chromium's first candidate).
         for h in holes[0..<holeCount] { plannedFonts[clusters[h].start - g0] = Self.plannedPrimary }
     }
+
+    /// The script run a plan starting at `g0` continues, as Chromium's script segmenter sees it
+    /// (`ScriptRunIterator`, run over the whole paragraph and only then cut at the shaping
+    /// items): a Common character (no script extensions) joins the run before it, so a plan
+    /// starting at one belongs to the script met first looking back (`script`, −1: none), or to
+    /// the run a Common character with script extensions opened there (`opener`), and ends at a
+    /// character of another script. `a\u{1}مرحبا\u{7F}` (Liberation Serif): the U+0001 is in the
+    /// Latin run, shaped apart from the Arabic item's DEL (its own hint: .notdef, 5.77 px), while
+    /// `\u{1}مرحبا\u{7F}` and ` \u{1}مرحبا\u{7F}` put it in the Arabic run, sharing the DEL's hint
+    /// (Noto Sans Symbols2, no width; docs/CHROMIUM.md §3(n), fifteenth round). A plan starting at
+    /// a character of a definite script, or at one with extensions (which opens a run of its own
+    /// or joins a run that allows it — approximated as its own), reads nothing before `g0`.
+    /// `dependsOnText`: the answer depends on text before `g0` (the word cache must not key the
+    /// plan on its own chunk). At most 256 units back.
+    private func scriptRunContext(_ units: UnsafeBufferPointer<UInt16>, at g0: Int) -> (script: Int32, opener: UInt32?, dependsOnText: Bool) {
+        let (first, _) = UnicodeAnalysis.scalar(at: g0, in: units)
+        let firstScript = ICU.script(first)
+        if (firstScript > 1 && firstScript != 103) || Self.hasScriptExtensions(first) { return (-1, nil, false) }
+        var i = g0
+        var opener: UInt32?
+        let stop = max(0, g0 - 256)
+        while i > stop {
+            i -= 1
+            // The scalar ending at i (a low surrogate with its high one).
+            var scalar = UInt32(units[i])
+            if scalar & 0xFC00 == 0xDC00 && i > 0 && units[i - 1] & 0xFC00 == 0xD800 {
+                i -= 1
+                scalar = 0x10000 + ((UInt32(units[i]) & 0x3FF) << 10) + (scalar & 0x3FF)
+            }
+            let s = ICU.script(scalar)
+            if s > 1 && s != 103 {
+                // The definite script before a character with extensions: the run is that
+                // script if the extensions allow it, else the extensions opened a run.
+                if let opener, Self.extensionsExclude(s, opener) { return (-1, opener, true) }
+                return (s, nil, true)
+            }
+            if opener == nil && Self.hasScriptExtensions(scalar) { opener = scalar }
+        }
+        return (-1, opener, true)
+    }
+
+    /// Whether the current plan's segment was decided with text before its start
+    /// (``scriptRunContext(_:at:)``): a word starting such a plan is analysed, not cached.
+    private(set) var planContinuesRunBefore = false
 
     /// A cluster of a plan's segment: its units and its `FontChoiceMemo` slot (−1: none).
     private struct PlanCluster {

@@ -248,12 +248,14 @@ struct ChunkedBuilder {
                 if state.script == 1 && !builder.fallback.holesTakeFirstFont(p, q) { cacheable = false }
                 // A plan started in the chunk looked past it: its analysis holds wherever the same
                 // plan starts at the same place (a hit makes the plan again) when it was the only
-                // one, its hint character was inside the chunk and the chunk's holes took its first font.
+                // one, its hint character was inside the chunk and the chunk's holes took its first font
+                // (and its segment did not continue a script run from before it).
                 var planStart = -1
                 if builder.fallback.plansMade != plansBefore {
                     let start = builder.fallback.plannedStart
                     if cacheable && state == .outsidePlan && builder.fallback.plansMade == plansBefore + 1 && start >= p && start < q
-                        && builder.fallback.planHintEnd <= q && builder.fallback.holesTakeFirstFont(p, q) {
+                        && builder.fallback.planHintEnd <= q && builder.fallback.holesTakeFirstFont(p, q)
+                        && !builder.fallback.planContinuesRunBefore {
                         planStart = start - p
                     } else {
                         cacheable = false
