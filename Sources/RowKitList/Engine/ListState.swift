@@ -6,6 +6,10 @@ struct ListState<Measurer: RowMeasurer>: Sendable {
     typealias Form = Measurer.Measuring
 
     // Items and sections: records, ids and heights are three columns in list order.
+    /// First of the stored properties: its place does not depend on the measurer's types, so
+    /// unspecialized code (a caller in another module) reaches it without the runtime's type
+    /// metadata (y → row, offsets; see `StateLock`).
+    var heights: HeightIndex
     var items: ItemStore
     var ids: BlockedArray<ID> {
         didSet { idsVersion &+= 1 }
@@ -14,7 +18,6 @@ struct ListState<Measurer: RowMeasurer>: Sendable {
     /// this did not move meanwhile).
     var idsVersion = 0
     var sections: SectionTable
-    var heights: HeightIndex
     /// Every item's id, for uniqueness checks and `contains(id:)`; nil while not built yet (an
     /// init that could check uniqueness without it, see `IDColumn`): built on first use
     /// (``idSet``) or in the background (``ListEngine/buildIDSetIfNeeded()``).
