@@ -138,10 +138,15 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
     public let engine: ListEngine<Measurer>
     /// Makes the rows `insertAtTop` inserts (`--live` rows, a script's `insert`).
     public var makeRows: ((Int) -> [Measurer.Row])?
+    /// The id a user knows a row by, from the engine's id (``ViewItem/id``, the frame log's
+    /// `firstId`): ids made for the engine (a data source's row numbers) map back to the rows' own.
+    public let idText: (Measurer.Row.ID) -> String
 
-    /// A seam over `engine`; `makeRows` makes the rows ``insertAtTop(count:stayAtTop:)`` inserts.
-    public init(_ engine: ListEngine<Measurer>, makeRows: ((Int) -> [Measurer.Row])? = nil) {
+    /// A seam over `engine`; `makeRows` makes the rows ``insertAtTop(count:stayAtTop:)`` inserts,
+    /// `idText` names a row by its engine id (default: the id as text).
+    public init(_ engine: ListEngine<Measurer>, makeRows: ((Int) -> [Measurer.Row])? = nil, idText: ((Measurer.Row.ID) -> String)? = nil) {
         self.engine = engine
+        self.idText = idText ?? { "\($0)" }
         self.makeRows = makeRows
     }
 
@@ -165,9 +170,16 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
     /// Rows in `section` (0 for a section not in the list).
     public func numberOfRows(inSection section: Int) -> Int { (try? engine.numberOfRows(inSection: section)) ?? 0 }
 
-    /// Runs `body` until no background result landed while it ran (at most 16 tries).
+    /// Whether background results are applied through the UI thread's loop, between the seam's
+    /// calls (``deliverBackgroundResults(through:layoutChanged:)``): then nothing lands while a read runs.
+    private var resultsBetweenCalls = false
+
+    /// Runs `body` until no background result landed while it ran (at most 16 tries); once
+    /// when results land only between calls. (The body's own measuring lowers the count too:
+    /// repeating it then measured up to 16 foreground budgets of zero-height rows a frame.)
     @discardableResult
     func quietly<T>(_ body: () throws -> T) rethrows -> T {
+        if resultsBetweenCalls { return try body() }
         var tries = 0
         while true {
             let before = engine.unmeasuredCount
@@ -196,7 +208,7 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
 
     private func visibleItems() throws -> [ViewItem] {
         try engine.visibleItems().map {
-            ViewItem(index: $0.index, kind: $0.kind, indexPath: $0.indexPath, id: "\($0.id)", y: $0.y, height: $0.height, state: $0.state)
+            ViewItem(index: $0.index, kind: $0.kind, indexPath: $0.indexPath, id: idText($0.id), y: $0.y, height: $0.height, state: $0.state)
         }
     }
 
@@ -245,7 +257,7 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
     /// Item `index`'s kind, path and id (a row 0 placeholder for an index not in the list).
     public func item(at index: Int) -> (kind: ListItemKind, indexPath: RowPath, id: String) {
         guard let item = try? engine.item(at: index) else { return (.row, RowPath(section: 0, row: 0), "") }
-        return (item.kind, item.indexPath, "\(item.id)")
+        return (item.kind, item.indexPath, idText(item.id))
     }
 
     /// The flat index of the row at `path`, or nil.
@@ -305,6 +317,7 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
                                          layoutChanged: @escaping @Sendable (_ unmeasured: Int) -> Void) {
         engine.callbackExecutor = ListExecutor(executor)
         engine.appliesResultsOnExecutor = true
+        resultsBetweenCalls = true
         engine.layoutObserver = { change in layoutChanged(change.unmeasuredCount) }
     }
 

@@ -145,12 +145,13 @@ struct View: ParsableCommand {
                                             dataSource: generator, measurer: BackgroundPriorityMeasurer(SampleMeasurer(cells: cells)),
                                             width: listWidth)
                 let live = Counter()
-                return (EngineSeam(engine) { n in
+                // The frame log and warnings name rows by their rows' ids ("r5", "live-0"), not the numbers the engine keeps.
+                return (EngineSeam(engine, makeRows: { n in
                     (0..<n).map { _ in
                         let k = live.next()
-                        return SampleRow(id: SampleRows.liveIDs + k, row: generator.row(id: "live-\(k)", index: k, seed: 0x11fe))
+                        return SampleRow(id: SampleRows.liveIDs + k, row: generator.row(id: SampleRows.rowID(SampleRows.liveIDs + k), index: k, seed: 0x11fe))
                     }
-                }, { ViewportPainter(engine: engine, images: $0) })
+                }, idText: SampleRows.rowID), { ViewportPainter(engine: engine, images: $0) })
             }
         }
         do { try ListWindow.openDisplay() } catch { throw CommandError(error.description) }
@@ -222,6 +223,13 @@ struct SampleRows: ListDataSource {
         + "bidi arabic hebrew thai korean japanese chinese browser chromium pango cairo harfbuzz").split(separator: " ").map(String.init)
     static let lengths = [2, 4, 6, 10, 18, 30, 45]
 
+    /// The id of the row whose engine id (its number) is `id`: "r5" for generated row 5,
+    /// "s0-header" for section 0's header, "live-3" for the fourth row inserted live.
+    static func rowID(_ id: Int) -> String {
+        if id < 0 { return "s\(-1 - id)-header" }
+        return id >= liveIDs ? "live-\(id - liveIDs)" : "r\(id)"
+    }
+
     /// Row `index` of a generated set (`seed` picks the set).
     func row(id: String, index: Int, seed: UInt64) -> ListRow {
         let samples = template.samples.isEmpty ? [RowData()] : template.samples
@@ -247,10 +255,10 @@ struct SampleRows: ListDataSource {
     /// The row with `id` (the engine asks from any thread).
     func row(for id: Int, kind: ListItemKind, at indexPath: ListIndexPath) throws -> SampleRow {
         if id < 0 {
-            return SampleRow(id: id, row: ListRow(id: "s\(-1 - id)-header", template: "section-header", data: ["title": "Section \(-id)"]))
+            return SampleRow(id: id, row: ListRow(id: Self.rowID(id), template: "section-header", data: ["title": "Section \(-id)"]))
         }
         guard id < Self.liveIDs else { throw SampleRowError.unknownID(id) }
-        return SampleRow(id: id, row: row(id: "r\(id)", index: id, seed: 7))
+        return SampleRow(id: id, row: row(id: Self.rowID(id), index: id, seed: 7))
     }
 }
 

@@ -435,6 +435,45 @@ def test_frame_log_is_written_in_place(data):
     check(missing.returncode == 1 and "No such file or directory" in missing.stderr, f"missing folder: {missing.stderr!r}")
 
 
+def test_sample_rows_are_named_by_their_ids():
+    # --sample keeps rows by number; the frame log names them as the rows do ("r57",
+    # "s0-header", "live-0"), not by the engine's numbers ("57", "-1", "1099511627776").
+    script = os.path.join(OUT, "sample-ids.txt")
+    with open(script, "w") as f:
+        f.write("0.1 scroll-to 57 top\n0.4 scroll-to 0 top\n0.6 insert 2\n0.9 quit\n")
+    log = os.path.join(OUT, "sample-ids.frames.jsonl")
+    result = run([ROWKIT, "view", "--sample", "300", "--at-top", "show-new", "--width", "390", "--height", "400",
+                  "--script", script, "--frame-log", log], timeout=120)
+    check(result.returncode == 0, f"view failed: {result.stderr}")
+    ids = [json.loads(line)["firstId"] for line in open(log)]
+    check(ids[0] == "r0" and "r57" in ids, f"generated rows: {ids}")
+    check(ids[-1] == "live-0", f"after inserting two rows at the top (show-new): {ids[-1]!r}")
+    result = run([ROWKIT, "view", "--sample", "300", "--section-size", "20", "--quit-after", "0", "--frame-log", log], timeout=120)
+    check(result.returncode == 0, f"view failed: {result.stderr}")
+    first = json.loads(open(log).readline())["firstId"]
+    check(first == "s0-header", f"a section header: {first!r}")
+
+
+def test_zero_height_rows_do_not_delay_the_first_frame():
+    # 200,000 rows of empty text (0 px tall each): every one of them lies in the viewport, so the
+    # first frame measured them all (200,000 rows, 4.8 s in a debug build) before anything showed.
+    # Now a frame measures a bounded number and the background does the rest.
+    template = os.path.join(OUT, "zero.yaml")
+    with open(template, "w") as f:
+        f.write('name: zero\nlayout:\n  text: {field: t}\nsamples:\n  - {t: ""}\n')
+    rows = os.path.join(OUT, "zero.jsonl")
+    with open(rows, "w") as f:
+        for i in range(200_000):
+            f.write(f'{{"id": "z{i}", "t": ""}}\n')
+        f.write('{"id": "last", "t": "The only row with text."}\n')
+    log = os.path.join(OUT, "zero.frames.jsonl")
+    result = run([ROWKIT, "view", "--cell", template, "--data", rows, "--width", "390", "--height", "300",
+                  "--quit-after", "0", "--frame-log", log], timeout=300)
+    check(result.returncode == 0, f"view failed: {result.stderr}")
+    frames = [json.loads(line) for line in open(log)]
+    check(frames and frames[0]["unmeasured"] > 150_000, f"the first frame waited for the rows: {frames[:1]}")
+
+
 def test_errors():
     bad = os.path.join(OUT, "bad-script.txt")
     with open(bad, "w") as f:
@@ -487,6 +526,8 @@ def main():
         ("idle means idle", lambda: test_idle_means_idle(data), True),
         ("scripted run", lambda: test_scripted_run(data), True),
         ("frame log is written in place", lambda: test_frame_log_is_written_in_place(data), True),
+        ("sample rows are named by their ids", lambda: test_sample_rows_are_named_by_their_ids(), True),
+        ("zero-height rows do not delay the first frame", lambda: test_zero_height_rows_do_not_delay_the_first_frame(), True),
     ]
     problem = display_problem()
     passed = failed = skipped = 0

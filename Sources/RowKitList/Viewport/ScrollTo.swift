@@ -44,6 +44,9 @@ extension ListEngine {
         // until every row in it is measured; the offset is set in the lock hold that finds them
         // all measured, so nothing can move in between.
         var failed = Set<UInt32>()   // serials of rows around the target that cannot be measured
+        // Rows of zero height around the target all lie in its window: past the budget it is
+        // placed among estimates, which anchoring keeps still when they are measured later.
+        var budget: Int?
         for _ in 0..<10_000 {
             let step = try state.withLock { s throws(ListError) -> ForegroundStep<Void, Measurer> in
                 let index = try s.rowIndex(path)
@@ -52,7 +55,12 @@ extension ListEngine {
                 // the viewport's edges and the row are those that decide.
                 let top = s.heights.offset(of: index)
                 let offset = s.clampOffset(top - s.screenY(ofItem: index, for: position))
-                if let chunk = s.takeChunk(covering: s.scrollWindow(ofItem: index, at: top - offset), failed: failed) { return .measure(chunk) }
+                let left = budget ?? s.foregroundBudget
+                budget = left
+                if left > 0, let part = s.unmeasuredPart(of: s.scrollWindow(ofItem: index, at: top - offset), limit: left, failed: failed),
+                   let chunk = s.takeChunk(covering: part, failed: failed) {
+                    return .measure(chunk)
+                }
                 s.contentOffset = offset
                 return .done(())
             }
@@ -60,6 +68,7 @@ extension ListEngine {
             case .done:
                 return
             case .measure(let chunk):
+                budget = budget.map { $0 - chunk.count }
                 let results = context.measure(chunk)
                 let targetMeasured = state.withLock { s in
                     s.apply(chunk, results)

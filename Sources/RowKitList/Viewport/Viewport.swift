@@ -1,3 +1,6 @@
+/// Stops a scan of the items at the first one that matches.
+struct FoundItem: Error { let index: Int }
+
 /// The viewport: geometry, scrolling and the items it shows.
 extension ListState {
     /// Flat indices of the items intersecting the viewport with overscan.
@@ -10,6 +13,27 @@ extension ListState {
         // bottom edge are.
         let last = max(first, heights.row(at: max(top, bottom - 1.0 / HeightIndex.unitsPerPixel)) ?? first)
         return first..<(last + 1)
+    }
+
+    /// Most items one call measures on the caller's thread to fill the viewport (or to place a
+    /// `scrollTo` target): every item a viewport of rows at least 1 px tall can show, and 1,024
+    /// more. Only rows of (nearly) zero height reach it: each lies in the viewport, so a list of
+    /// 200,000 of them was measured whole before its first frame (4.8 s in a debug build); past
+    /// the budget the call returns what is measured and the background measures the rest.
+    var foregroundBudget: Int { 1_024 + Int(min(1_000_000, viewportHeight + 2 * overscan)) }
+
+    /// The part of `range` one foreground round measures: from its first item not measured yet
+    /// (items whose serial is in `failed` count as measured) on, at most `limit` items; nil when
+    /// every item in `range` is measured.
+    func unmeasuredPart(of range: Range<Int>, limit: Int, failed: Set<UInt32> = []) -> Range<Int>? {
+        do {
+            try items.forEach(in: range) { index, item in
+                if item.generation != generation && (failed.isEmpty || !failed.contains(item.serial)) { throw FoundItem(index: index) }
+            }
+        } catch let found as FoundItem {
+            return found.index..<min(range.upperBound, found.index + max(1, limit))
+        } catch {}   // forEach throws only what its body does
+        return nil
     }
 
     func visibleItems(in range: Range<Int>) -> [VisibleItem<ID>] {
@@ -162,20 +186,27 @@ extension ListEngine {
     /// heights, which can bring more items into view): `before` runs in each round's lock hold
     /// before the visible range is taken, `apply` applies a round's results. Each round measures
     /// at least one item unless another thread changes the width meanwhile, so the bound only
-    /// guards against that.
+    /// guards against that. Past the state's `foregroundBudget` of items measured (rows of zero
+    /// height, all in view) it returns the visible items down to the first unmeasured one.
     private func measureVisibleRounds(before: (inout ListState<Measurer>) -> Void,
                                       apply: (inout ListState<Measurer>, MeasureChunk<Measurer>, MeasureResults) -> Void) throws(ListError) -> [VisibleItem<ID>] {
+        var budget: Int?
         for _ in 0..<10_000 {
             let step = state.withLock { s -> ForegroundStep<[VisibleItem<ID>], Measurer> in
                 before(&s)
                 let range = s.visibleRange()
-                if let chunk = s.takeChunk(covering: range) { return .measure(chunk) }
+                let left = budget ?? s.foregroundBudget
+                budget = left
+                guard let part = s.unmeasuredPart(of: range, limit: left) else { return .done(s.visibleItems(in: range)) }
+                if left <= 0 { return .done(s.visibleItems(in: range.lowerBound..<part.lowerBound)) }
+                if let chunk = s.takeChunk(covering: part) { return .measure(chunk) }
                 return .done(s.visibleItems(in: range))
             }
             switch step {
             case .done(let visible):
                 return visible
             case .measure(let chunk):
+                budget! -= chunk.count
                 let results = context.measure(chunk)
                 state.withLock { s in apply(&s, chunk, results) }
                 if let failure = results.failure { throw failure }

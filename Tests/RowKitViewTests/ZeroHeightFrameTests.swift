@@ -1,0 +1,28 @@
+import Foundation
+import RowKitCells
+import RowKitList
+import RowKitListCells
+import Testing
+@testable import RowKitView
+
+/// The window's first frame over a list of zero-height rows waits for a bounded number of them.
+@Suite struct ZeroHeightFrameTests {
+    /// The seam read the viewport "quietly" (again while the unmeasured count moved), and its own
+    /// measuring moves it: with zero-height rows each read measured the engine's whole
+    /// foreground budget again, 16 times a frame. With results delivered through the UI loop
+    /// (as the window does) one read is enough and the frame measures one budget.
+    @Test func aFrameMeasuresOneForegroundBudget() throws {
+        let count = 60_000
+        let rows = (0..<count).map { ListRow(id: "z\($0)", template: "t", data: RowData(["h": .number(0)])) }
+        let engine = try ListEngine(sections: [ListSection(rows: rows)], measurer: FieldHeightMeasurer(), width: 400)
+        let seam = EngineSeam(engine)
+        // Jobs are queued and never run: no background result lands during the frame.
+        seam.deliverBackgroundResults(through: { _ in }, layoutChanged: { _ in })
+        let model = ListViewModel(list: seam, width: 400, height: 600)
+        let frame = try model.makeFrame()
+        let measured = count - engine.unmeasuredCount
+        // The engine's budget for a 600 px viewport is 1,024 + 600 items.
+        #expect(measured > 0 && measured <= 2 * (1_024 + 600), "measured \(measured)")
+        #expect(frame.items.allSatisfy { $0.height == 0 })
+    }
+}
