@@ -184,15 +184,28 @@ package struct HeightIndex: Sendable {
         guard target < total else { return count - 1 }
         // First block whose cumulative height exceeds target.
         let (b, before) = blockHeights.search(target)
-        var sum = before
-        var rowsBefore = Int(blockCounts.prefix(b))
-        let block = blocks[b]
-        for (i, h) in block.enumerated() {
-            sum += Int64(h)
-            if sum > target { return rowsBefore + i }
+        let rowsBefore = Int(blockCounts.prefix(b))
+        // Within the block: whole groups of 8 rows while they end at or above target (their sum
+        // vectorizes), then row by row — about a fifth of the instructions of a plain scan.
+        let found: Int? = blocks[b].withUnsafeBufferPointer { block in
+            var sum = before, i = 0
+            let n = block.count
+            while i + 8 <= n {
+                var group: Int64 = 0
+                for k in i..<(i + 8) { group &+= Int64(block[k]) }
+                if sum + group > target { break }
+                sum += group
+                i += 8
+            }
+            while i < n {
+                sum += Int64(block[i])
+                if sum > target { return i }
+                i += 1
+            }
+            return nil
         }
-        rowsBefore += block.count
-        return min(rowsBefore, count - 1)
+        if let found { return rowsBefore + found }
+        return min(rowsBefore + blocks[b].count, count - 1)
     }
 
     /// Inserts rows with these heights before row `row` (`row == count` appends).
