@@ -34,7 +34,9 @@ extension ListEngine {
     /// The row lands exactly there, even when rows around it are unmeasured: the row and every
     /// row between it and the viewport's edges are measured first (rows further away keep their
     /// estimates; when they are measured later, anchoring keeps the row where it is). Near the
-    /// ends of the list the offset is clamped, as a scroll view does.
+    /// ends of the list the offset is clamped, as a scroll view does. Rows between it and the
+    /// viewport's edges are measured up to the same budget as ``visibleItems()``'s (reached
+    /// only by rows of zero height); past it the row is placed among estimates.
     ///
     /// - Throws: ``ListError/indexOutOfRange(_:)`` for a path that names no row, and the data
     ///   errors of the row itself (a row around it that cannot be measured keeps its estimate;

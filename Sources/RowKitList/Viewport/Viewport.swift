@@ -219,6 +219,11 @@ extension ListEngine {
     /// states, measured first so their heights are exact. The item at the viewport's top keeps
     /// its screen position while items are measured.
     ///
+    /// One call measures at most 1,024 items plus one per pixel of viewport and overscan, which
+    /// a viewport of rows at least 1 px tall never needs; past that (rows of zero height, every
+    /// one in view) it returns the visible items down to the first unmeasured one, and the next
+    /// call (or background measurement) goes on from there.
+    ///
     /// - Throws: ``ListError/rowFailed(id:reason:)`` (and the other data errors) when a visible
     ///   item cannot be measured; the others are measured all the same.
     public func visibleItems() throws(ListError) -> [VisibleItem<ID>] {
