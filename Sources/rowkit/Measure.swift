@@ -198,7 +198,7 @@ struct InputRecord {
         }
         record.size = try number(object, "size", "in (0, 10000]") { $0 > 0 && $0 <= 10_000 }
         record.style = try StyleOverrides.parse(object)
-        record.width = try number(object, "width", maximumWidth.isFinite ? "in [0, \(JSONText.number(maximumWidth))]" : "at least 0") {
+        record.width = try number(object, "width", maximumWidth.isFinite ? "in [0, \(JSONText.number(maximumWidth))]" : "a finite number, at least 0") {
             $0 >= 0 && $0 <= maximumWidth
         }
         return record

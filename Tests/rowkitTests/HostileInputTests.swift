@@ -61,6 +61,9 @@ import Testing
         #expect(!scratch.contents.contains("a.png"))
         // measure lays out at any width (arithmetic), so the same line is fine there.
         expectRun(scratch.rowkit("measure", stdin: #"{"text": "hello", "width": 1e308}"# + "\n"), status: 0)
+        // An infinite width is refused with what a width must be ("must be at least 0" before).
+        expectRun(scratch.rowkit("measure", stdin: #"{"text": "hello", "width": 1e400}"# + "\n"), status: 1,
+                  stderr: [#"stdin:1:28: "width" is out of range: 1e400 (must be a finite number, at least 0)"#])
         let tall = scratch.rowkit("draw --width 300 --text \(String(repeating: "x", count: 100_000)) --output t.svg")
         expectRun(tall, status: 1, stderr: ["the drawing would be 42128 px tall, more than an image can be (32767 pixels);", "draw fewer or shorter texts"])
         #expect(!tall.stderr.contains("--offset") && !tall.stderr.contains("--scale"), "\(tall)")
