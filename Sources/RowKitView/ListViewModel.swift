@@ -52,6 +52,13 @@ public struct ViewFrame: Sendable {
     public func screenY(of item: ViewItem) -> Double { item.y - offset }
     /// The item at the top of the viewport.
     public var first: ViewItem? { items.first }
+
+    /// Whether the items end above the viewport's bottom while the content goes on below them
+    /// (rows the engine left unmeasured this frame).
+    var isCutShort: Bool {
+        let bottom = items.last.map { $0.y + $0.height } ?? offset
+        return bottom < offset + height && bottom < contentHeight
+    }
 }
 
 /// The logic of a scrolling list on screen, without a window: scroll position, wheel steps,
@@ -192,8 +199,14 @@ public final class ListViewModel {
 
     /// Background work changed heights (the content on screen did not move, but list
     /// coordinates did). Once every item is measured, one more frame records the exact offset.
+    /// A frame that stopped short of the viewport's bottom while the list went on (the engine
+    /// measured its budget of zero-height rows and left the rest to the background) is drawn
+    /// again as results come in, so the rows show as soon as they are measured.
     public func layoutChanged(unmeasured: Int) {
-        if unmeasured == 0, let frame = lastFrame, frame.offset != list.contentOffset || frame.contentHeight != list.contentHeight {
+        guard let frame = lastFrame else { return }
+        if unmeasured == 0, frame.offset != list.contentOffset || frame.contentHeight != list.contentHeight {
+            setNeedsDisplay()
+        } else if frame.isCutShort {
             setNeedsDisplay()
         }
     }
