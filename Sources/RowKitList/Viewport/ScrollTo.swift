@@ -59,7 +59,8 @@ extension ListEngine {
                 let offset = s.clampOffset(top - s.screenY(ofItem: index, for: position))
                 let left = budget ?? s.foregroundBudget
                 budget = left
-                if left > 0, let part = s.unmeasuredPart(of: s.scrollWindow(ofItem: index, at: top - offset), limit: left, failed: failed),
+                if left > 0, let part = s.unmeasuredPart(of: s.scrollWindow(ofItem: index, at: top - offset),
+                                                                limit: min(left, s.foregroundRoundItems), failed: failed),
                    let chunk = s.takeChunk(covering: part, failed: failed) {
                     return .measure(chunk)
                 }

@@ -22,6 +22,13 @@ extension ListState {
     /// the budget the call returns what is measured and the background measures the rest.
     var foregroundBudget: Int { 1_024 + Int(min(1_000_000, viewportHeight + 2 * overscan)) }
 
+    /// Most items one foreground round measures: a chunk under 256 items is measured on the
+    /// calling thread alone (`MeasuringContext.pieces`). Larger ones were spread over the
+    /// dispatch pool, whose threads an app may have lowered for its background measuring (the
+    /// window sets them to nice 10): a frame of zero-height rows then waited 0.3–2 s for pieces
+    /// on lowered threads at load 10.
+    var foregroundRoundItems: Int { 255 }
+
     /// The part of `range` one foreground round measures: from its first item not measured yet
     /// (items whose serial is in `failed` count as measured) on, at most `limit` items; nil when
     /// every item in `range` is measured.
@@ -197,7 +204,9 @@ extension ListEngine {
                 let range = s.visibleRange()
                 let left = budget ?? s.foregroundBudget
                 budget = left
-                guard let part = s.unmeasuredPart(of: range, limit: left) else { return .done(s.visibleItems(in: range)) }
+                guard let part = s.unmeasuredPart(of: range, limit: min(left, s.foregroundRoundItems)) else {
+                    return .done(s.visibleItems(in: range))
+                }
                 if left <= 0 { return .done(s.visibleItems(in: range.lowerBound..<part.lowerBound)) }
                 if let chunk = s.takeChunk(covering: part) { return .measure(chunk) }
                 return .done(s.visibleItems(in: range))
