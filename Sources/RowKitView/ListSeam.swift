@@ -210,7 +210,7 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
     /// clicked, and a viewport can hold tens of thousands of them (empty rows), each named,
     /// handed to the painter and given a drawing form every frame.
     private func visibleItems() throws -> [ViewItem] {
-        try engine.visibleItems().lazy.filter { $0.height > 0 }.map {
+        try engine.visibleItems(omittingEmpty: true).map {
             ViewItem(index: $0.index, kind: $0.kind, indexPath: $0.indexPath, id: idText($0.id), y: $0.y, height: $0.height, state: $0.state)
         }
     }

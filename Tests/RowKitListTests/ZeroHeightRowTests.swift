@@ -54,4 +54,31 @@ import Testing
         #expect(counter.heights <= budget + 1)
         #expect(e.contentOffset == (try e.offset(ofItem: 50_000)))
     }
+
+    /// The window's call leaves zero-height items out and keeps everything else as
+    /// `visibleItems()` gives it (frames, order, states).
+    @Test func omittingEmptyItemsKeepsTheOthers() throws {
+        var random = SeededRandom(seed: 16)
+        let rows = (0..<3_000).map { Rows.fixed("m\($0)", random.chance(0.8) ? 0 : Double(random.int(1...40))) }
+        let e = try makeEngine([ListSection(rows: rows)], viewport: 700)
+        try e.measureAll()
+        for offset in [0.0, 333.5, 2_000, 1e9] {
+            e.scroll(to: offset)
+            let all = try e.visibleItems()
+            #expect(try e.visibleItems(omittingEmpty: true) == all.filter { $0.height > 0 }, "offset \(offset)")
+            #expect(all.contains { $0.height == 0 })
+        }
+    }
+
+    /// `HeightIndex.heights(in:)` walks the blocks once and gives what `height(at:)` gives.
+    @Test func heightsInARangeMatchTheRowByRowHeights() {
+        var random = SeededRandom(seed: 61)
+        let heights = (0..<5_000).map { _ in random.chance(0.3) ? 0 : Double(random.int(1...4_000)) / 64 }
+        var index = HeightIndex(heights: heights)
+        index.insert([7, 0, 9], at: 1_234)   // blocks of unequal sizes
+        for _ in 0..<200 {
+            let lower = random.int(0...index.count), upper = random.int(lower...index.count)
+            #expect(index.heights(in: lower..<upper) == (lower..<upper).map { index.height(at: $0) })
+        }
+    }
 }

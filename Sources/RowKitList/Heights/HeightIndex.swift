@@ -162,6 +162,27 @@ package struct HeightIndex: Sendable {
         return Self.pixels(deltaBefore)
     }
 
+    /// The heights of rows `range` in order, walking the blocks once (``height(at:)`` finds
+    /// each row's block anew).
+    package func heights(in range: Range<Int>) -> [Double] {
+        guard !range.isEmpty else { return [] }
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "rows \(range) out of 0..<\(count)")
+        var result: [Double] = []
+        result.reserveCapacity(range.count)
+        var (b, i) = locate(range.lowerBound)
+        while result.count < range.count {
+            blocks[b].withUnsafeBufferPointer { block in
+                while i < block.count && result.count < range.count {
+                    result.append(Self.pixels(Int64(block[i])))
+                    i += 1
+                }
+            }
+            b += 1
+            i = 0
+        }
+        return result
+    }
+
     /// y of the top of row `row` (for `row == count`, the total height).
     package func offset(of row: Int) -> Double {
         precondition(row >= 0 && row <= count, "row \(row) out of 0...\(count)")

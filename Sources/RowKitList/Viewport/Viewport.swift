@@ -43,20 +43,24 @@ extension ListState {
         return nil
     }
 
-    func visibleItems(in range: Range<Int>) -> [VisibleItem<ID>] {
+    /// The items in `range`, with their frames and states; without those of zero height when
+    /// `omittingEmpty` (a viewport can hold tens of thousands of empty rows).
+    func visibleItems(in range: Range<Int>, omittingEmpty: Bool = false) -> [VisibleItem<ID>] {
         var result: [VisibleItem<ID>] = []
-        result.reserveCapacity(range.count)
         guard !range.isEmpty else { return result }
+        let rangeHeights = heights.heights(in: range)
+        result.reserveCapacity(omittingEmpty ? rangeHeights.lazy.filter { $0 > 0 }.count : range.count)
         var y = heights.offset(of: range.lowerBound)
         var records: [ItemRecord] = []
         records.reserveCapacity(range.count)
         items.forEach(in: range) { _, record in records.append(record) }
         ids.forEach(in: range) { index, id in
+            let height = rangeHeights[index - range.lowerBound]
+            defer { y += height }
+            if omittingEmpty && height == 0 { return }
             let record = records[index - range.lowerBound]
-            let height = heights.height(at: index)
             result.append(VisibleItem(index: index, kind: record.kind, indexPath: indexPath(ofFlat: index), id: id, y: y,
                                       height: height, state: state(of: record, id: id)))
-            y += height
         }
         return result
     }
@@ -195,7 +199,7 @@ extension ListEngine {
     /// at least one item unless another thread changes the width meanwhile, so the bound only
     /// guards against that. Past the state's `foregroundBudget` of items measured (rows of zero
     /// height, all in view) it returns the visible items down to the first unmeasured one.
-    private func measureVisibleRounds(before: (inout ListState<Measurer>) -> Void,
+    private func measureVisibleRounds(omittingEmpty: Bool = false, before: (inout ListState<Measurer>) -> Void,
                                       apply: (inout ListState<Measurer>, MeasureChunk<Measurer>, MeasureResults) -> Void) throws(ListError) -> [VisibleItem<ID>] {
         var budget: Int?
         for _ in 0..<10_000 {
@@ -205,11 +209,11 @@ extension ListEngine {
                 let left = budget ?? s.foregroundBudget
                 budget = left
                 guard let part = s.unmeasuredPart(of: range, limit: min(left, s.foregroundRoundItems)) else {
-                    return .done(s.visibleItems(in: range))
+                    return .done(s.visibleItems(in: range, omittingEmpty: omittingEmpty))
                 }
-                if left <= 0 { return .done(s.visibleItems(in: range.lowerBound..<part.lowerBound)) }
+                if left <= 0 { return .done(s.visibleItems(in: range.lowerBound..<part.lowerBound, omittingEmpty: omittingEmpty)) }
                 if let chunk = s.takeChunk(covering: part) { return .measure(chunk) }
-                return .done(s.visibleItems(in: range))
+                return .done(s.visibleItems(in: range, omittingEmpty: omittingEmpty))
             }
             switch step {
             case .done(let visible):
@@ -221,7 +225,7 @@ extension ListEngine {
                 if let failure = results.failure { throw failure }
             }
         }
-        return state.withLock { s in s.visibleItems(in: s.visibleRange()) }
+        return state.withLock { s in s.visibleItems(in: s.visibleRange(), omittingEmpty: omittingEmpty) }
     }
 
     /// The items in the viewport (plus ``overscan`` above and below) with their frames and
@@ -236,10 +240,16 @@ extension ListEngine {
     /// - Throws: ``ListError/rowFailed(id:reason:)`` (and the other data errors) when a visible
     ///   item cannot be measured; the others are measured all the same.
     public func visibleItems() throws(ListError) -> [VisibleItem<ID>] {
+        try visibleItems(omittingEmpty: false)
+    }
+
+    /// ``visibleItems()``, without the items of zero height when `omittingEmpty` (they take
+    /// no room and draw nothing; a window leaves them out of its frames).
+    package func visibleItems(omittingEmpty: Bool) throws(ListError) -> [VisibleItem<ID>] {
         // Whether the viewport shows the end is decided once, as the call begins (with
         // `.stickToBottom`, rounds of measuring must not make it stick halfway).
         var pinned: Bool?
-        return try measureVisibleRounds(before: { s in
+        return try measureVisibleRounds(omittingEmpty: omittingEmpty, before: { s in
             if pinned == nil { pinned = s.isAtBottom }
         }, apply: { s, chunk, results in
             s.apply(chunk, results, pinnedToBottom: pinned)
