@@ -202,16 +202,27 @@ extension ListEngine {
     private func measureVisibleRounds(omittingEmpty: Bool = false, before: (inout ListState<Measurer>) -> Void,
                                       apply: (inout ListState<Measurer>, MeasureChunk<Measurer>, MeasureResults) -> Void) throws(ListError) -> [VisibleItem<ID>] {
         var budget: Int?
+        // What the last round scanned: items from `start` to `index` (its first unmeasured
+        // one) stay measured until a structural change (version) or a width change
+        // (generation), so a round whose range starts inside that span scans from `index`
+        // (the range's measured empty rows were scanned again every round).
+        var resume: (version: Int, generation: UInt32, start: Int, index: Int)?
         for _ in 0..<10_000 {
             let step = state.withLock { s -> ForegroundStep<[VisibleItem<ID>], Measurer> in
                 before(&s)
                 let range = s.visibleRange()
                 let left = budget ?? s.foregroundBudget
                 budget = left
-                guard let part = s.unmeasuredPart(of: range, limit: min(left, s.foregroundRoundItems)) else {
+                var from = range.lowerBound
+                if let resume, resume.version == s.changes.version, resume.generation == s.generation,
+                   resume.start <= from, from <= resume.index {
+                    from = min(range.upperBound, resume.index)
+                }
+                guard let part = s.unmeasuredPart(of: from..<range.upperBound, limit: min(left, s.foregroundRoundItems)) else {
                     return .done(s.visibleItems(in: range, omittingEmpty: omittingEmpty))
                 }
                 if left <= 0 { return .done(s.visibleItems(in: range.lowerBound..<part.lowerBound, omittingEmpty: omittingEmpty)) }
+                resume = (s.changes.version, s.generation, range.lowerBound, part.lowerBound)
                 if let chunk = s.takeChunk(covering: part) { return .measure(chunk) }
                 return .done(s.visibleItems(in: range, omittingEmpty: omittingEmpty))
             }
