@@ -64,8 +64,11 @@ extension MetricsBlock.View {
         let specialFlags = ~Flag.breakable
         // The stored level runs (read once; only with direction changes).
         let levelRuns = Rounding.on ? bidiRunTable : MetricsBlock.BidiRunTable(base: base, count: 0)
+        // A line starting inside a dictionary-script run may find its words again: blocks that
+        // list such starts begin every line but the first in the general path.
+        let refindsWords = hasRefoundLineStarts
         while i < n {
-            if lastFlags & specialFlags == 0 && resume < 0 {
+            if lastFlags & specialFlags == 0 && resume < 0 && !(refindsWords && placed == 0 && i > 0) {
                 // Tight loop over plain segments (no soft hyphen, tab, forced break,
                 // white-space-only segment or trimmable bracket) that fit a line alone: the
                 // common case, kept small so its state stays in registers. Only whether a
@@ -89,7 +92,7 @@ extension MetricsBlock.View {
                         continue
                     }
                     // Segment i starts a new line, when it fits one alone.
-                    if pn == 0 || w > limit { break }
+                    if pn == 0 || w > limit || refindsWords { break }
                     let e = end(i - 1)
                     if !emit(ps, e, pc, false) { return }
                     ps = e
@@ -234,6 +237,26 @@ extension MetricsBlock.View {
             if placed > 0 {
                 if f & Flag.whitespaceOnly == 0 { content = x + w - trim }
             } else {
+                if refindsWords && i > 0 && segmentStart == start(i), let breaks = refoundDictionaryBreaks(at: Int(segmentStart)) {
+                    // The line starts between two words of a dictionary-script run, whose rest
+                    // Chromium segments again from here (docs/CHROMIUM.md §3(g)).
+                    guard let next = layOutDictionaryRun(breaks, lineStart: &lineStart, content: &content, x: &x,
+                                                         limit: limit, emit) else { return }
+                    i = next
+                    placed = 1
+                    lineFirst = i - 1
+                    let fl = flags(i - 1)
+                    lastFlags = fl & ~(Flag.softHyphen | Flag.endTrim | Flag.mandatoryBreak)
+                    if fl & Flag.mandatoryBreak != 0 {
+                        if !emit(lineStart, end(i - 1), content, false) { return }
+                        lineStart = end(i - 1)
+                        placed = 0
+                        lastFlags = 0
+                        x = 0
+                        content = 0
+                    }
+                    continue
+                }
                 lineFirst = i
                 // CJK punctuation starting the line is shaped again alone (docs/CHROMIUM.md §3(e)).
                 var w = f & Flag.lineStartAlone != 0 ? lineStartWidth(Int(segmentStart), contentEnd(i)) : w - runEndGrowth.content
@@ -586,7 +609,8 @@ extension MetricsBlock.View {
         }
         let view = MetricsBlock.View(base)
         // (Blocks with bidi level runs take measureLines: `plainLinesRoundingRuns`.)
-        if flags & (MetricsBlock.HeaderFlag.tallerLines | MetricsBlock.HeaderFlag.bidiRuns) == 0, view.specialCount == 0,
+        if flags & (MetricsBlock.HeaderFlag.tallerLines | MetricsBlock.HeaderFlag.bidiRuns | MetricsBlock.HeaderFlag.refoundLineStarts) == 0,
+           view.specialCount == 0,
            let plain = view.plainLines(limit: limit, maxCount: Int.max) {
             return TextMeasure(lineCount: plain.count, height: Double(plain.count) * view.lineHeight, maxLineWidth: pixels(plain.widest))
         }
@@ -609,7 +633,7 @@ extension MetricsBlock.View {
     /// `plainLines(limit:maxCount:)`, the rest line by line.
     @inline(never)
     func measureLinesRoundingRuns(width: Double) -> TextMeasure {
-        if singleLineWidth > Self.fitLimit(width) && !hasTallerLines && specialCount == 0,
+        if singleLineWidth > Self.fitLimit(width) && !hasTallerLines && !hasRefoundLineStarts && specialCount == 0,
            let plain = plainLinesRoundingRuns(limit: Self.fitLimit(width), maxCount: Int.max) {
             return TextMeasure(lineCount: plain.count, height: Double(plain.count) * lineHeight, maxLineWidth: pixels(plain.widest))
         }
@@ -778,7 +802,7 @@ extension MetricsBlock.View {
         // so the measure is the one without a line limit.
         let limit = Self.fitLimit(width)
         if singleLineWidth <= limit { return measure(width: width) }
-        if !hasTallerLines, specialCount == 0,
+        if !hasTallerLines, !hasRefoundLineStarts, specialCount == 0,
            let plain = Rounding.on ? plainLinesRoundingRuns(limit: limit, maxCount: maxLines) : plainLines(limit: limit, maxCount: maxLines) {
             return TextMeasure(lineCount: plain.count, height: Double(plain.count) * lineHeight, maxLineWidth: pixels(plain.widest))
         }

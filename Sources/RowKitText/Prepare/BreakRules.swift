@@ -551,6 +551,25 @@ extension MetricsBlock.View {
         return result
     }
 
+    /// For a line that starts at an ordinary break inside a dictionary-script run (between two
+    /// of its words): Chromium runs its break iterator from every line start, so the rest of the
+    /// run is segmented again from there, and ICU's dictionary engines find no break in a range
+    /// of at most four code points (their minimum span for two words): `မရပေ။` at 1 px is
+    /// `မ` / `ရပေ။` in Chromium, not `မ` / `ရ` / `ပေ။` (docs/CHROMIUM.md §3(g), sixteenth
+    /// round). Returns the breaks found again from `p` (``dictionaryBreaks(from:)``) when they
+    /// differ from the stored ones (preparing lists such starts), else nil. Only a short rest
+    /// of a run is asked about: over the Thai, Khmer and Myanmar corpora every difference had a
+    /// rest of at most four units, and a run's words found from one of its word starts are
+    /// otherwise the words found from its start.
+    func refoundDictionaryBreaks(at p: Int) -> [Int32]? {
+        guard extras.isRefoundStart(p) else { return nil }
+        return dictionaryBreaks(from: p)
+    }
+
+    /// The longest rest of a dictionary run (UTF-16 units) that ``refoundDictionaryBreaks(at:)``
+    /// asks ICU about again: twice ICU's four code points, for marks.
+    static var refoundRestLimit: Int { 8 }
+
     /// Width of the hanging white space `a..<b` after content ending at pen `x`: its advances,
     /// or with a tab (or `tabbed`), the spaces' advances and tab stops (``TabStop``). A space's
     /// advance is its shaped one, kerned as drawn: Chromium's `a\t Wikipedia` (Liberation Serif
@@ -603,6 +622,12 @@ extension MetricsBlock.View {
                 if !emit(lineStart, Int32(a), content, false) { return nil }
                 lineStart = Int32(a)
                 placed = false
+                if let again = refoundDictionaryBreaks(at: a) {
+                    // The new line finds the run's words again from its start.
+                    breaks = again
+                    k = 0
+                    continue
+                }
                 // The word now starts a line: inside a cluster it is shaped again from there.
                 growth = dictionaryWordRunGrowth(levelRuns, lineStart: a, word: a, contentEnd: contentEnd, end: b)
                 w = lineStartWidth(a, contentEnd) + growth.content

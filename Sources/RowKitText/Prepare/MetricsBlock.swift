@@ -130,11 +130,15 @@ package enum MetricsBlock {
         /// line's box look at how its end was trimmed (most texts have none, and re-measuring
         /// skips that look).
         static let lineEndClasses: UInt16 = 16
+        /// The extras list line starts inside a dictionary-script run from which ICU finds the
+        /// rest of the run's words otherwise (`refoundDictionaryBreaks(at:)`): the plain loops,
+        /// which never look at line starts, do not apply.
+        static let refoundLineStarts: UInt16 = 32
     }
 
     /// Sizes of the extras part (all 0: no extras part).
     struct ExtrasCounts: Equatable {
-        var kerns = 0, alone = 0, ranges = 0, text = 0, language = 0, bidiRuns = 0
+        var kerns = 0, alone = 0, ranges = 0, text = 0, language = 0, bidiRuns = 0, refound = 0
         var isEmpty: Bool { self == ExtrasCounts() }
     }
 
@@ -143,7 +147,7 @@ package enum MetricsBlock {
     struct Offsets {
         var codes = 0, trail = 0, hotEnd = 0, cold = 0
         var ends = 0, specials = 0, boxes = 0, classes = 0, palette = 0, attributes = 0, units = 0, end = 0
-        var extras = 0, kerns = 0, alone = 0, ranges = 0, text = 0, language = 0, bidiRuns = 0
+        var extras = 0, kerns = 0, alone = 0, ranges = 0, refound = 0, text = 0, language = 0, bidiRuns = 0
 
         init(segments n: Int, trail t: Int, wideEnds: Bool, specials s: Int, boxes b: Int, classRuns r: Int, palette p: Int,
              unitCount u: Int, unitBits w: Int, extras x: ExtrasCounts = ExtrasCounts(), cold: Int? = nil) {
@@ -164,17 +168,22 @@ package enum MetricsBlock {
             end = Self.align(units + (u * w + 7) / 8 + 7, 8)
             extras = end
             if !x.isEmpty {
-                bidiRuns = extras + 24
+                bidiRuns = extras + Self.extrasHeaderSize
                 kerns = bidiRuns + 4 * BidiItemRounding.recordSize * x.bidiRuns
                 alone = kerns + 8 * x.kerns
                 ranges = alone + 12 * x.alone
-                text = ranges + 8 * x.ranges
+                refound = ranges + 8 * x.ranges
+                text = refound + 4 * x.refound
                 language = text + 2 * x.text
                 end = Self.align(language + x.language, 8)
             }
         }
 
         @inline(__always) static func align(_ x: Int, _ a: Int) -> Int { (x + a - 1) & ~(a - 1) }
+
+        /// The extras part's counts (seven Int32s: kerns, alone, ranges, text, language, bidi
+        /// runs, refound line starts), padded to 8 bytes.
+        static var extrasHeaderSize: Int { 32 }
 
         /// Where a taller-line part starting at `start` (just after the specials) has its boxes:
         /// after its two Int32 counts, 8-byte aligned (they are `Float64`s); the counts lie just
@@ -243,6 +252,11 @@ package enum MetricsBlock {
         var dictionaryRanges: [Int32] = []
         var dictionaryText: [UInt16] = []
         var languageBytes: [UInt8] = []
+        /// Line starts inside dictionary-script runs from which ICU finds other words
+        /// (``View/refoundDictionaryBreaks(at:)``), ascending.
+        var refoundStarts: [Int32] = []
+        /// ICU's breaks of a rest of a run (reused).
+        var refoundBreaks: [Int32] = []
         var map = PaletteMap()
         var byteCount: Int { offsets.hotByteCount + offsets.coldByteCount }
 
@@ -336,7 +350,7 @@ package enum MetricsBlock {
             planDictionaryText(input)
             extras = ExtrasCounts(kerns: input.kerns.count / 2, alone: input.alone.count / 3, ranges: dictionaryRanges.count / 2,
                                   text: dictionaryText.count, language: dictionaryRanges.isEmpty ? 0 : languageBytes.count,
-                                  bidiRuns: input.bidiRuns.count / BidiItemRounding.recordSize)
+                                  bidiRuns: input.bidiRuns.count / BidiItemRounding.recordSize, refound: refoundStarts.count)
             offsets = Offsets(segments: n, trail: trailTable.count, wideEnds: wideEnds, specials: specials.count,
                               boxes: input.classMetrics.count, classRuns: input.classRuns.count,
                               palette: paletteAdvances.count, unitCount: u, unitBits: unitBits, extras: extras)
@@ -350,6 +364,7 @@ package enum MetricsBlock {
             dictionaryRanges.removeAll(keepingCapacity: true)
             dictionaryText.removeAll(keepingCapacity: true)
             languageBytes.removeAll(keepingCapacity: true)
+            refoundStarts.removeAll(keepingCapacity: true)
             let units = input.units, ends = input.segmentEnds
             var k = 0, segment = 0
             while k < units.count {
@@ -360,6 +375,7 @@ package enum MetricsBlock {
                 while p < units.count && (DictionaryScripts.contains(units[p]) || DictionaryScripts.isMark(units[p])) { p += 1 }
                 while segment < ends.count && Int(ends[segment]) < p { segment += 1 }
                 let end = segment < ends.count ? Int(ends[segment]) : units.count
+                planRefoundStarts(run: k..<p, breakEnd: end, lastSegment: segment, input)
                 let n = dictionaryRanges.count
                 if n > 0 && Int(dictionaryRanges[n - 1]) >= k {
                     dictionaryRanges[n - 1] = Int32(end)
@@ -374,6 +390,39 @@ package enum MetricsBlock {
                 dictionaryText.append(contentsOf: units[Int(dictionaryRanges[r])..<Int(dictionaryRanges[r + 1])])
             }
             languageBytes = Array((input.language ?? "").utf8.prefix(255))
+        }
+
+        /// The line starts inside the letter run `run` (its last break at or after it: `breakEnd`,
+        /// the end of segment `lastSegment`) from which ICU, run again on the rest up to
+        /// `breakEnd` as Chromium runs it from a line start, finds other breaks than the stored
+        /// ones. Only starts whose rest of the run is short are asked about
+        /// (``View/refoundRestLimit``, see ``View/refoundDictionaryBreaks(at:)``).
+        mutating func planRefoundStarts(run: Range<Int>, breakEnd: Int, lastSegment: Int, _ input: Input) {
+            let units = input.units, ends = input.segmentEnds
+            // Segment ends inside the run with a break inside the rest after them (only such a
+            // rest can be broken otherwise), from the run's end back to the limit.
+            var j = min(lastSegment, ends.count) - 2
+            while j >= 0 && Int(ends[j]) > run.lowerBound && run.upperBound - Int(ends[j]) <= MetricsBlock.View.refoundRestLimit {
+                j -= 1
+            }
+            j += 1
+            while j + 1 < ends.count && Int(ends[j + 1]) < run.upperBound {
+                let p = Int(ends[j])
+                if DictionaryScripts.contains(units[p]),
+                   (try? UnicodeAnalysis.lineBreaks(UnsafeBufferPointer(rebasing: units[p..<breakEnd]), language: input.language,
+                                                    into: &refoundBreaks)) != nil {
+                    // The stored breaks after p up to the run's last break, against ICU's from p
+                    // (which always ends at `breakEnd`, the rest's end).
+                    var stored = j + 1
+                    var same = true
+                    for e in refoundBreaks where e > 0 {
+                        if stored >= ends.count || Int(ends[stored]) != Int(e) + p { same = false; break }
+                        stored += 1
+                    }
+                    if !same { refoundStarts.append(Int32(p)) }
+                }
+                j += 1
+            }
         }
 
         /// Writes the planned block at `base` (8-byte aligned, ``byteCount`` bytes, zeroed).
@@ -403,6 +452,7 @@ package enum MetricsBlock {
         if plan.wideEnds { flags |= HeaderFlag.wideEnds }
         if !plan.extras.isEmpty { flags |= HeaderFlag.extras }
         if plan.extras.bidiRuns > 0 { flags |= HeaderFlag.bidiRuns }
+        if plan.extras.refound > 0 { flags |= HeaderFlag.refoundLineStarts }
         if !input.classMetrics.isEmpty && input.classRuns.contains(where: { $0.cls & MetricsBlock.lineEndClass != 0 }) {
             flags |= HeaderFlag.lineEndClasses
         }
@@ -467,12 +517,13 @@ package enum MetricsBlock {
         if filled > 0 { packed[byte] = UInt8(truncatingIfNeeded: acc) }
         if !plan.extras.isEmpty {
             let x = plan.extras
-            for (k, c) in [x.kerns, x.alone, x.ranges, x.text, x.language, x.bidiRuns].enumerated() {
+            for (k, c) in [x.kerns, x.alone, x.ranges, x.text, x.language, x.bidiRuns, x.refound].enumerated() {
                 (base + o.extras + 4 * k).storeBytes(of: Int32(c), as: Int32.self)
             }
             for k in input.kerns.indices { (base + o.kerns + 4 * k).storeBytes(of: input.kerns[k], as: Int32.self) }
             for k in input.alone.indices { (base + o.alone + 4 * k).storeBytes(of: input.alone[k], as: Int32.self) }
             for (k, v) in plan.dictionaryRanges.enumerated() { (base + o.ranges + 4 * k).storeBytes(of: v, as: Int32.self) }
+            for (k, v) in plan.refoundStarts.enumerated() { (base + o.refound + 4 * k).storeBytes(of: v, as: Int32.self) }
             for (k, v) in plan.dictionaryText.enumerated() { (base + o.text + 2 * k).storeBytes(of: v, as: UInt16.self) }
             if x.language > 0 {
                 for (k, v) in plan.languageBytes.enumerated() { (base + o.language + k).storeBytes(of: v, as: UInt8.self) }
@@ -519,7 +570,7 @@ package enum MetricsBlock {
             let e = offsets(extras: ExtrasCounts()).extras
             func count(_ k: Int) -> Int { Int(base.load(fromByteOffset: e + 4 * k, as: Int32.self)) }
             return offsets(extras: ExtrasCounts(kerns: count(0), alone: count(1), ranges: count(2), text: count(3),
-                                                language: count(4), bidiRuns: count(5)))
+                                                language: count(4), bidiRuns: count(5), refound: count(6)))
         }
 
         /// The offsets from the header's counts and the extras part's `counts`.
@@ -542,7 +593,7 @@ package enum MetricsBlock {
         var bidiRunTable: BidiRunTable {
             guard headerFlags & HeaderFlag.bidiRuns != 0 else { return BidiRunTable(base: base, count: 0) }
             let e = offsets(extras: ExtrasCounts()).extras
-            return BidiRunTable(base: base + e + 24, count: Int(base.load(fromByteOffset: e + 20, as: Int32.self)))
+            return BidiRunTable(base: base + e + Offsets.extrasHeaderSize, count: Int(base.load(fromByteOffset: e + 20, as: Int32.self)))
         }
 
         /// The extras part (empty when the block has none).
@@ -579,6 +630,8 @@ package enum MetricsBlock {
         var spaceWidth: Int32 { base.load(fromByteOffset: coldOffset + HeaderOffset.spaceWidth, as: Int32.self) }
         var specialCount: Int { Int(base.load(fromByteOffset: HeaderOffset.specialCount, as: Int32.self)) }
         var hasTallerLines: Bool { headerFlags & HeaderFlag.tallerLines != 0 }
+        /// The block lists line starts that find dictionary words again (``HeaderFlag/refoundLineStarts``).
+        var hasRefoundLineStarts: Bool { headerFlags & HeaderFlag.refoundLineStarts != 0 }
 
         var widths: UnsafePointer<Int32> { (base + headerSize).assumingMemoryBound(to: Int32.self) }
         var codes: UnsafePointer<UInt8> { (base + codesOffset).assumingMemoryBound(to: UInt8.self) }
@@ -777,6 +830,18 @@ package enum MetricsBlock {
                 textStart += b - a
             }
             return nil
+        }
+
+        /// Whether a line starting at unit `p` finds the rest of its dictionary run's words
+        /// otherwise than the stored breaks (``Planner/planRefoundStarts(run:breakEnd:lastSegment:_:)``).
+        func isRefoundStart(_ p: Int) -> Bool {
+            guard let o = offsets else { return false }
+            var low = 0, high = count(6)
+            while low < high {
+                let mid = (low + high) / 2
+                if Int(int(o.refound, mid)) < p { low = mid + 1 } else { high = mid }
+            }
+            return low < count(6) && Int(int(o.refound, low)) == p
         }
 
         /// Unit `k` of the stored dictionary text.
