@@ -309,6 +309,21 @@ import Testing
         #expect(lines.count == 10 && lines[5] == "吧。\u{1}مر", "\(lines)")
     }
 
+    /// docs/CHROMIUM.md §3(n), sixteenth round (the fifteenth round's open `\u{1}。`): a segment
+    /// of holes with no definite script whose script East Asian punctuation decides (Han) gets
+    /// the CJK font, though its first hole, the hint, is a control no font has; the control stays
+    /// the primary's .notdef. Chromium 156, Noto Sans 16 px: `\u{1}。` 25.609 (9.594 + 16.016),
+    /// `\u{1f}、` the same, `\u{1}\u{1}。` 35.203; a Common hole without East Asian width keeps
+    /// the control's hint: `\u{1}⚀` and `\u{1}①` are two .notdef (19.203).
+    @Test func aControlHintInAnEastAsianRunAsksForTheCJKFont() throws {
+        let noto = style(family: "Noto Sans", size: 16)
+        for (text, expected) in [("\u{1}。", 25.609), ("\u{1F}、", 25.609), ("\u{1}\u{1}。", 35.203), ("\u{1}。a", 34.578),
+                                 ("\u{1}⚀", 19.203), ("\u{1}\u{2460}", 19.203), ("a\u{1}。", 34.578)] {
+            let width = try Self.textWidth(text, noto)
+            #expect(abs(width - expected) < 0.02, "\(text.unicodeScalars.map { String($0.value, radix: 16) }): \(width)")
+        }
+    }
+
     /// The summed advances of `text` in `style`.
     static func textWidth(_ text: String, _ style: TextStyle) throws -> Double {
         let p = try PreparedText(text, style: style)

@@ -502,6 +502,17 @@ struct FontFallback {
                     asked.append(hint)
                     if let candidate = systemFont(for: hint), !isUsed(candidate) { font = candidate }
                 }
+                if font == nil && !Self.hasDefiniteScript(hint),
+                   let eastAsian = Self.eastAsianCommonHole(holes[0..<holeCount], clusters[0..<clusterCount], units),
+                   !asked.contains(eastAsian) {
+                    // Chromium asks the system for the hint in the script run's language; a run
+                    // whose script only East Asian punctuation decides is Han, and fontconfig
+                    // answers a hint no font has (a control) with the CJK font for that
+                    // language: `\u{1}。` is .notdef + the CJK `。` (docs/CHROMIUM.md §3(n),
+                    // sixteenth round), `\u{1}⚀` two .notdef.
+                    asked.append(eastAsian)
+                    if let candidate = systemFont(for: eastAsian), !isUsed(candidate) { font = candidate }
+                }
                 if font == nil {
                     lastResortTried = true
                     if let last = lastResortFont(), !isUsed(last) { font = last }
@@ -668,6 +679,21 @@ struct FontFallback {
             return ![4, 10, 15, 16, 21, 26, 29, 31, 33, 34].contains(script)  // Indic scripts
         }
         return ![5, 17, 18, 20, 22, 39].contains(script)  // Bopomofo, Han, Hangul, Hiragana, Katakana, Yi
+    }
+
+    /// The first character of the holes that is Common and East Asian (East_Asian_Width F, W
+    /// or H: the punctuation Chromium's script segmenter counts as Han), if any.
+    private static func eastAsianCommonHole(_ holes: ArraySlice<Int>, _ clusters: ArraySlice<PlanCluster>,
+                                            _ units: UnsafeBufferPointer<UInt16>) -> UInt32? {
+        for index in holes {
+            var i = clusters[index].start
+            while i < clusters[index].end {
+                let (scalar, length) = UnicodeAnalysis.scalar(at: i, in: units)
+                if ICU.script(scalar) == 0 && ICU.isEastAsian(scalar) { return scalar }
+                i += length
+            }
+        }
+        return nil
     }
 
     private static func hasDefiniteScript(_ scalar: UInt32) -> Bool {
