@@ -27,6 +27,18 @@ import Testing
         #expect(!lines.contains("ใน"))
     }
 
+    /// Thai in DejaVu Sans 16 px (→ Noto Sans Thai) and Mono 39 px: from `แ` ICU sees `แลผล`
+    /// (the whole text: `แล|ผล`), from `ต` `ตฤดู`, and after `เวตาลกล่าวว่า` is split at `ล่า|ว`,
+    /// from `ว` `วว่า` (the sample's corpus-th/0057, seed 6101). Chromium 156's lines.
+    @Test func thaiLinesFindTheWordsFromTheirStart() throws {
+        let s = TextStyle(font: FontDescriptor(family: "DejaVu Sans"), size: 16)
+        #expect(try lineTexts("ดอกแลผล บาง", width: 30, s) == ["ดอก", "แลผ", "ล", "บาง"])
+        #expect(try lineTexts("วันหนึ่งในวสันตฤดู", width: 28.5, s) == ["วัน", "หนึ่ง", "ในว", "สัน", "ตฤ", "ดู"])
+        let mono = TextStyle(font: FontDescriptor(family: "DejaVu Sans Mono"), size: 39, lineHeight: .pixels(49))
+        #expect(try lineTexts("เวตาลกล่าวว่า", width: 38.54, mono) == ["เว", "ต", "าล", "ก", "ล่า", "วว่", "า"])
+        #expect(try lineTexts("ดอกแลผล บาง", width: 47, s) == ["ดอกแล", "ผล", "บาง"])
+    }
+
     /// A run's words found from the run's start stay where a line does not start inside a
     /// short rest: at 200 px the whole text is two lines broken at the space.
     @Test func wideLinesKeepTheStoredBreaks() throws {

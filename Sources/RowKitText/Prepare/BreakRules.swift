@@ -622,8 +622,10 @@ extension MetricsBlock.View {
                 if !emit(lineStart, Int32(a), content, false) { return nil }
                 lineStart = Int32(a)
                 placed = false
-                if let again = refoundDictionaryBreaks(at: a) {
-                    // The new line finds the run's words again from its start.
+                // The new line finds the run's words again from its start (these breaks were
+                // found from an earlier line start, so ICU is asked again here, on this rare path:
+                // `เวตาลกล่าวว่า` split at `ล่า|ว` sees `วว่า` from `ว`).
+                if let again = dictionaryBreaks(from: a), !again.elementsEqual(breaks[k...]) {
                     breaks = again
                     k = 0
                     continue
