@@ -232,6 +232,8 @@ struct Builder {
         if runStart >= 0 { closeRun(units, runStart, units.count, runFont, runLevel, buffer) }
         collectRunExtras()
         reshapedStarts = collectReshapedLineStarts(units, buffer: buffer)
+        let unsafeStarts = collectUnsafeSegmentStarts(units, breaks: breaks, skipping: reshapedStarts, buffer: buffer)
+        if !unsafeStarts.isEmpty { reshapedStarts.formUnion(unsafeStarts) }
 
         // 2. Segments: content and hanging-space widths.
         segmentEnds.reserveCapacity(breaks.count)
