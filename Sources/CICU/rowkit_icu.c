@@ -9,6 +9,8 @@
 #include <unicode/uscript.h>
 #include <unicode/unorm2.h>
 #include <unicode/uloc.h>
+#include <unicode/putil.h>
+#include <unicode/udata.h>
 
 // Opening a break iterator loads its rules; each thread keeps one per kind and re-targets it.
 static _Thread_local UBreakIterator *line_iterators[3];
@@ -287,4 +289,15 @@ int32_t rk_likely_script(const char *locale, char *script, int32_t capacity) {
     if (U_FAILURE(status)) return -1;
     int32_t n = uloc_getScript(maximized, script, capacity, &status);
     return U_FAILURE(status) ? -1 : n;
+}
+
+const char *rk_data_package_name(void) { return U_ICUDATA_NAME; }
+
+void rk_use_data_directory(const char *directory) { u_setDataDirectory(directory); }
+
+int rk_is_khmer_dictionary_character(uint32_t cp) {
+    if (cp < 0x1780 || cp > 0x19FF) return 0;
+    UErrorCode status = U_ZERO_ERROR;
+    return uscript_getScript((UChar32)cp, &status) == USCRIPT_KHMER
+        && u_getIntPropertyValue((UChar32)cp, UCHAR_LINE_BREAK) == U_LB_COMPLEX_CONTEXT;
 }

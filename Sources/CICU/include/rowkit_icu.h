@@ -69,4 +69,14 @@ int32_t rk_script(uint32_t cp);
 /// a NUL-terminated 4-letter code into `script`. Returns its length (0 when unknown), or -1.
 int32_t rk_likely_script(const char *locale, char *script, int32_t capacity);
 
+/// The name of the system ICU's data package (`icudt72l`): break dictionaries put in a folder
+/// `<dir>/<name>/brkitr/` are found by ICU once `rk_use_data_directory(dir)` is called.
+const char *rk_data_package_name(void);
+/// Makes ICU look for data files in `directory` before its built-in data (`u_setDataDirectory`).
+/// Call once, before any break iterator loads a dictionary; not safe while another thread
+/// uses ICU.
+void rk_use_data_directory(const char *directory);
+/// 1 for characters ICU's Khmer dictionary engine segments (Khmer script, line-break class SA).
+int rk_is_khmer_dictionary_character(uint32_t cp);
+
 #endif

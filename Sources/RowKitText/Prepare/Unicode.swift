@@ -51,10 +51,24 @@ enum UnicodeAnalysis {
             // the system's dictionary ends a word before it): DejaVu Serif Condensed 38.5 px,
             // `សត្វតូចៗដូចជា` at 120 px is `សត្វ` / `តូចៗ` / `ដូចជា` (docs/CHROMIUM.md §3(g)).
             if p < units.count && units[p] == 0x17D7 && before >= 0x1780 && before <= 0x17FF { continue }
+            // Nor does a Khmer word end with two code points or fewer left in its run: Chromium's
+            // dictionary breaks `សម្លា|ប់`, `បរិវា|រ`, `ផ្លែ|ឈើ` before a short rest no word of it
+            // matches, its line breaker does not (docs/CHROMIUM.md §3(g), eighteenth round).
+            if p < units.count && endsShortKhmerRest(units, at: p) { continue }
             ends[kept] = ends[k]
             kept += 1
         }
         ends.removeLast(capacity - kept)
+    }
+
+    /// Whether the break at `p` falls between two Khmer dictionary characters with at most two
+    /// of them left in the run after it (Khmer is all in the BMP: units are code points).
+    @inline(__always) static func endsShortKhmerRest(_ units: UnsafeBufferPointer<UInt16>, at p: Int) -> Bool {
+        guard units[p] &- 0x1780 < 0x80, units[p - 1] &- 0x1780 < 0x80,
+              ICU.isKhmerDictionaryCharacter(UInt32(units[p - 1])) else { return false }
+        var end = p
+        while end < units.count && end - p <= 2 && ICU.isKhmerDictionaryCharacter(UInt32(units[end])) { end += 1 }
+        return end - p <= 2
     }
 
     @inline(__always) private static func isASCIIOrNoBreakSpace(_ unit: UInt16) -> Bool {

@@ -1,0 +1,172 @@
+import CICU
+import Glibc
+
+/// Chromium's own Khmer word dictionary, handed to the system's ICU so that Khmer words break
+/// where the browser breaks them.
+///
+/// Chromium ships ICU with its own Khmer dictionary (94 KB in Chromium 156's `icudtl.dat`; the
+/// system's ICU 72 has a different one of 445 KB). Over the Khmer corpus, laid out one break
+/// opportunity per line in Chromium, the system dictionary gave 22 breaks that differ from the
+/// browser's of 5,475 and Chromium's dictionary 26, all of them the short-rest rule
+/// (``UnicodeAnalysis``), and none with that rule (docs/CHROMIUM.md §3(g), eighteenth round).
+///
+/// The dictionary is read from the browser's ICU data file when one is installed, copied once
+/// into a cache folder (ICU reads data from files) and found there by ICU before its built-in
+/// data. Without a browser, or with `ROWKIT_BREAK_DICTIONARIES=system`, the system's dictionary
+/// is used: a documented fallback, not an error. `ROWKIT_BREAK_DICTIONARIES=<path>` names the
+/// data file to read.
+enum BreakDictionaries {
+    /// The data file the dictionary came from, or nil when the system's is used. Reading this
+    /// installs the dictionary (once per process, thread-safe); every ICU call in the module
+    /// reads it first, so ICU loads no dictionary before.
+    static let source: String? = install()
+
+    /// Where Chromium and Chrome keep their ICU data on Linux, in the order tried.
+    static let candidatePaths = [
+        "/usr/lib/chromium/icudtl.dat", "/usr/lib/chromium-browser/icudtl.dat",
+        "/opt/google/chrome/icudtl.dat", "/snap/chromium/current/usr/lib/chromium-browser/icudtl.dat",
+    ]
+
+    /// The dictionaries taken from the browser's data, by their ICU item name.
+    static let dictionaryNames = ["khmerdict.dict"]
+
+    private static func install() -> String? {
+        let setting = getenv("ROWKIT_BREAK_DICTIONARIES").map { String(cString: $0) } ?? ""
+        if setting == "system" { return nil }
+        let paths = setting.isEmpty ? candidatePaths : [setting]
+        for path in paths {
+            guard let items = readItems(path: path, names: dictionaryNames), !items.isEmpty,
+                  let folder = writeCache(items) else { continue }
+            var directory = folder
+            if let inherited = getenv("ICU_DATA"), inherited.pointee != 0 { directory += ":" + String(cString: inherited) }
+            rk_use_data_directory(directory)
+            return path
+        }
+        return nil
+    }
+
+    /// The named break dictionaries of an ICU common data file (`icudtl.dat`), checked to be
+    /// dictionaries of format 1; nil when the file is missing or not such a file.
+    static func readItems(path: String, names: [String]) -> [(name: String, bytes: [UInt8])]? {
+        return withMappedFile(path: path) { d -> [(name: String, bytes: [UInt8])]? in
+            func u16(_ at: Int) -> Int { at + 2 <= d.count ? Int(d[at]) | Int(d[at + 1]) << 8 : -1 }
+            func u32(_ at: Int) -> Int { at + 4 <= d.count ? u16(at) | u16(at + 2) << 16 : -1 }
+            // A data header: its size, the magic 0xDA27, then UDataInfo (little-endian, format).
+            func format(at base: Int) -> (headerSize: Int, format: String, version: UInt8)? {
+                guard base + 20 <= d.count, d[base + 2] == 0xDA, d[base + 3] == 0x27, d[base + 8] == 0 else { return nil }
+                let tag = String(decoding: d[base + 12..<base + 16], as: UTF8.self)
+                return (u16(base), tag, d[base + 16])
+            }
+            guard let common = format(at: 0), common.format == "CmnD" else { return nil }
+            let toc = common.headerSize
+            let count = u32(toc)
+            guard count > 0, count < 100_000, toc + 4 + 8 * count <= d.count else { return nil }
+            var found: [(name: String, bytes: [UInt8])] = []
+            for i in 0..<count {
+                let nameAt = toc + u32(toc + 4 + 8 * i), dataAt = toc + u32(toc + 8 + 8 * i)
+                guard nameAt < d.count, dataAt < d.count, let nul = d[nameAt...].firstIndex(of: 0) else { continue }
+                let name = String(decoding: d[nameAt..<nul], as: UTF8.self)
+                guard let wanted = names.first(where: { name.hasSuffix("/brkitr/" + $0) }),
+                      let header = format(at: dataAt), header.format == "Dict", header.version == 1 else { continue }
+                // The dictionary's own indexes follow its header; index 3 is its size after it.
+                let size = u32(dataAt + header.headerSize + 12)
+                guard size > 0, dataAt + header.headerSize + size <= d.count else { continue }
+                found.append((wanted, Array(d[dataAt..<dataAt + header.headerSize + size])))
+            }
+            return found
+        }
+    }
+
+    /// Writes `items` into `<cache>/rowkit/icu-<hash>/<ICU package>/brkitr/` (kept when already
+    /// there: the hash names the content) and returns the folder to give ICU, or nil when no
+    /// cache folder is writable.
+    private static func writeCache(_ items: [(name: String, bytes: [UInt8])]) -> String? {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for item in items { for byte in item.name.utf8 + item.bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
+        let package = String(cString: rk_data_package_name())
+        for base in cacheBases() {
+            let root = base + "/rowkit/icu-" + String(hash, radix: 16)
+            let folder = root + "/" + package + "/brkitr"
+            guard makeFolders(folder) else { continue }
+            var complete = true
+            for item in items where !writeIfDifferent(folder + "/" + item.name, item.bytes) { complete = false }
+            if complete { return root }
+        }
+        return nil
+    }
+
+    private static func cacheBases() -> [String] {
+        var bases: [String] = []
+        if let xdg = getenv("XDG_CACHE_HOME"), xdg.pointee == 0x2F { bases.append(String(cString: xdg)) }
+        if let home = getenv("HOME"), home.pointee == 0x2F { bases.append(String(cString: home) + "/.cache") }
+        bases.append("/tmp/rowkit-\(getuid())")
+        return bases
+    }
+
+    private static func makeFolders(_ path: String) -> Bool {
+        var prefix = ""
+        for part in path.split(separator: "/") {
+            prefix += "/" + part
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST { return false }
+        }
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR && access(path, W_OK) == 0
+    }
+
+    /// Writes `bytes` to `path` through a temporary file and a rename, unless the file already
+    /// holds them; true when `path` holds them afterwards.
+    private static func writeIfDifferent(_ path: String, _ bytes: [UInt8]) -> Bool {
+        if readFile(path: path, limit: bytes.count + 1) == bytes { return true }
+        let temporary = path + ".\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        let written = bytes.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return false }
+                offset += n
+            }
+            return true
+        }
+        let closed = close(fd) == 0
+        guard written && closed && rename(temporary, path) == 0 else { unlink(temporary); return false }
+        return true
+    }
+
+    /// `body` over the bytes of a regular file, mapped (only the pages read are loaded: the
+    /// table of contents and the dictionary of a 10 MB file); nil when it cannot be mapped.
+    private static func withMappedFile<T>(path: String, _ body: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0, info.st_size < 1 << 30,
+              let base = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
+        defer { munmap(base, Int(info.st_size)) }
+        return body(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: Int(info.st_size)))
+    }
+
+    /// The bytes of a regular file of at most `limit` bytes, or nil.
+    private static func readFile(path: String, limit: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= limit else { return nil }
+        let size = Int(info.st_size)
+        var bytes = [UInt8](repeating: 0, count: size)
+        let complete = bytes.withUnsafeMutableBytes { raw -> Bool in
+            var offset = 0
+            while offset < size {
+                let n = read(fd, raw.baseAddress! + offset, size - offset)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return false }
+                offset += n
+            }
+            return true
+        }
+        return complete ? bytes : nil
+    }
+}
