@@ -5,10 +5,12 @@ import Glibc
 /// where the browser breaks them.
 ///
 /// Chromium ships ICU with its own Khmer dictionary (94 KB in Chromium 156's `icudtl.dat`; the
-/// system's ICU 72 has a different one of 445 KB). Over the Khmer corpus, laid out one break
-/// opportunity per line in Chromium, the system dictionary gave 22 breaks that differ from the
-/// browser's of 5,475 and Chromium's dictionary 26, all of them the short-rest rule
-/// (``UnicodeAnalysis``), and none with that rule (docs/CHROMIUM.md §3(g), eighteenth round).
+/// system's ICU 72 has a different one of 445 KB). Over the Khmer corpus laid out in Chromium
+/// one break opportunity per line (5,519 breaks), the system's dictionary gives 23 dictionary
+/// breaks other than the browser's; Chromium's own, run by the system's ICU, 26 — each leaving
+/// one or two code points of the run, which Chromium's line breaker never does
+/// (`UnicodeAnalysis.endsShortKhmerRest`) — and 0 with that rule (docs/CHROMIUM.md §3(g),
+/// eighteenth round).
 ///
 /// The dictionary is read from the browser's ICU data file when one is installed, copied once
 /// into a cache folder (ICU reads data from files) and found there by ICU before its built-in
