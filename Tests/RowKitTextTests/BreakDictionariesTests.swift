@@ -41,6 +41,18 @@ import Testing
         #expect(try lines("ពល\u{200B}បរិវារ\u{200B}ជា", width: 30) == ["ពល", "បរិវារ", "ជា"])
     }
 
+    /// Lao with Chromium's dictionary (Noto Sans Lao 16 px, `lang="lo"`, 60 px): the system's
+    /// dictionary gave `ລັດຖະການ` / `ຂອງ` and `ເປັນ` / `ພາສາແມ່` where Chromium has these lines.
+    @Test(.enabled(if: chromiumDataInstalled, "no Chromium ICU data on this machine"))
+    func laoLinesBreakAsInChromium() throws {
+        let style = TextStyle(font: FontDescriptor(family: "Noto Sans Lao"), size: 16, lang: "lo")
+        let text = "ພາສາລາວ ແມ່ນພາສາລັດຖະການຂອງ ສາທາລະນະລັດ ປະຊາທິປະໄຕ ປະຊາຊົນລາວ. ແລະເປັນພາສາແມ່ຂອງຄົນເຊື້ອຊາດລາວ ທັງຢູ່ພາຍໃນ ແລະຕ່າງປະເທດ."
+        #expect(try lineTexts(text, width: 60, style).map { $0.filter { $0 != " " } } == [
+            "ພາສາລາວ", "ແມ່ນ", "ພາສາ", "ລັດຖະກາ", "ນຂອງ", "ສາທາລະນ", "ະລັດ", "ປະຊາທິປະ", "ໄຕ", "ປະຊາຊົນ", "ລາວ.ແລະ",
+            "ເປັນພາສາ", "ແມ່ຂອງ", "ຄົນເຊື້ອ", "ຊາດລາວ", "ທັງຢູ່", "ພາຍໃນ", "ແລະຕ່າງ", "ປະເທດ.",
+        ])
+    }
+
     /// The short-rest rule alone, on ICU's breaks: none before a rest of one or two code points
     /// of the run, whatever the dictionary.
     @Test func noKhmerBreakLeavesARestOfTwoCodePointsOrFewer() throws {
