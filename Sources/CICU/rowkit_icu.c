@@ -295,6 +295,9 @@ const char *rk_data_package_name(void) { return U_ICUDATA_NAME; }
 
 void rk_use_data_directory(const char *directory) { u_setDataDirectory(directory); }
 
+int rk_data_folder_state = 0;
+void rk_mark_data_folder_chosen(void) { __atomic_store_n(&rk_data_folder_state, 1, __ATOMIC_RELEASE); }
+
 int rk_is_khmer_dictionary_character(uint32_t cp) {
     if (cp < 0x1780 || cp > 0x19FF) return 0;
     UErrorCode status = U_ZERO_ERROR;

@@ -68,6 +68,15 @@ import Testing
         #expect(!units.withUnsafeBufferPointer { UnicodeAnalysis.endsShortKhmerRest($0, at: 2) })
     }
 
+    /// The unit test of the rule's character class against ICU's properties (script Khmer and
+    /// line-break class SA), over the whole BMP.
+    @Test func khmerDictionaryUnitsAreICUsKhmerSACharacters() {
+        for unit in UInt16(0)...UInt16.max {
+            #expect(UnicodeAnalysis.isKhmerDictionaryUnit(unit) == ICU.isKhmerDictionaryCharacter(UInt32(unit)),
+                     "U+\(String(unit, radix: 16))")
+        }
+    }
+
     /// A file that is not ICU data, or is cut short, gives no dictionary (and no crash).
     @Test func malformedDataFilesGiveNoDictionary() throws {
         let path = "/tmp/rowkit-break-dictionaries-test-\(getpid()).dat"

@@ -76,6 +76,11 @@ const char *rk_data_package_name(void);
 /// Call once, before any break iterator loads a dictionary; not safe while another thread
 /// uses ICU.
 void rk_use_data_directory(const char *directory);
+/// Set (once, with release order) when RowKit has chosen ICU's data folder; read with acquire
+/// order by `rk_data_folder_chosen` before any ICU call, so the check costs one load.
+extern int rk_data_folder_state;
+static inline int rk_data_folder_chosen(void) { return __atomic_load_n(&rk_data_folder_state, __ATOMIC_ACQUIRE); }
+void rk_mark_data_folder_chosen(void);
 /// 1 for characters ICU's Khmer dictionary engine segments (Khmer script, line-break class SA).
 int rk_is_khmer_dictionary_character(uint32_t cp);
 

@@ -64,11 +64,17 @@ enum UnicodeAnalysis {
     /// Whether the break at `p` falls between two Khmer dictionary characters with at most two
     /// of them left in the run after it (Khmer is all in the BMP: units are code points).
     @inline(__always) static func endsShortKhmerRest(_ units: UnsafeBufferPointer<UInt16>, at p: Int) -> Bool {
-        guard units[p] &- 0x1780 < 0x80, units[p - 1] &- 0x1780 < 0x80,
-              ICU.isKhmerDictionaryCharacter(UInt32(units[p - 1])) else { return false }
+        guard isKhmerDictionaryUnit(units[p - 1]) else { return false }
         var end = p
-        while end < units.count && end - p <= 2 && ICU.isKhmerDictionaryCharacter(UInt32(units[end])) { end += 1 }
-        return end - p <= 2
+        while end < units.count && end - p <= 2 && isKhmerDictionaryUnit(units[end]) { end += 1 }
+        return end > p && end - p <= 2
+    }
+
+    /// Khmer letters, vowels and signs of line-break class SA (U+1780–U+17D3, U+17D7, U+17DC,
+    /// U+17DD): the characters ICU's Khmer engine segments, as ICU's properties give them
+    /// (`ICU.isKhmerDictionaryCharacter`, checked against this in the tests).
+    @inline(__always) static func isKhmerDictionaryUnit(_ unit: UInt16) -> Bool {
+        unit &- 0x1780 <= 0x53 || unit == 0x17D7 || unit == 0x17DC || unit == 0x17DD
     }
 
     @inline(__always) private static func isASCIIOrNoBreakSpace(_ unit: UInt16) -> Bool {

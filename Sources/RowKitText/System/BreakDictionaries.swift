@@ -66,11 +66,13 @@ enum BreakDictionaries {
             let count = u32(toc)
             guard count > 0, count < 100_000, toc + 4 + 8 * count <= d.count else { return nil }
             var found: [(name: String, bytes: [UInt8])] = []
+            let suffixes = names.map { Array(("/brkitr/" + $0).utf8) + [0] }
             for i in 0..<count {
                 let nameAt = toc + u32(toc + 4 + 8 * i), dataAt = toc + u32(toc + 8 + 8 * i)
                 guard nameAt < d.count, dataAt < d.count, let nul = d[nameAt...].firstIndex(of: 0) else { continue }
-                let name = String(decoding: d[nameAt..<nul], as: UTF8.self)
-                guard let wanted = names.first(where: { name.hasSuffix("/brkitr/" + $0) }),
+                // Names compared as bytes, with their terminating zero: most of the ~1,000 are not wanted.
+                guard let k = suffixes.firstIndex(where: { nul + 1 - $0.count >= nameAt && d[nul + 1 - $0.count...nul].elementsEqual($0) }),
+                      case let wanted = names[k],
                       let header = format(at: dataAt), header.format == "Dict", header.version == 1 else { continue }
                 // The dictionary's own indexes follow its header; index 3 is its size after it.
                 let size = u32(dataAt + header.headerSize + 12)
@@ -85,8 +87,17 @@ enum BreakDictionaries {
     /// there: the hash names the content) and returns the folder to give ICU, or nil when no
     /// cache folder is writable.
     private static func writeCache(_ items: [(name: String, bytes: [UInt8])]) -> String? {
+        // FNV-1a over the names and over the bytes eight at a time: the folder names the content.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for item in items { for byte in item.name.utf8 + item.bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
+        for item in items {
+            for byte in item.name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            hash = (hash ^ UInt64(item.bytes.count)) &* 0x100_0000_01b3
+            item.bytes.withUnsafeBytes { raw in
+                var k = 0
+                while k + 8 <= raw.count { hash = (hash ^ raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)) &* 0x100_0000_01b3; k += 8 }
+                while k < raw.count { hash = (hash ^ UInt64(raw[k])) &* 0x100_0000_01b3; k += 1 }
+            }
+        }
         let package = String(cString: rk_data_package_name())
         for base in cacheBases() {
             let root = base + "/rowkit/icu-" + String(hash, radix: 16)
