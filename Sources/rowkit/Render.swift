@@ -72,6 +72,8 @@ struct Render: ParsableCommand {
             do { try checkDirectory(images, what: "images folder") } catch { throw CommandError(error.description) }
         }
         let templates = try source.templates()
+        // A template's own `stylesheet:` is read too (only known once the template is loaded).
+        try refuseOverwritingInput(output: output, option: "--output", inputs: templates.all.map(stylesheetInput))
         let sections: [ListSection<ListRow>]
         if let data = source.data {
             sections = try loadListSections(data, options: source.rowFileOptions(templates))

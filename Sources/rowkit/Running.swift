@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RowKitCells
 import RowKitIO
 import RowKitText
 
@@ -73,6 +74,12 @@ final class ResultSlots<Value>: @unchecked Sendable {
 final class UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+/// The stylesheet file a template names itself (`stylesheet:`), as an input for
+/// `refuseOverwritingInput(output:option:inputs:)`.
+func stylesheetInput(of template: CellTemplate) -> (option: String, path: String?) {
+    ("the stylesheet of template '\(template.name)', named", template.stylesheetFile)
 }
 
 /// Refuses an output file that is one of the command's inputs (the same file by device and

@@ -25,9 +25,11 @@ extension CellTemplate {
 
         // Styles: the template's own sheet, with the explicit one on top.
         var sheet = stylesheet
+        var sheetFile: String?
         if let sheetNode = top["stylesheet"] {
             let relative = try reader.string(sheetNode, "stylesheet", expected: "a stylesheet path")
             let path = Self.resolve(relative, against: file)
+            sheetFile = path
             let own: Stylesheet
             do throws(StyleError) {
                 own = try Stylesheet(contentsOf: path)
@@ -47,6 +49,7 @@ extension CellTemplate {
         }
         self.init(name: name, layout: layout, samples: samples)
         warnings = sheet?.warnings ?? []
+        stylesheetFile = sheetFile
     }
 
     /// Reads and parses the template at `path`; its `stylesheet:` is relative to the file's folder.
