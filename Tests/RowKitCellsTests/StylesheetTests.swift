@@ -175,6 +175,37 @@ struct StylesheetTests {
         #expect(merged.names.first == "base" && merged.names.last == "extra")
     }
 
+    /// An overlay (`rowkit --stylesheet` over a template's own sheet) may extend a style only the
+    /// sheet under it defines; `Stylesheet(contentsOf:)` refused it on its own ("'caption'
+    /// extends unknown style 'base'") before it could be merged.
+    @Test func anOverlayExtendsStylesOfTheSheetUnderIt() throws {
+        let base = try Stylesheet(contentsOf: cellsSample("classic.yaml"))
+        let top = try Stylesheet.overlay(yaml: "styles:\n  caption: {extends: base, size: 30}\n", file: "top.yaml")
+        let merged = try top.merged(over: base)
+        #expect(try merged.appearance(named: "caption").style.size == 30)
+        #expect(try merged.appearance(named: "caption").style.font.family == "DejaVu Sans")
+        // A parent neither sheet defines is reported by the merge, where the overlay wrote it.
+        let lost = try Stylesheet.overlay(yaml: "styles:\n  caption: {extends: bsae}\n", file: "top.yaml")
+        let error = styleError { () throws(StyleError) in _ = try lost.merged(over: base) }
+        expectError(error, .unknownStyle, file: "top.yaml", line: 2, column: 22, key: "styles.caption.extends",
+                    suggestion: "base", message: "unknown style 'bsae'")
+        let alone = styleError { () throws(StyleError) in _ = try lost.merged(over: .empty) }
+        #expect(alone?.kind == .unknownStyle && alone?.line == 2)
+        // Everything else is still checked at once: a cycle, and a sheet that is not an overlay.
+        let cycle = styleError { () throws(StyleError) in
+            _ = try Stylesheet.overlay(yaml: "styles:\n  a: {extends: b}\n  b: {extends: a}\n", file: "c.yaml")
+        }
+        #expect(cycle?.kind == .extendsCycle)
+        let strict = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  caption: {extends: base}\n", file: "s.yaml") }
+        #expect(strict?.kind == .unknownStyle)
+        // A template without a sheet of its own resolves the overlay alone.
+        let noOwn = styleError { () throws(StyleError) in
+            _ = try CellTemplate(yaml: "name: x\nlayout:\n  text: {field: a, style: caption}\n", file: "x.yaml", stylesheet: lost)
+        }
+        expectError(noOwn, .unknownStyle, file: "top.yaml", line: 2, column: 22, key: "styles.caption.extends",
+                    message: "unknown style 'bsae'")
+    }
+
     @Test func stylesMadeInSwift() throws {
         let sheet = try Stylesheet(styles: [("base", StyleDefinition(size: 15)), ("bold", StyleDefinition(weight: .bold, extends: "base"))])
         #expect(try sheet.appearance(named: "bold") == appearance(size: 15, weight: .bold, lineHeight: 19))

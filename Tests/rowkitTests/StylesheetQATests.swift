@@ -25,4 +25,26 @@ import Testing
         #expect(scratch.read("sheet.yaml") == Data(sheet.utf8))
         expectRun(scratch.rowkit("render --cell note.yaml --data rows.jsonl --width 200 --output other.svg"), status: 0)
     }
+
+    /// `--stylesheet` is merged over a template's own `stylesheet:`, but was loaded alone first,
+    /// so it could not extend the template's styles: `caption: {extends: base, size: 30}` over
+    /// Samples/cells/caption-text.yaml failed with "'caption' extends unknown style 'base'".
+    @Test func aStylesheetOptionExtendsTheTemplatesOwnStyles() {
+        let scratch = Scratch()
+        let template = packageRoot + "/Samples/cells/caption-text.yaml"
+        scratch.write("big.yaml", "styles:\n  caption: {extends: base, size: 30}\n")
+        scratch.write("rows.jsonl", #"{"caption": "Hello", "body": "World"}"# + "\n")
+        let plain = scratch.rowkit("heights --cell \(shellQuoted(template)) --data rows.jsonl --width 300")
+        let big = scratch.rowkit("heights --cell \(shellQuoted(template)) --stylesheet big.yaml --data rows.jsonl --width 300")
+        expectRun(plain, status: 0)
+        expectRun(big, status: 0)
+        #expect(plain.stdout.contains(#""height": 26"#) && big.stdout.contains(#""height": 48"#), "\(plain)\n\(big)")
+        // A parent that neither sheet defines is still an error in the --stylesheet file.
+        scratch.write("lost.yaml", "styles:\n  caption: {extends: bsae}\n")
+        expectRun(scratch.rowkit("heights --cell \(shellQuoted(template)) --stylesheet lost.yaml --data rows.jsonl --width 300"), status: 1,
+                  stderr: ["lost.yaml:2:22: styles.caption.extends: 'caption' extends unknown style 'bsae' (did you mean 'base'?)"])
+        scratch.write("own.yaml", "name: own\nlayout:\n  text: {field: caption, style: caption}\n")
+        expectRun(scratch.rowkit("heights --cell own.yaml --stylesheet lost.yaml --data rows.jsonl --allow-unknown-fields --width 300"),
+                  status: 1, stderr: ["lost.yaml:2:22: styles.caption.extends: 'caption' extends unknown style 'bsae'"])
+    }
 }

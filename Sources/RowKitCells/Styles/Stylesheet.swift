@@ -205,16 +205,20 @@ public struct Stylesheet: Sendable, Hashable {
     }
 
     /// A sheet from ordered definitions with known `extends` locations; resolves every chain.
-    init(file: String, names: [String], definitions: [String: StyleDefinition], origins: [String: Origin]) throws(StyleError) {
+    /// With `allowingUnknownParents` (an overlay sheet), a style whose parent is not defined here
+    /// keeps only its own fields until ``merged(over:)`` resolves it against the other sheet.
+    init(file: String, names: [String], definitions: [String: StyleDefinition], origins: [String: Origin],
+         allowingUnknownParents: Bool = false) throws(StyleError) {
         var resolved: [String: StyleDefinition] = [:]
         for name in names {
-            _ = try Self.resolve(name, stack: [], definitions: definitions, origins: origins, file: file, into: &resolved)
+            _ = try Self.resolve(name, stack: [], definitions: definitions, origins: origins, file: file,
+                                 allowingUnknownParents: allowingUnknownParents, into: &resolved)
         }
         self.init(file: file, names: names, definitions: definitions, styles: resolved, origins: origins)
     }
 
     private static func resolve(_ name: String, stack: [String], definitions: [String: StyleDefinition],
-                                origins: [String: Origin], file: String,
+                                origins: [String: Origin], file: String, allowingUnknownParents: Bool,
                                 into resolved: inout [String: StyleDefinition]) throws(StyleError) -> StyleDefinition {
         if let done = resolved[name] { return done }
         guard let definition = definitions[name] else { return StyleDefinition() }
@@ -230,11 +234,16 @@ public struct Stylesheet: Sendable, Hashable {
                              keyPath: origin.keyPath, message: "extends cycle: \(cycle)")
         }
         guard definitions[parent] != nil else {
+            if allowingUnknownParents {
+                resolved[name] = definition
+                return definition
+            }
             throw StyleError(kind: .unknownStyle, file: origin.file, line: origin.line, column: origin.column,
                              keyPath: origin.keyPath, message: "'\(name)' extends unknown style '\(parent)'",
                              suggestion: didYouMean(parent, among: Array(definitions.keys).sorted()))
         }
-        let base = try resolve(parent, stack: stack, definitions: definitions, origins: origins, file: file, into: &resolved)
+        let base = try resolve(parent, stack: stack, definitions: definitions, origins: origins, file: file,
+                               allowingUnknownParents: allowingUnknownParents, into: &resolved)
         let result = definition.inheriting(from: base)
         resolved[name] = result
         return result

@@ -6,7 +6,8 @@ extension CellTemplate {
     /// Parses a cell template from YAML (`name`, optional `stylesheet`, `layout`, optional `samples`).
     ///
     /// Text styles are looked up in the template's own `stylesheet:` (a path relative to `file`)
-    /// with `stylesheet` merged over it; every problem is a ``StyleError`` naming file, line and column.
+    /// with `stylesheet` merged over it (which may be an overlay, ``Stylesheet/overlay(yaml:file:)``,
+    /// whose styles extend the template's own); every problem is a ``StyleError`` naming file, line and column.
     public init(yaml: String, file: String, stylesheet: Stylesheet?) throws(StyleError) {
         let reader = YAMLReader(file: file)
         guard let root = try reader.compose(yaml) else {
@@ -39,6 +40,10 @@ extension CellTemplate {
             sheet = try stylesheet?.merged(over: own) ?? own
         }
 
+        if top["stylesheet"] == nil, let given = sheet {
+            // Resolved on its own: an overlay sheet (`Stylesheet.overlay`) may still name parents it lacks.
+            sheet = try given.merged(over: .empty)
+        }
         let builder = TemplateBuilder(reader: reader, sheet: sheet ?? .empty, hasSheet: sheet != nil)
         let layout = try builder.layout(try reader.required(top, "layout", what: "section"), "layout")
         var samples: [RowData] = []
