@@ -240,6 +240,39 @@ struct StylesheetTests {
         #expect(duplicate?.message.contains("duplicate key 'a'") == true, "\(String(describing: duplicate))")
     }
 
+    /// A key written twice was reported at the first one, without a key path
+    /// ("dup.yaml:2:3: malformed YAML: duplicate key 'a' in one mapping", however far below the
+    /// repeat was), and keys with the same text but different YAML types (`1`, `"1"`) were
+    /// both taken: the second style silently replaced the first.
+    @Test func aDuplicateKeyIsReportedWhereItIsRepeated() {
+        let styles = styleError { () throws(StyleError) in
+            _ = try Stylesheet(yaml: "styles:\n  a: {size: 1}\n  b: {size: 2}\n\n  a: {size: 3}\n", file: "dup.yaml")
+        }
+        expectError(styles, .malformedYAML, file: "dup.yaml", line: 5, column: 3, key: "styles.a", message: "duplicate key 'a' (first at 2:3)")
+        let inner = styleError { () throws(StyleError) in
+            _ = try Stylesheet(yaml: "styles:\n  a:\n    size: 1\n    color: red\n    size: 2\n", file: "dup.yaml")
+        }
+        expectError(inner, .malformedYAML, file: "dup.yaml", line: 5, column: 5, key: "styles.a.size", message: "duplicate key 'size' (first at 3:5)")
+        let typed = styleError { () throws(StyleError) in
+            _ = try Stylesheet(yaml: "styles:\n  1: {size: 1}\n  \"1\": {size: 2}\n", file: "dup.yaml")
+        }
+        expectError(typed, .malformedYAML, file: "dup.yaml", line: 3, column: 3, key: "styles.1", message: "duplicate key '1'")
+        let throughAlias = styleError { () throws(StyleError) in
+            _ = try Stylesheet(yaml: "styles:\n  a: {font: &f b}\n  *f : {size: 2}\n  b: {}\n", file: "dup.yaml")
+        }
+        expectError(throughAlias, .malformedYAML, file: "dup.yaml", line: 4, column: 3, key: "styles.b", message: "duplicate key 'b' (first at 3:3)")
+        let inList = styleError { () throws(StyleError) in
+            _ = try CellTemplate(yaml: "name: t\nlayout:\n  vstack:\n    children:\n      - text: {field: a}\n      - text: {field: a, field: b}\n",
+                                 file: "t.yaml", stylesheet: nil)
+        }
+        expectError(inList, .malformedYAML, file: "t.yaml", line: 6, column: 26, key: "layout.vstack.children[1].text.field",
+                    message: "duplicate key 'field' (first at 6:16)")
+        // The same key in different mappings, and an alias used as a value, are fine.
+        #expect(styleError { () throws(StyleError) in
+            _ = try Stylesheet(yaml: "styles:\n  a: &s {size: 1}\n  b: *s\n  c: {size: 1}\n", file: "ok.yaml")
+        } == nil)
+    }
+
     /// A font value that names no family (",", "", "''") has nothing to fall back from: it
     /// loaded, then every text in the style failed when a row was bound ("no installed font
     /// matches ', 400'", no place in the file). It is an error where it was written; a list of
