@@ -1,15 +1,22 @@
 import ArgumentParser
 import RowKitCells
 import RowKitIO
+import Synchronization
 
 /// A template YAML file, with an optional stylesheet file merged over the one it names.
 func loadTemplateFile(_ path: String, stylesheet: String?) throws -> CellTemplate {
     do {
         let sheet = try stylesheet.map { path throws(StyleError) in try Stylesheet.overlay(contentsOf: path) }
         let template = try CellTemplate(contentsOf: path, stylesheet: sheet)
-        for warning in template.warnings { Diagnostics.warning(warning.description) }
+        for warning in template.warnings where printedStyleWarnings.withLock({ $0.insert(warning).inserted }) {
+            Diagnostics.warning(warning.description)
+        }
         return template
     } catch {
         throw CommandError(error.description)
     }
 }
+
+/// Style warnings already printed: templates that share a stylesheet (`--stylesheet`, or the
+/// same `stylesheet:`) carry the same warnings, said once.
+private let printedStyleWarnings = Mutex<Set<StyleWarning>>([])

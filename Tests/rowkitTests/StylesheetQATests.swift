@@ -47,4 +47,22 @@ import Testing
         expectRun(scratch.rowkit("heights --cell own.yaml --stylesheet lost.yaml --data rows.jsonl --allow-unknown-fields --width 300"),
                   status: 1, stderr: ["lost.yaml:2:22: styles.caption.extends: 'caption' extends unknown style 'bsae'"])
     }
+
+    /// A font that is not installed is a warning "once, where it was written" (README), but
+    /// each template that shared the stylesheet printed it again: `--cell a.yaml --cell b.yaml
+    /// --stylesheet fonts.yaml` printed the same line twice.
+    @Test func aStylesheetWarningIsPrintedOnceForEveryTemplateSharingIt() {
+        let scratch = Scratch()
+        scratch.write("fonts.yaml", "styles:\n  a: {font: No Such Family QA64}\n")
+        scratch.write("own.yaml", "name: own\nstylesheet: fonts.yaml\nlayout:\n  text: {field: x, style: a}\n")
+        scratch.write("own2.yaml", "name: own2\nstylesheet: fonts.yaml\nlayout:\n  text: {field: x, style: a}\n")
+        scratch.write("bare.yaml", "name: bare\nlayout:\n  text: {field: x, style: a}\n")
+        scratch.write("bare2.yaml", "name: bare2\nlayout:\n  text: {field: x, style: a}\n")
+        scratch.write("rows.jsonl", #"{"x": "hello"}"# + "\n")
+        for cells in ["--cell bare.yaml --cell bare2.yaml --stylesheet fonts.yaml", "--cell own.yaml --cell own2.yaml"] {
+            let run = scratch.rowkit("heights \(cells) --data rows.jsonl --width 200")
+            expectRun(run, status: 0, stderr: ["warning: fonts.yaml:2:13: styles.a.font: font family 'No Such Family QA64' is not installed"])
+            #expect(run.stderr.components(separatedBy: "No Such Family QA64").count == 2, "\(cells): \(run)")
+        }
+    }
 }
