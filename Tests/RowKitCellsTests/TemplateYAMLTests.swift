@@ -204,6 +204,18 @@ struct TemplateYAMLTests {
             _ = try CellTemplate(yaml: "name: x\nlayout: {text: {field: a, maxLines: -0}}\n", file: "m.yaml", stylesheet: nil)
         }
         expectError(lines, .outOfRange, file: "m.yaml", line: 2, column: 37, key: "layout.text.maxLines", message: "must be at least 1")
+        // A huge whole number written with an exponent is out of range too, as its digits are
+        // (it was "expected a whole number, got number 1e20"; 100000000000000000000 was already out of range).
+        for value in ["1e20", "-1e20", "1e15"] {
+            let flexible = styleError { () throws(StyleError) in
+                _ = try CellTemplate(yaml: "name: x\nlayout:\n  hstack: {flexible: \(value), children: [{text: {field: a}}]}\n",
+                                     file: "f.yaml", stylesheet: nil)
+            }
+            expectError(flexible, .outOfRange, file: "f.yaml", line: 3, column: 22, key: "layout.hstack.flexible",
+                        message: "\(value) is out of range: must be at least 0 and at most 0")
+        }
+        let weight = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  a: {weight: 1e20}\n", file: "w.yaml") }
+        expectError(weight, .outOfRange, file: "w.yaml", line: 2, column: 15, key: "styles.a.weight", message: "must be at least 1 and at most 1000")
         // A sample's number keeps its text, as a row file's does.
         let sample = try CellTemplate(yaml: "name: x\nlayout: {text: {field: a}}\nsamples:\n  - {a: 123456789012345678901234}\n",
                                       file: "s.yaml", stylesheet: nil)

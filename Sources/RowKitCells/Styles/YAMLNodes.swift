@@ -199,13 +199,15 @@ struct YAMLReader {
     /// A whole number in `range`.
     func integer(_ node: Node, _ path: String, in range: ClosedRange<Int>) throws(StyleError) -> Int {
         var parsed: Int?
+        // A whole number too large for Int is a whole number all the same: out of range, not of
+        // the wrong type (`maxLines: 1e20` was "expected a whole number, got number 1e20").
+        func clamped(_ whole: Double) -> Int { abs(whole) < 9e18 ? Int(whole) : whole < 0 ? Int.min : Int.max }
         switch node.tagName {
         case .int:
             parsed = node.int
-            // Too large for Int: a whole number all the same, so out of range, not of the wrong type.
-            if parsed == nil, let whole = Self.integerBeyondYams(node) { parsed = abs(whole) < 1e15 ? Int(whole) : whole < 0 ? Int.min : Int.max }
+            if parsed == nil, let whole = Self.integerBeyondYams(node) { parsed = clamped(whole) }
         case .float:
-            if let value = node.float, value.isFinite, value == value.rounded(), abs(value) < 1e15 { parsed = Int(value) }
+            if let value = node.float, value.isFinite, value == value.rounded() { parsed = clamped(value) }
         default: break
         }
         guard case .scalar(let scalar) = node, let value = parsed else {
