@@ -259,4 +259,19 @@ struct TemplateYAMLTests {
         }
         expectError(sheet, .unreadableFile, file: "/tmp/t.yaml", line: 2, column: 13, key: "stylesheet", message: "/tmp/nowhere.yaml")
     }
+
+    /// A stylesheet over the size limit was "big.yaml: stylesheet is larger than the 8 MiB
+    /// limit", without the place in the template that names it (an unreadable one had it).
+    @Test func aStylesheetOverTheLimitIsReportedWhereTheTemplateNamesIt() throws {
+        let folder = NSTemporaryDirectory() + "rowkit-qa64-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let big = "styles: {}\n" + String(repeating: "#", count: YAMLLimits.maximumBytes)
+        FileManager.default.createFile(atPath: folder + "/big.yaml", contents: Data(big.utf8))
+        let error = styleError { () throws(StyleError) in
+            _ = try CellTemplate(yaml: "name: x\nstylesheet: big.yaml\nlayout: {text: {field: a}}\n", file: folder + "/t.yaml", stylesheet: nil)
+        }
+        expectError(error, .limitExceeded, file: folder + "/t.yaml", line: 2, column: 13, key: "stylesheet",
+                    message: "stylesheet 'big.yaml': stylesheet is larger than the 8 MiB limit")
+    }
 }

@@ -34,8 +34,9 @@ extension CellTemplate {
             let own: Stylesheet
             do throws(StyleError) {
                 own = try Stylesheet(contentsOf: path)
-            } catch where error.kind == .unreadableFile && error.file == path && error.line == 0 {
-                throw reader.error(.unreadableFile, at: sheetNode, "stylesheet", "stylesheet '\(relative)': \(error.message) (looked for \(path))")
+            } catch where (error.kind == .unreadableFile || error.kind == .limitExceeded) && error.file == path && error.line == 0 {
+                // A file that cannot be read, or is too large, is reported where the template names it.
+                throw reader.error(error.kind, at: sheetNode, "stylesheet", "stylesheet '\(relative)': \(error.message) (looked for \(path))")
             }
             sheet = try stylesheet?.merged(over: own) ?? own
         }
