@@ -113,7 +113,7 @@ struct Render: ParsableCommand {
             throw CommandError(error.description + canvasHint(error, format: ImageFormat(path: output), fix: "draw a viewport with --offset and --height"))
         }
         canvas.fill(.white)
-        let store = ImageStore(folder: images)
+        let store = ImageStore(folder: images, output: output)
         let out = OutputWriter()
         for item in visible {
             let arrangement = try engine.drawingForm(for: item).arrange(width: width)
@@ -134,6 +134,12 @@ struct Render: ParsableCommand {
                 canvas.setColor(Color(hex: "#c8c7cc")!)
                 canvas.fillRect(x: 0, y: item.y - top + item.height - 1, width: width, height: 1)
             }
+        }
+        // An image the rows draw is an input too; which ones is known only once they are drawn
+        // (the drawing is still in its temporary file: nothing has been replaced).
+        if let name = store.imageReadFromOutput, let images {
+            throw CommandError("--output '\(output)' is the same file as the image '\(name)' drawn from --images '\(images)': "
+                               + "writing it would destroy the input; choose another output file")
         }
         try out.flush()
         do { try canvas.finish() } catch { throw CommandError(error.description) }

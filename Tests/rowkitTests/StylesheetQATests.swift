@@ -65,4 +65,27 @@ import Testing
             #expect(run.stderr.components(separatedBy: "No Such Family QA64").count == 2, "\(cells): \(run)")
         }
     }
+
+    /// An image the rows draw from --images is an input: `render --images icons --output
+    /// icons/mine.png` over a row with `"icon": "mine"` replaced the icon with the drawing.
+    @Test func anImageTheRowsDrawIsNotOverwritten() throws {
+        let scratch = Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.file("icons"), withIntermediateDirectories: true)
+        let icon = makePNG(width: 40, height: 40)
+        scratch.write("icons/mine.png", bytes: icon)
+        scratch.write("icons/other.png", bytes: icon)
+        scratch.write("rows.jsonl", #"{"project": "p", "description": "d", "icon": "mine", "logo1": "cat", "logo2": "bird"}"# + "\n")
+        for format in ["png", "pdf", "svg"] {
+            try? FileManager.default.removeItem(atPath: scratch.file("icons/link.\(format)"))
+            try FileManager.default.createSymbolicLink(atPath: scratch.file("icons/link.\(format)"), withDestinationPath: "mine.png")
+            for output in format == "png" ? ["icons/mine.png", "icons/link.png"] : ["icons/link.\(format)"] {
+                let run = scratch.rowkit("render --cell project --data rows.jsonl --images icons --width 320 --output \(output)")
+                expectRun(run, status: 1, stderr: ["--output '\(output)' is the same file as the image 'mine' drawn from --images 'icons'"])
+                #expect(scratch.read("icons/mine.png") == Data(icon), "\(output): the image is intact")
+            }
+        }
+        #expect(scratch.contents(of: "icons") == ["link.pdf", "link.png", "link.svg", "mine.png", "other.png"], "no temporary file is left")
+        // An image file the rows do not draw may be replaced.
+        expectRun(scratch.rowkit("render --cell project --data rows.jsonl --images icons --width 320 --output icons/other.png"), status: 0)
+    }
 }
