@@ -3,7 +3,7 @@ import Testing
 
 /// The YAML and output QA round of 2026-11-24 (docs/DESIGN.md, "YAML and outputs QA"): each
 /// test failed before its fix.
-@Suite struct CLIStylesheetQATests {
+@Suite struct CLIYAMLAndOutputQATests {
     /// A template's own `stylesheet:` is an input too: `render --output` through a link to it
     /// replaced the stylesheet with the drawing (only `--data`, `--cell` and `--stylesheet` were
     /// checked).
