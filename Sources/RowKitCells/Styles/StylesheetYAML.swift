@@ -27,7 +27,8 @@ extension Stylesheet {
     /// Parses a stylesheet meant to be merged over another with ``merged(over:)`` (a template's
     /// own sheet, as `rowkit --stylesheet` is): a style may extend one that only the other sheet
     /// defines, so an unknown parent is reported by ``merged(over:)``, at its file, line and
-    /// column. Every other problem, cycles included, is reported as by ``init(yaml:file:)``.
+    /// column (until then such a style has only its own fields). Every other problem, cycles
+    /// included, is reported as by ``init(yaml:file:)``.
     public static func overlay(yaml: String, file: String) throws(StyleError) -> Stylesheet {
         try Stylesheet(yaml: yaml, file: file, overlay: true)
     }
