@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// The YAML and output QA round of 2026-11-24 (docs/DESIGN.md, "YAML and outputs QA"): each
-/// test failed before its fix.
+/// The YAML and output QA round of 2026-11-24 (helper 64): each test failed before its fix
+/// (checked against the binary built before it).
 @Suite struct CLIYAMLAndOutputQATests {
     /// A template's own `stylesheet:` is an input too: `render --output` through a link to it
     /// replaced the stylesheet with the drawing (only `--data`, `--cell` and `--stylesheet` were
