@@ -49,8 +49,9 @@ extension CellTemplate {
         let layout = try builder.layout(try reader.required(top, "layout", what: "section"), "layout")
         var samples: [RowData] = []
         if let samplesNode = top["samples"], !YAMLReader.isNull(samplesNode) {
+            let bound = BoundFields(layout)
             for (index, item) in try reader.sequence(samplesNode, "samples", expected: "a list of rows").enumerated() {
-                samples.append(try builder.row(item, "samples[\(index)]"))
+                samples.append(try builder.row(item, "samples[\(index)]", bound: bound))
             }
         }
         self.init(name: name, layout: layout, samples: samples)
@@ -319,18 +320,29 @@ struct TemplateBuilder {
 
     // MARK: Samples
 
-    /// A sample row: field names to strings or numbers (null leaves the field out).
-    func row(_ node: Node, _ path: String) throws(StyleError) -> RowData {
+    /// A sample row: field names to strings or numbers (null leaves the field out), checked
+    /// against the fields the layout reads as a row file's rows are (a misspelled field drew an
+    /// empty row without a word).
+    func row(_ node: Node, _ path: String, bound: BoundFields) throws(StyleError) -> RowData {
         let fields = try reader.mapping(node, path, allowed: nil, expected: "a row mapping of field names to values")
         var row = RowData()
-        for (key, _, value) in fields.entries {
+        for (key, keyNode, value) in fields.entries {
             let valuePath = fields.path(key)
+            guard bound.all.contains(key) else {
+                let known = bound.all.sorted()
+                throw reader.error(.unknownKey, at: keyNode, valuePath,
+                                   "unknown field '\(key)'; the layout reads \(known.isEmpty ? "no fields" : known.joined(separator: ", "))",
+                                   suggestion: didYouMean(key, among: known))
+            }
             guard case .scalar(let scalar) = value else {
                 throw reader.error(.wrongType, at: value, valuePath, "expected a string or a number, got \(YAMLReader.describe(value))")
             }
             switch value.tagName {
             case .null: continue
             case .int, .float:
+                if bound.images.contains(key) {
+                    throw reader.error(.wrongType, at: value, valuePath, "field '\(key)' names an image: expected a string, got \(YAMLReader.describe(value))")
+                }
                 let number = try reader.number(value, valuePath)
                 // Kept as written when its Double would print differently (huge integers, 1.50).
                 row.fields[key] = FieldValue(numberText: scalar.string) ?? .number(number)
