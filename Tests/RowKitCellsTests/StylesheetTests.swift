@@ -206,6 +206,24 @@ struct StylesheetTests {
                     message: "unknown style 'bsae'")
     }
 
+    /// An `extends` chain written child first recursed once per style: 24,990 styles (within
+    /// the YAML limits) crashed the loader with a stack overflow (signal 11).
+    @Test func aLongChainWrittenChildFirstResolves() throws {
+        let count = 24_990
+        var yaml = "styles:\n"
+        for i in 0..<(count - 1) { yaml += "  s\(i): {extends: s\(i + 1)}\n" }
+        yaml += "  s\(count - 1): {size: 12, weight: bold}\n"
+        let sheet = try Stylesheet(yaml: yaml, file: "chain.yaml")
+        #expect(try sheet.style(named: "s0").size == 12)
+        #expect(try sheet.style(named: "s12345").weight == .bold)
+        #expect(try sheet.style(named: "s0").extends == "s1")
+        // The same chain closed into a loop is a cycle, reported where it closes.
+        let loop = yaml.replacingOccurrences(of: "s\(count - 1): {size: 12, weight: bold}", with: "s\(count - 1): {extends: s0}")
+        let error = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: loop, file: "loop.yaml") }
+        #expect(error?.kind == .extendsCycle && error?.line == count + 1, "\(String(describing: error).prefix(200))")
+        #expect(error?.message.hasPrefix("extends cycle: s0 → s1 → s2") == true && error?.message.hasSuffix("s\(count - 1) → s0") == true)
+    }
+
     @Test func stylesMadeInSwift() throws {
         let sheet = try Stylesheet(styles: [("base", StyleDefinition(size: 15)), ("bold", StyleDefinition(weight: .bold, extends: "base"))])
         #expect(try sheet.appearance(named: "bold") == appearance(size: 15, weight: .bold, lineHeight: 19))
