@@ -224,6 +224,15 @@ struct StylesheetTests {
         #expect(error?.message.hasPrefix("extends cycle: s0 → s1 → s2") == true && error?.message.hasSuffix("s\(count - 1) → s0") == true)
     }
 
+    /// `size: 13px` (a CSS habit) said only "expected a number, got string '13px'".
+    @Test func aLengthWithAUnitSaysHowToWriteIt() {
+        let error = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  a: {size: 13px}\n", file: "px.yaml") }
+        expectError(error, .wrongType, file: "px.yaml", line: 2, column: 13, key: "styles.a.size",
+                    message: "expected a number, got string '13px' (values are pixels without a unit: write 13)")
+        let other = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  a: {size: big}\n", file: "px.yaml") }
+        #expect(other?.message == "expected a number, got string 'big'")
+    }
+
     @Test func stylesMadeInSwift() throws {
         let sheet = try Stylesheet(styles: [("base", StyleDefinition(size: 15)), ("bold", StyleDefinition(weight: .bold, extends: "base"))])
         #expect(try sheet.appearance(named: "bold") == appearance(size: 15, weight: .bold, lineHeight: 19))

@@ -160,7 +160,12 @@ struct YAMLReader {
         default: value = nil
         }
         guard case .scalar(let scalar) = node, let value else {
-            throw error(.wrongType, at: node, path, "expected a number, got \(Self.describe(node))")
+            // CSS habits: `13px` is a string to YAML; say how to write it.
+            var hint = ""
+            if case .scalar(let scalar) = node, scalar.string.hasSuffix("px"), let number = Double(scalar.string.dropLast(2)), number.isFinite {
+                hint = " (values are pixels without a unit: write \(scalar.string.dropLast(2)))"
+            }
+            throw error(.wrongType, at: node, path, "expected a number, got \(Self.describe(node))\(hint)")
         }
         guard value.isFinite else {
             throw error(.outOfRange, at: node, path, "\(scalar.string) is not a finite number")
