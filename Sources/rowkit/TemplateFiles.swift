@@ -11,6 +11,12 @@ func loadTemplateFile(_ path: String, stylesheet: String?) throws -> CellTemplat
         for warning in template.warnings where printedStyleWarnings.withLock({ $0.insert(warning).inserted }) {
             Diagnostics.warning(warning.description)
         }
+        // A row's "cell" names its template and is never a field (RowFileReader), so a layout
+        // that shows it would be blank in every row, without a word.
+        if template.boundFields.all.contains("cell") {
+            Diagnostics.warning("\(path): template '\(template.name)' reads the field 'cell', which a row uses to name its template: "
+                                + "it is always empty (rename the field)")
+        }
         return template
     } catch {
         throw CommandError(error.description)

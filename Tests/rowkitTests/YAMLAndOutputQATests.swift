@@ -88,4 +88,20 @@ import Testing
         // An image file the rows do not draw may be replaced.
         expectRun(scratch.rowkit("render --cell project --data rows.jsonl --images icons --width 320 --output icons/other.png"), status: 0)
     }
+
+    /// A layout that shows the field "cell" drew every row blank (height 0 for a one-text cell)
+    /// without a word: a row's "cell" names its template and never reaches the layout.
+    @Test func aLayoutReadingTheReservedFieldCellIsWarnedAbout() {
+        let scratch = Scratch()
+        scratch.write("t.yaml", "name: t\nlayout:\n  text: {field: cell}\n")
+        scratch.write("rows.jsonl", #"{"cell": "t"}"# + "\n")
+        let run = scratch.rowkit("heights --cell t.yaml --data rows.jsonl --width 200")
+        expectRun(run, status: 0, stderr: ["warning: t.yaml: template 't' reads the field 'cell', which a row uses to name its template"])
+        // "id" reaches a layout that reads it: no warning.
+        scratch.write("u.yaml", "name: u\nlayout:\n  text: {field: id}\n")
+        scratch.write("ids.jsonl", #"{"id": "hello"}"# + "\n")
+        let id = scratch.rowkit("heights --cell u.yaml --data ids.jsonl --width 200")
+        expectRun(id, status: 0)
+        #expect(!id.stderr.contains("warning") && id.stdout.contains(#""height": 16"#), "\(id)")
+    }
 }
