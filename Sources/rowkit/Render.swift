@@ -110,7 +110,10 @@ struct Render: ParsableCommand {
         let visible = try engine.visibleItems()
         let canvas: Canvas
         do { canvas = try Canvas(width: width, height: canvasHeight, scale: scale, path: output) } catch {
-            throw CommandError(error.description + canvasHint(error, format: ImageFormat(path: output), fix: "draw a viewport with --offset and --height"))
+            // Only the height can be cut to a viewport; a canvas too wide needs a narrower list.
+            let factor = ImageFormat(path: output) == .png ? scale : 1
+            let fix = (width * factor).rounded(.up) > 32767 ? "give a smaller --width" : "draw a viewport with --offset and --height"
+            throw CommandError(error.description + canvasHint(error, format: ImageFormat(path: output), fix: fix))
         }
         canvas.fill(.white)
         let store = ImageStore(folder: images, output: output)

@@ -104,4 +104,15 @@ import Testing
         expectRun(id, status: 0)
         #expect(!id.stderr.contains("warning") && id.stdout.contains(#""height": 16"#), "\(id)")
     }
+
+    /// A PNG too wide for its scale told the user to "draw a viewport with --offset and
+    /// --height", which cuts only the height.
+    @Test func aCanvasTooWideNamesTheWidth() {
+        let scratch = Scratch()
+        scratch.write("rows.jsonl", #"{"caption": "a", "body": "b"}"# + "\n")
+        let wide = scratch.rowkit("render --cell caption-text --data rows.jsonl --width 30000 --scale 8 --output w.png")
+        expectRun(wide, status: 1, stderr: ["invalid canvas size 30000×26 px", "; give a smaller --width, or lower --scale"])
+        #expect(!wide.stderr.contains("--offset"), "\(wide)")
+        #expect(scratch.contents == ["rows.jsonl"])
+    }
 }
