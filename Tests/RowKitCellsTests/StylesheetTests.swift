@@ -233,6 +233,16 @@ struct StylesheetTests {
         #expect(other?.message == "expected a number, got string 'big'")
     }
 
+    /// A YAML merge key (`<<: *base`, common in YAML files) was "unknown key '<<'", with no hint
+    /// that merges are not supported or what to use.
+    @Test func aMergeKeySaysWhatToUseInstead() {
+        let error = styleError { () throws(StyleError) in
+            _ = try Stylesheet(yaml: "styles:\n  base: &b {size: 13}\n  title:\n    <<: *b\n    weight: bold\n", file: "merge.yaml")
+        }
+        expectError(error, .unknownKey, file: "merge.yaml", line: 4, column: 5, key: "styles.title.<<",
+                    message: "YAML merge keys ('<<') are not supported: write the keys out, or give styles a parent with 'extends'")
+    }
+
     @Test func stylesMadeInSwift() throws {
         let sheet = try Stylesheet(styles: [("base", StyleDefinition(size: 15)), ("bold", StyleDefinition(weight: .bold, extends: "base"))])
         #expect(try sheet.appearance(named: "bold") == appearance(size: 15, weight: .bold, lineHeight: 19))

@@ -109,6 +109,11 @@ struct YAMLReader {
                 throw error(.wrongType, at: keyNode, path, "keys must be plain names, got \(Self.describe(keyNode))")
             }
             let key = scalar.string
+            if key == "<<" {
+                // YAML 1.1 merge keys: Yams composes them as a plain key, so say what to use instead.
+                throw error(.unknownKey, at: keyNode, Self.join(path, key),
+                            "YAML merge keys ('<<') are not supported: write the keys out, or give styles a parent with 'extends'")
+            }
             if let allowed, !allowed.contains(key) {
                 throw error(.unknownKey, at: keyNode, Self.join(path, key), "unknown key '\(key)'",
                             suggestion: didYouMean(key, among: allowed))
