@@ -93,6 +93,9 @@ struct Draw: ParsableCommand {
                 }
             }
             if failures > 0 { throw CommandError("\(source.name): \(failures) bad line\(failures == 1 ? "" : "s"); nothing drawn") }
+            // A line's font file is an input too (each named once).
+            let fontFiles = Set(records.compactMap { $0.font }.filter(TextOptions.isFontPath))
+            try refuseOverwritingInput(output: output, option: "--output", inputs: fontFiles.sorted().map { ("a line's \"font\"", $0) })
         }
         var layouts: [TextLayout] = []
         // The canvas is at most 32,767 device pixels tall: stop laying out once the texts pass

@@ -115,4 +115,17 @@ import Testing
         #expect(!wide.stderr.contains("--offset"), "\(wide)")
         #expect(scratch.contents == ["rows.jsonl"])
     }
+
+    /// `--font FILE` was checked against the output, a line's `"font"` file was not:
+    /// `draw --input - --output link.png` (link.png → the font) replaced the font with the PNG.
+    @Test func aLinesFontFileIsNotOverwritten() throws {
+        let scratch = Scratch()
+        let font = try #require(FileManager.default.contents(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"))
+        FileManager.default.createFile(atPath: scratch.file("my.ttf"), contents: font)
+        try FileManager.default.createSymbolicLink(atPath: scratch.file("link.png"), withDestinationPath: "my.ttf")
+        let run = scratch.rowkit("draw --width 100 --input - --output link.png", stdin: #"{"text": "hello", "font": "my.ttf"}"# + "\n")
+        expectRun(run, status: 1, stderr: [#"--output 'link.png' is the same file as a line's "font" 'my.ttf'"#])
+        #expect(scratch.read("my.ttf") == font)
+        expectRun(scratch.rowkit("draw --width 100 --input - --output other.png", stdin: #"{"text": "hello", "font": "my.ttf"}"# + "\n"), status: 0)
+    }
 }
