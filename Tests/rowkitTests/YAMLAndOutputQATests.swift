@@ -128,4 +128,14 @@ import Testing
         #expect(scratch.read("my.ttf") == font)
         expectRun(scratch.rowkit("draw --width 100 --input - --output other.png", stdin: #"{"text": "hello", "font": "my.ttf"}"# + "\n"), status: 0)
     }
+
+    /// An argument that is not UTF-8 was decoded with U+FFFD: `--output $'\xff.png'` wrote
+    /// '\u{FFFD}.png' (status 0) and `--data $'\xfe.jsonl'` said "No such file or directory".
+    @Test func anArgumentThatIsNotUTF8IsRefused() {
+        let scratch = Scratch()
+        let run = scratch.rowkit(#"draw --width 50 --text hi --output "$(printf '\377.png')""#)
+        expectRun(run, status: 64, stderr: ["argument 7 (", "is not valid UTF-8: file names and texts must be UTF-8"])
+        #expect(scratch.contents.isEmpty, "nothing written: \(scratch.contents)")
+        expectRun(scratch.rowkit(#"draw --width 50 --text "$(printf 'caf\303\251')" --output ok.png"#), status: 0)
+    }
 }
