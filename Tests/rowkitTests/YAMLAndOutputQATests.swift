@@ -113,6 +113,9 @@ import Testing
         let wide = scratch.rowkit("render --cell caption-text --data rows.jsonl --width 30000 --scale 8 --output w.png")
         expectRun(wide, status: 1, stderr: ["invalid canvas size 30000×26 px", "; give a smaller --width, or lower --scale"])
         #expect(!wide.stderr.contains("--offset"), "\(wide)")
+        // draw said "draw fewer or shorter texts" for a canvas too wide.
+        let drawn = scratch.rowkit("draw --width 30000 --padding 100 --scale 2 --text hi --output d.png")
+        expectRun(drawn, status: 1, stderr: ["invalid canvas size 30200×", "; give a smaller --width or --padding, or lower --scale"])
         #expect(scratch.contents == ["rows.jsonl"])
     }
 
