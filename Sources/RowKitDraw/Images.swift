@@ -27,6 +27,8 @@ public final class ImageStore: Sendable {
 
     private let folder: String?
     private let warn: @Sendable (String) -> Void
+    /// Device and inode of the file the drawing goes to, when it exists.
+    private let output: (device: UInt64, inode: UInt64)?
     private struct State {
         /// Decoded images by "name@widthxheight", with their last use.
         var cache: [String: (image: CairoImage, used: UInt64)] = [:]
@@ -36,17 +38,32 @@ public final class ImageStore: Sendable {
         var unusable: Set<String> = []
         var warned: Set<String> = []
         var warningsCapped = false
+        /// The name of an image read from the output file, if one was.
+        var readFromOutput: String?
     }
     private let state = Mutex(State())
 
     /// A store reading `NAME.png` from `folder` (when given) before the built-in icons;
     /// `warn` receives each warning (default: standard error).
-    public init(folder: String? = nil, warn: @escaping @Sendable (String) -> Void = { message in
+    /// `output` is the file the drawing will be written to: an image read from that same file
+    /// (through any link) is named by ``imageReadFromOutput``, so the caller can refuse to
+    /// replace an input with the drawing.
+    public init(folder: String? = nil, output: String? = nil, warn: @escaping @Sendable (String) -> Void = { message in
         Diagnostics.warning(message)
     }) {
         self.folder = folder
         self.warn = warn
+        var info = stat()
+        if let output, stat(output, &info) == 0 {
+            self.output = (UInt64(info.st_dev), UInt64(info.st_ino))
+        } else {
+            self.output = nil
+        }
     }
+
+    /// The name of an image that was read from the output file given to ``init(folder:output:warn:)``
+    /// (nil when none was): writing the drawing there would destroy it.
+    public var imageReadFromOutput: String? { state.withLock { $0.readFromOutput } }
 
     /// Draws image `name` scaled into `rect` on `canvas`: the PNG from the folder, else the
     /// built-in icon, else a placeholder (warned about once). Safe to call from several threads
@@ -101,7 +118,7 @@ public final class ImageStore: Sendable {
         }
         if let cached { return cached }
         let path = (folder as NSString).appendingPathComponent(name + ".png")
-        switch load(path, fitting: size) {
+        switch load(path, fitting: size, name: name) {
         case .success(let image):
             state.withLock { state in
                 guard image.byteCount <= Self.cacheBytes else { return }
@@ -129,12 +146,17 @@ public final class ImageStore: Sendable {
     enum LoadFailure: Error { case missing, unusable(String) }
 
     /// Reads and checks a PNG, decodes it, and scales it down when it is larger than `size`.
-    func load(_ path: String, fitting size: (Int, Int)) -> Result<CairoImage, LoadFailure> {
+    func load(_ path: String, fitting size: (Int, Int), name: String = "") -> Result<CairoImage, LoadFailure> {
         // Only regular files: opening a FIFO would wait for a writer forever, and a device
         // (a link to /dev/zero) is no image.
         var info = stat()
-        if stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG && info.st_mode & S_IFMT != S_IFDIR {
-            return .failure(.unusable("not a regular file"))
+        if stat(path, &info) == 0 {
+            if info.st_mode & S_IFMT != S_IFREG && info.st_mode & S_IFMT != S_IFDIR {
+                return .failure(.unusable("not a regular file"))
+            }
+            if let output, output == (UInt64(info.st_dev), UInt64(info.st_ino)) {
+                state.withLock { if $0.readFromOutput == nil { $0.readFromOutput = name } }
+            }
         }
         let bytes: [UInt8]
         do throws(InputError) {

@@ -93,6 +93,9 @@ struct Draw: ParsableCommand {
                 }
             }
             if failures > 0 { throw CommandError("\(source.name): \(failures) bad line\(failures == 1 ? "" : "s"); nothing drawn") }
+            // A line's font file is an input too (each named once).
+            let fontFiles = Set(records.compactMap { $0.font }.filter(TextOptions.isFontPath))
+            try refuseOverwritingInput(output: output, option: "--output", inputs: fontFiles.sorted().map { ("a line's \"font\"", $0) })
         }
         var layouts: [TextLayout] = []
         // The canvas is at most 32,767 device pixels tall: stop laying out once the texts pass
@@ -122,7 +125,10 @@ struct Draw: ParsableCommand {
         let canvasHeight = layouts.reduce(padding) { $0 + max($1.height, 1) + padding }
         let canvas: Canvas
         do { canvas = try Canvas(width: canvasWidth, height: max(1, canvasHeight), scale: scale, path: output) } catch {
-            throw CommandError(error.description + canvasHint(error, format: ImageFormat(path: output), fix: "draw fewer or shorter texts"))
+            // Fewer texts make the canvas shorter, not narrower.
+            let factor = ImageFormat(path: output) == .png ? scale : 1
+            let fix = (canvasWidth * factor).rounded(.up) > 32767 ? "give a smaller --width or --padding" : "draw fewer or shorter texts"
+            throw CommandError(error.description + canvasHint(error, format: ImageFormat(path: output), fix: fix))
         }
         canvas.fill(.white)
         var y = padding

@@ -72,6 +72,8 @@ struct Render: ParsableCommand {
             do { try checkDirectory(images, what: "images folder") } catch { throw CommandError(error.description) }
         }
         let templates = try source.templates()
+        // A template's own `stylesheet:` is read too (only known once the template is loaded).
+        try refuseOverwritingInput(output: output, option: "--output", inputs: templates.all.map(stylesheetInput))
         let sections: [ListSection<ListRow>]
         if let data = source.data {
             sections = try loadListSections(data, options: source.rowFileOptions(templates))
@@ -108,10 +110,13 @@ struct Render: ParsableCommand {
         let visible = try engine.visibleItems()
         let canvas: Canvas
         do { canvas = try Canvas(width: width, height: canvasHeight, scale: scale, path: output) } catch {
-            throw CommandError(error.description + canvasHint(error, format: ImageFormat(path: output), fix: "draw a viewport with --offset and --height"))
+            // Only the height can be cut to a viewport; a canvas too wide needs a narrower list.
+            let factor = ImageFormat(path: output) == .png ? scale : 1
+            let fix = (width * factor).rounded(.up) > 32767 ? "give a smaller --width" : "draw a viewport with --offset and --height"
+            throw CommandError(error.description + canvasHint(error, format: ImageFormat(path: output), fix: fix))
         }
         canvas.fill(.white)
-        let store = ImageStore(folder: images)
+        let store = ImageStore(folder: images, output: output)
         let out = OutputWriter()
         for item in visible {
             let arrangement = try engine.drawingForm(for: item).arrange(width: width)
@@ -132,6 +137,12 @@ struct Render: ParsableCommand {
                 canvas.setColor(Color(hex: "#c8c7cc")!)
                 canvas.fillRect(x: 0, y: item.y - top + item.height - 1, width: width, height: 1)
             }
+        }
+        // An image the rows draw is an input too; which ones is known only once they are drawn
+        // (the drawing is still in its temporary file: nothing has been replaced).
+        if let name = store.imageReadFromOutput, let images {
+            throw CommandError("--output '\(output)' is the same file as the image '\(name)' drawn from --images '\(images)': "
+                               + "writing it would destroy the input; choose another output file")
         }
         try out.flush()
         do { try canvas.finish() } catch { throw CommandError(error.description) }

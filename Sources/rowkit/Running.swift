@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RowKitCells
 import RowKitIO
 import RowKitText
 
@@ -12,6 +13,12 @@ let rowkitVersion = "0.2.0"
 /// ends the program quietly with status 1, and usage mistakes get the argument parser's usage text.
 func runCommand(_ root: RowKitCommand.Type) -> Never {
     StandardStreams.reserve()
+    // Swift decodes the arguments with U+FFFD for bytes that are not UTF-8, so a file name in
+    // another encoding silently became another name ('\xff.png' was written as '\u{FFFD}.png').
+    if let (index, text) = argumentNotInUTF8() {
+        Diagnostics.error("argument \(index) ('\(text)') is not valid UTF-8: file names and texts must be UTF-8")
+        exit(ExitCode.validationFailure.rawValue)
+    }
     var command: ParsableCommand
     do {
         command = try root.parseAsRoot()
@@ -45,6 +52,16 @@ func runCommand(_ root: RowKitCommand.Type) -> Never {
     exit(status)
 }
 
+/// The first command-line argument whose bytes are not valid UTF-8 (1-based, with its text as
+/// Swift would decode it), or nil when all are valid.
+func argumentNotInUTF8() -> (index: Int, text: String)? {
+    for index in 1..<Int(CommandLine.argc) {
+        guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else { continue }
+        return (index, String(cString: argument))
+    }
+    return nil
+}
+
 /// A failure while running a command (bad input file, unknown cell…): printed as
 /// `rowkit <command>: <message>` without the usage text, which is for option mistakes.
 struct CommandError: Error, CustomStringConvertible {
@@ -73,6 +90,12 @@ final class ResultSlots<Value>: @unchecked Sendable {
 final class UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+/// The stylesheet file a template names itself (`stylesheet:`), as an input for
+/// `refuseOverwritingInput(output:option:inputs:)`.
+func stylesheetInput(of template: CellTemplate) -> (option: String, path: String?) {
+    ("the stylesheet of template '\(template.name)', named", template.stylesheetFile)
 }
 
 /// Refuses an output file that is one of the command's inputs (the same file by device and

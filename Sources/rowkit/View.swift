@@ -104,6 +104,7 @@ struct View: ParsableCommand {
             do { try checkDirectory(images, what: "images folder") } catch { throw CommandError(error.description) }
         }
         let template = try loadTemplate(cell, stylesheet: stylesheet)
+        if let frameLog { try refuseOverwritingInput(output: frameLog, option: "--frame-log", inputs: [stylesheetInput(of: template)]) }
         // Rows may name any built-in cell with "cell", as for render and heights (a template
         // file with a built-in cell's name replaces that cell).
         let templates = [template] + (ClassicCells.all + [ClassicCells.sectionHeader]).filter { $0.name != template.name }

@@ -175,6 +175,74 @@ struct StylesheetTests {
         #expect(merged.names.first == "base" && merged.names.last == "extra")
     }
 
+    /// An overlay (`rowkit --stylesheet` over a template's own sheet) may extend a style only the
+    /// sheet under it defines; `Stylesheet(contentsOf:)` refused it on its own ("'caption'
+    /// extends unknown style 'base'") before it could be merged.
+    @Test func anOverlayExtendsStylesOfTheSheetUnderIt() throws {
+        let base = try Stylesheet(contentsOf: cellsSample("classic.yaml"))
+        let top = try Stylesheet.overlay(yaml: "styles:\n  caption: {extends: base, size: 30}\n", file: "top.yaml")
+        let merged = try top.merged(over: base)
+        #expect(try merged.appearance(named: "caption").style.size == 30)
+        #expect(try merged.appearance(named: "caption").style.font.family == "DejaVu Sans")
+        // A parent neither sheet defines is reported by the merge, where the overlay wrote it.
+        let lost = try Stylesheet.overlay(yaml: "styles:\n  caption: {extends: bsae}\n", file: "top.yaml")
+        let error = styleError { () throws(StyleError) in _ = try lost.merged(over: base) }
+        expectError(error, .unknownStyle, file: "top.yaml", line: 2, column: 22, key: "styles.caption.extends",
+                    suggestion: "base", message: "unknown style 'bsae'")
+        let alone = styleError { () throws(StyleError) in _ = try lost.merged(over: .empty) }
+        #expect(alone?.kind == .unknownStyle && alone?.line == 2)
+        // Everything else is still checked at once: a cycle, and a sheet that is not an overlay.
+        let cycle = styleError { () throws(StyleError) in
+            _ = try Stylesheet.overlay(yaml: "styles:\n  a: {extends: b}\n  b: {extends: a}\n", file: "c.yaml")
+        }
+        #expect(cycle?.kind == .extendsCycle)
+        let strict = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  caption: {extends: base}\n", file: "s.yaml") }
+        #expect(strict?.kind == .unknownStyle)
+        // A template without a sheet of its own resolves the overlay alone.
+        let noOwn = styleError { () throws(StyleError) in
+            _ = try CellTemplate(yaml: "name: x\nlayout:\n  text: {field: a, style: caption}\n", file: "x.yaml", stylesheet: lost)
+        }
+        expectError(noOwn, .unknownStyle, file: "top.yaml", line: 2, column: 22, key: "styles.caption.extends",
+                    message: "unknown style 'bsae'")
+    }
+
+    /// An `extends` chain written child first recursed once per style: 24,990 styles (within
+    /// the YAML limits) crashed the loader with a stack overflow (signal 11).
+    @Test func aLongChainWrittenChildFirstResolves() throws {
+        let count = 24_990
+        var yaml = "styles:\n"
+        for i in 0..<(count - 1) { yaml += "  s\(i): {extends: s\(i + 1)}\n" }
+        yaml += "  s\(count - 1): {size: 12, weight: bold}\n"
+        let sheet = try Stylesheet(yaml: yaml, file: "chain.yaml")
+        #expect(try sheet.style(named: "s0").size == 12)
+        #expect(try sheet.style(named: "s12345").weight == .bold)
+        #expect(try sheet.style(named: "s0").extends == "s1")
+        // The same chain closed into a loop is a cycle, reported where it closes.
+        let loop = yaml.replacingOccurrences(of: "s\(count - 1): {size: 12, weight: bold}", with: "s\(count - 1): {extends: s0}")
+        let error = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: loop, file: "loop.yaml") }
+        #expect(error?.kind == .extendsCycle && error?.line == count + 1, "\(String(describing: error).prefix(200))")
+        #expect(error?.message.hasPrefix("extends cycle: s0 → s1 → s2") == true && error?.message.hasSuffix("s\(count - 1) → s0") == true)
+    }
+
+    /// `size: 13px` (a CSS habit) said only "expected a number, got string '13px'".
+    @Test func aLengthWithAUnitSaysHowToWriteIt() {
+        let error = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  a: {size: 13px}\n", file: "px.yaml") }
+        expectError(error, .wrongType, file: "px.yaml", line: 2, column: 13, key: "styles.a.size",
+                    message: "expected a number, got string '13px' (values are pixels without a unit: write 13)")
+        let other = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  a: {size: big}\n", file: "px.yaml") }
+        #expect(other?.message == "expected a number, got string 'big'")
+    }
+
+    /// A YAML merge key (`<<: *base`, common in YAML files) was "unknown key '<<'", with no hint
+    /// that merges are not supported or what to use.
+    @Test func aMergeKeySaysWhatToUseInstead() {
+        let error = styleError { () throws(StyleError) in
+            _ = try Stylesheet(yaml: "styles:\n  base: &b {size: 13}\n  title:\n    <<: *b\n    weight: bold\n", file: "merge.yaml")
+        }
+        expectError(error, .unknownKey, file: "merge.yaml", line: 4, column: 5, key: "styles.title.<<",
+                    message: "YAML merge keys ('<<') are not supported: write the keys out, or give styles a parent with 'extends'")
+    }
+
     @Test func stylesMadeInSwift() throws {
         let sheet = try Stylesheet(styles: [("base", StyleDefinition(size: 15)), ("bold", StyleDefinition(weight: .bold, extends: "base"))])
         #expect(try sheet.appearance(named: "bold") == appearance(size: 15, weight: .bold, lineHeight: 19))
@@ -207,6 +275,39 @@ struct StylesheetTests {
         let duplicate = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  a: {size: 1}\n  a: {size: 2}\n", file: "dup.yaml") }
         #expect(duplicate?.kind == .malformedYAML)
         #expect(duplicate?.message.contains("duplicate key 'a'") == true, "\(String(describing: duplicate))")
+    }
+
+    /// A key written twice was reported at the first one, without a key path
+    /// ("dup.yaml:2:3: malformed YAML: duplicate key 'a' in one mapping", however far below the
+    /// repeat was), and keys with the same text but different YAML types (`1`, `"1"`) were
+    /// both taken: the second style silently replaced the first.
+    @Test func aDuplicateKeyIsReportedWhereItIsRepeated() {
+        let styles = styleError { () throws(StyleError) in
+            _ = try Stylesheet(yaml: "styles:\n  a: {size: 1}\n  b: {size: 2}\n\n  a: {size: 3}\n", file: "dup.yaml")
+        }
+        expectError(styles, .malformedYAML, file: "dup.yaml", line: 5, column: 3, key: "styles.a", message: "duplicate key 'a' (first at 2:3)")
+        let inner = styleError { () throws(StyleError) in
+            _ = try Stylesheet(yaml: "styles:\n  a:\n    size: 1\n    color: red\n    size: 2\n", file: "dup.yaml")
+        }
+        expectError(inner, .malformedYAML, file: "dup.yaml", line: 5, column: 5, key: "styles.a.size", message: "duplicate key 'size' (first at 3:5)")
+        let typed = styleError { () throws(StyleError) in
+            _ = try Stylesheet(yaml: "styles:\n  1: {size: 1}\n  \"1\": {size: 2}\n", file: "dup.yaml")
+        }
+        expectError(typed, .malformedYAML, file: "dup.yaml", line: 3, column: 3, key: "styles.1", message: "duplicate key '1'")
+        let throughAlias = styleError { () throws(StyleError) in
+            _ = try Stylesheet(yaml: "styles:\n  a: {font: &f b}\n  *f : {size: 2}\n  b: {}\n", file: "dup.yaml")
+        }
+        expectError(throughAlias, .malformedYAML, file: "dup.yaml", line: 4, column: 3, key: "styles.b", message: "duplicate key 'b' (first at 3:3)")
+        let inList = styleError { () throws(StyleError) in
+            _ = try CellTemplate(yaml: "name: t\nlayout:\n  vstack:\n    children:\n      - text: {field: a}\n      - text: {field: a, field: b}\n",
+                                 file: "t.yaml", stylesheet: nil)
+        }
+        expectError(inList, .malformedYAML, file: "t.yaml", line: 6, column: 26, key: "layout.vstack.children[1].text.field",
+                    message: "duplicate key 'field' (first at 6:16)")
+        // The same key in different mappings, and an alias used as a value, are fine.
+        #expect(styleError { () throws(StyleError) in
+            _ = try Stylesheet(yaml: "styles:\n  a: &s {size: 1}\n  b: *s\n  c: {size: 1}\n", file: "ok.yaml")
+        } == nil)
     }
 
     /// A font value that names no family (",", "", "''") has nothing to fall back from: it

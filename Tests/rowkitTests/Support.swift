@@ -68,6 +68,9 @@ final class Scratch {
     /// The names in the folder.
     var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
 
+    /// The names in the folder `name` inside this one.
+    func contents(of name: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: file(name))) ?? []).sorted() }
+
     /// Runs `rowkit <arguments>` in this folder through /bin/sh, so `redirects` (`<&-`, `>&-`,
     /// `2>&-`, `>/dev/full`, `< file`) and `setup` (`ulimit -f 1; trap '' XFSZ`) apply to it.
     func rowkit(_ arguments: String, stdin: String? = nil, redirects: String = "", setup: String = "") -> Run {

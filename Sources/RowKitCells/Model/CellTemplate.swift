@@ -15,6 +15,9 @@ public struct CellTemplate: Sendable {
     /// family that is not installed), from its own and the given stylesheet, with file and line.
     /// Empty for templates declared in Swift.
     public var warnings: [StyleWarning] = []
+    /// The stylesheet file the template's YAML names with `stylesheet:`, as read (relative to the
+    /// template's folder), so a program can treat it as one of its inputs; nil when it names none.
+    public var stylesheetFile: String?
 
     /// A template named `name` (its reuse identifier) with `layout` and sample rows.
     public init(name: String, layout: CellLayout, samples: [RowData] = []) {

@@ -205,39 +205,60 @@ public struct Stylesheet: Sendable, Hashable {
     }
 
     /// A sheet from ordered definitions with known `extends` locations; resolves every chain.
-    init(file: String, names: [String], definitions: [String: StyleDefinition], origins: [String: Origin]) throws(StyleError) {
+    /// With `allowingUnknownParents` (an overlay sheet), a style whose parent is not defined here
+    /// keeps only its own fields until ``merged(over:)`` resolves it against the other sheet.
+    init(file: String, names: [String], definitions: [String: StyleDefinition], origins: [String: Origin],
+         allowingUnknownParents: Bool = false) throws(StyleError) {
         var resolved: [String: StyleDefinition] = [:]
         for name in names {
-            _ = try Self.resolve(name, stack: [], definitions: definitions, origins: origins, file: file, into: &resolved)
+            try Self.resolve(name, definitions: definitions, origins: origins, file: file,
+                             allowingUnknownParents: allowingUnknownParents, into: &resolved)
         }
         self.init(file: file, names: names, definitions: definitions, styles: resolved, origins: origins)
     }
 
-    private static func resolve(_ name: String, stack: [String], definitions: [String: StyleDefinition],
-                                origins: [String: Origin], file: String,
-                                into resolved: inout [String: StyleDefinition]) throws(StyleError) -> StyleDefinition {
-        if let done = resolved[name] { return done }
-        guard let definition = definitions[name] else { return StyleDefinition() }
-        guard let parent = definition.extends else {
-            resolved[name] = definition
-            return definition
+    /// Resolves `name`'s chain into `resolved`. A loop, not recursion: a chain written child
+    /// first (`s0: {extends: s1}`, `s1: {extends: s2}`, … 25,000 styles fit the YAML limits)
+    /// recursed once per style and overflowed the stack (signal 11).
+    private static func resolve(_ name: String, definitions: [String: StyleDefinition],
+                                origins: [String: Origin], file: String, allowingUnknownParents: Bool,
+                                into resolved: inout [String: StyleDefinition]) throws(StyleError) {
+        guard resolved[name] == nil, definitions[name] != nil else { return }
+        // Up the chain to a style that is resolved or inherits nothing; `chain` holds the
+        // unresolved styles from `name` up, `position` their places (to find a cycle at once).
+        var chain: [String] = []
+        var position: [String: Int] = [:]
+        var inherited: StyleDefinition?
+        var current = name
+        while let definition = definitions[current] {
+            position[current] = chain.count
+            chain.append(current)
+            guard let parent = definition.extends else { break }
+            let origin = origins[current] ?? Origin(file: file, line: 0, column: 0, keyPath: "styles.\(current).extends")
+            if let start = position[parent] {
+                let cycle = (chain[start...] + [parent]).joined(separator: " → ")
+                throw StyleError(kind: .extendsCycle, file: origin.file, line: origin.line, column: origin.column,
+                                 keyPath: origin.keyPath, message: "extends cycle: \(cycle)")
+            }
+            if let done = resolved[parent] {
+                inherited = done
+                break
+            }
+            guard definitions[parent] != nil else {
+                if allowingUnknownParents { break }
+                throw StyleError(kind: .unknownStyle, file: origin.file, line: origin.line, column: origin.column,
+                                 keyPath: origin.keyPath, message: "'\(current)' extends unknown style '\(parent)'",
+                                 suggestion: didYouMean(parent, among: Array(definitions.keys).sorted()))
+            }
+            current = parent
         }
-        let stack = stack + [name]
-        let origin = origins[name] ?? Origin(file: file, line: 0, column: 0, keyPath: "styles.\(name).extends")
-        if let start = stack.firstIndex(of: parent) {
-            let cycle = (stack[start...] + [parent]).joined(separator: " → ")
-            throw StyleError(kind: .extendsCycle, file: origin.file, line: origin.line, column: origin.column,
-                             keyPath: origin.keyPath, message: "extends cycle: \(cycle)")
+        // Down again, each style taking what it does not set from the one above it.
+        for link in chain.reversed() {
+            guard let definition = definitions[link] else { continue }
+            let result = inherited.map { definition.inheriting(from: $0) } ?? definition
+            resolved[link] = result
+            inherited = result
         }
-        guard definitions[parent] != nil else {
-            throw StyleError(kind: .unknownStyle, file: origin.file, line: origin.line, column: origin.column,
-                             keyPath: origin.keyPath, message: "'\(name)' extends unknown style '\(parent)'",
-                             suggestion: didYouMean(parent, among: Array(definitions.keys).sorted()))
-        }
-        let base = try resolve(parent, stack: stack, definitions: definitions, origins: origins, file: file, into: &resolved)
-        let result = definition.inheriting(from: base)
-        resolved[name] = result
-        return result
     }
 
     /// This sheet on top of `base`: styles of this sheet replace same-named styles of `base`, and

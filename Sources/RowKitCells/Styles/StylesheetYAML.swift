@@ -21,13 +21,31 @@ extension Stylesheet {
     /// Every problem — malformed YAML, unknown keys, wrong types, bad colors, out-of-range numbers,
     /// unknown `extends` parents and cycles — is a ``StyleError`` with file, line and column.
     public init(yaml: String, file: String) throws(StyleError) {
+        try self.init(yaml: yaml, file: file, overlay: false)
+    }
+
+    /// Parses a stylesheet meant to be merged over another with ``merged(over:)`` (a template's
+    /// own sheet, as `rowkit --stylesheet` is): a style may extend one that only the other sheet
+    /// defines, so an unknown parent is reported by ``merged(over:)``, at its file, line and
+    /// column (until then such a style has only its own fields). Every other problem, cycles
+    /// included, is reported as by ``init(yaml:file:)``.
+    public static func overlay(yaml: String, file: String) throws(StyleError) -> Stylesheet {
+        try Stylesheet(yaml: yaml, file: file, overlay: true)
+    }
+
+    /// Reads a stylesheet file meant to be merged over another (see ``overlay(yaml:file:)``).
+    public static func overlay(contentsOf path: String) throws(StyleError) -> Stylesheet {
+        try Stylesheet(yaml: try readYAMLFile(path, what: "stylesheet"), file: path, overlay: true)
+    }
+
+    init(yaml: String, file: String, overlay: Bool) throws(StyleError) {
         let reader = YAMLReader(file: file)
         guard let root = try reader.compose(yaml) else {
             throw StyleError(kind: .missingKey, file: file, line: 1, column: 1, keyPath: "styles",
                              message: "missing required section 'styles' (the document is empty)")
         }
         let top = try reader.mapping(root, "", allowed: ["styles"], expected: "a mapping with a 'styles' section")
-        try self.init(styles: try reader.required(top, "styles", what: "section"), reader: reader)
+        try self.init(styles: try reader.required(top, "styles", what: "section"), reader: reader, overlay: overlay)
     }
 
     /// Reads and parses the stylesheet at `path` (errors name the path as given).
@@ -36,7 +54,7 @@ extension Stylesheet {
     }
 
     /// Parses a `styles:` mapping node (shared with templates).
-    init(styles node: Node, reader: YAMLReader) throws(StyleError) {
+    init(styles node: Node, reader: YAMLReader, overlay: Bool = false) throws(StyleError) {
         let styles = try reader.mapping(node, "styles", allowed: nil, expected: "a mapping of style names to styles")
         var names: [String] = []
         var definitions: [String: StyleDefinition] = [:]
@@ -66,7 +84,7 @@ extension Stylesheet {
                 }
             }
         }
-        try self.init(file: reader.file, names: names, definitions: definitions, origins: origins)
+        try self.init(file: reader.file, names: names, definitions: definitions, origins: origins, allowingUnknownParents: overlay)
         self.warnings = warnings
     }
 

@@ -6,7 +6,8 @@ extension CellTemplate {
     /// Parses a cell template from YAML (`name`, optional `stylesheet`, `layout`, optional `samples`).
     ///
     /// Text styles are looked up in the template's own `stylesheet:` (a path relative to `file`)
-    /// with `stylesheet` merged over it; every problem is a ``StyleError`` naming file, line and column.
+    /// with `stylesheet` merged over it (which may be an overlay, ``Stylesheet/overlay(yaml:file:)``,
+    /// whose styles extend the template's own); every problem is a ``StyleError`` naming file, line and column.
     public init(yaml: String, file: String, stylesheet: Stylesheet?) throws(StyleError) {
         let reader = YAMLReader(file: file)
         guard let root = try reader.compose(yaml) else {
@@ -25,28 +26,37 @@ extension CellTemplate {
 
         // Styles: the template's own sheet, with the explicit one on top.
         var sheet = stylesheet
+        var sheetFile: String?
         if let sheetNode = top["stylesheet"] {
             let relative = try reader.string(sheetNode, "stylesheet", expected: "a stylesheet path")
             let path = Self.resolve(relative, against: file)
+            sheetFile = path
             let own: Stylesheet
             do throws(StyleError) {
                 own = try Stylesheet(contentsOf: path)
-            } catch where error.kind == .unreadableFile && error.file == path && error.line == 0 {
-                throw reader.error(.unreadableFile, at: sheetNode, "stylesheet", "stylesheet '\(relative)': \(error.message) (looked for \(path))")
+            } catch where (error.kind == .unreadableFile || error.kind == .limitExceeded) && error.file == path && error.line == 0 {
+                // A file that cannot be read, or is too large, is reported where the template names it.
+                throw reader.error(error.kind, at: sheetNode, "stylesheet", "stylesheet '\(relative)': \(error.message) (looked for \(path))")
             }
             sheet = try stylesheet?.merged(over: own) ?? own
         }
 
+        if top["stylesheet"] == nil, let given = sheet {
+            // Resolved on its own: an overlay sheet (`Stylesheet.overlay`) may still name parents it lacks.
+            sheet = try given.merged(over: .empty)
+        }
         let builder = TemplateBuilder(reader: reader, sheet: sheet ?? .empty, hasSheet: sheet != nil)
         let layout = try builder.layout(try reader.required(top, "layout", what: "section"), "layout")
         var samples: [RowData] = []
         if let samplesNode = top["samples"], !YAMLReader.isNull(samplesNode) {
+            let bound = BoundFields(layout)
             for (index, item) in try reader.sequence(samplesNode, "samples", expected: "a list of rows").enumerated() {
-                samples.append(try builder.row(item, "samples[\(index)]"))
+                samples.append(try builder.row(item, "samples[\(index)]", bound: bound))
             }
         }
         self.init(name: name, layout: layout, samples: samples)
         warnings = sheet?.warnings ?? []
+        stylesheetFile = sheetFile
     }
 
     /// Reads and parses the template at `path`; its `stylesheet:` is relative to the file's folder.
@@ -310,18 +320,29 @@ struct TemplateBuilder {
 
     // MARK: Samples
 
-    /// A sample row: field names to strings or numbers (null leaves the field out).
-    func row(_ node: Node, _ path: String) throws(StyleError) -> RowData {
+    /// A sample row: field names to strings or numbers (null leaves the field out), checked
+    /// against the fields the layout reads as a row file's rows are (a misspelled field drew an
+    /// empty row without a word).
+    func row(_ node: Node, _ path: String, bound: BoundFields) throws(StyleError) -> RowData {
         let fields = try reader.mapping(node, path, allowed: nil, expected: "a row mapping of field names to values")
         var row = RowData()
-        for (key, _, value) in fields.entries {
+        for (key, keyNode, value) in fields.entries {
             let valuePath = fields.path(key)
+            guard bound.all.contains(key) else {
+                let known = bound.all.sorted()
+                throw reader.error(.unknownKey, at: keyNode, valuePath,
+                                   "unknown field '\(key)'; the layout reads \(known.isEmpty ? "no fields" : known.joined(separator: ", "))",
+                                   suggestion: didYouMean(key, among: known))
+            }
             guard case .scalar(let scalar) = value else {
                 throw reader.error(.wrongType, at: value, valuePath, "expected a string or a number, got \(YAMLReader.describe(value))")
             }
             switch value.tagName {
             case .null: continue
             case .int, .float:
+                if bound.images.contains(key) {
+                    throw reader.error(.wrongType, at: value, valuePath, "field '\(key)' names an image: expected a string, got \(YAMLReader.describe(value))")
+                }
                 let number = try reader.number(value, valuePath)
                 // Kept as written when its Double would print differently (huge integers, 1.50).
                 row.fields[key] = FieldValue(numberText: scalar.string) ?? .number(number)

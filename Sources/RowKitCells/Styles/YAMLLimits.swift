@@ -16,8 +16,11 @@ public enum YAMLLimits {
     public static let maximumBytes = InputLimits.yamlBytes
 
     /// Counts the nodes of `yaml` with aliases expanded and its nesting depth; throws a
-    /// `.limitExceeded` error at the node that crosses a limit. A syntax error stops the count
-    /// quietly: composing the document reports it with Yams's own message.
+    /// `.limitExceeded` error at the node that crosses a limit. Also finds a mapping key written
+    /// twice (by its text, as the readers compare keys) and reports it where it is repeated,
+    /// with its key path and the first place (Yams reports the first place only, without a path,
+    /// and takes `1` and `"1"` as different keys). A syntax error stops the pass quietly:
+    /// composing the document reports it with Yams's own message.
     static func check(_ yaml: String, file: String) throws(StyleError) {
         var bytes = Array(yaml.utf8)
         if bytes.count > maximumBytes {
@@ -33,7 +36,9 @@ public enum YAMLLimits {
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count - 1)
             // Expanded size of each finished anchored node, and of each open collection.
             var anchors: [String: Int] = [:]
-            var open: [(anchor: String?, size: Int)] = []
+            // The text of each anchored scalar (an alias may be a key).
+            var anchoredScalars: [String: String] = [:]
+            var open: [OpenCollection] = []
             var total = 0
             func fail(_ event: yaml_event_t, _ message: String) {
                 failure = StyleError(kind: .limitExceeded, file: file, line: Int(event.start_mark.line) + 1,
@@ -45,6 +50,34 @@ public enum YAMLLimits {
             }
             func anchor(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
                 pointer.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+            }
+            /// A node starts inside the innermost open collection: as a mapping's key (`keyText`
+            /// is its text when it is a scalar) or value, or a list's item. Returns the node's key path.
+            func start(_ event: yaml_event_t, keyText: String?) -> String {
+                guard !open.isEmpty else { return "" }
+                let line = Int(event.start_mark.line) + 1, column = Int(event.start_mark.column) + 1
+                var parent = open.removeLast()
+                defer { open.append(parent) }
+                guard parent.isMapping else {
+                    parent.items += 1
+                    return "\(parent.path)[\(parent.items - 1)]"
+                }
+                let isKey = parent.nextIsKey
+                parent.nextIsKey.toggle()
+                if isKey {
+                    // A key: remembered by its text.
+                    parent.key = keyText ?? "?"
+                    guard let keyText else { return parent.path }
+                    if let first = parent.keys[keyText] {
+                        failure = StyleError(kind: .malformedYAML, file: file, line: line, column: column,
+                                             keyPath: YAMLReader.join(parent.path, keyText),
+                                             message: "duplicate key '\(keyText)' (first at \(first.line):\(first.column))")
+                    } else {
+                        parent.keys[keyText] = (line, column)
+                    }
+                    return parent.path
+                }
+                return YAMLReader.join(parent.path, parent.key)
             }
             while failure == nil {
                 var event = yaml_event_t()
@@ -63,14 +96,20 @@ public enum YAMLLimits {
                     return
                 case YAML_SCALAR_EVENT:
                     add(1)
-                    if let name = anchor(event.data.scalar.anchor) { anchors[name] = 1 }
+                    let scalar = event.data.scalar
+                    let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: Int(scalar.length)), as: UTF8.self)
+                    _ = start(event, keyText: text)
+                    if let name = anchor(scalar.anchor) { anchors[name] = 1; anchoredScalars[name] = text }
                 case YAML_ALIAS_EVENT:
-                    add(anchor(event.data.alias.anchor).flatMap { anchors[$0] } ?? 1)
+                    let name = anchor(event.data.alias.anchor)
+                    _ = start(event, keyText: name.flatMap { anchoredScalars[$0] })
+                    add(name.flatMap { anchors[$0] } ?? 1)
                 case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
                     total += 1
-                    let name = event.type == YAML_SEQUENCE_START_EVENT ? anchor(event.data.sequence_start.anchor)
-                        : anchor(event.data.mapping_start.anchor)
-                    open.append((name, 1))
+                    let isMapping = event.type == YAML_MAPPING_START_EVENT
+                    let name = isMapping ? anchor(event.data.mapping_start.anchor) : anchor(event.data.sequence_start.anchor)
+                    let path = start(event, keyText: nil)
+                    open.append(OpenCollection(anchor: name, size: 1, isMapping: isMapping, path: path))
                     if open.count > maximumDepth {
                         fail(event, "lists and mappings nested deeper than \(maximumDepth) levels (the limit for YAML files)")
                     }
@@ -88,6 +127,24 @@ public enum YAMLLimits {
             }
         }
         if let failure { throw failure }
+    }
+
+    /// A list or mapping whose end event has not come yet, during `check`.
+    private struct OpenCollection {
+        var anchor: String?
+        /// Nodes inside it so far, aliases expanded, itself included.
+        var size: Int
+        var isMapping: Bool
+        /// Its key path (`styles.caption`, `layout.vstack.children[1]`).
+        var path: String
+        /// A mapping's next node is a key (toggled at each node that starts in it).
+        var nextIsKey = true
+        /// A mapping's latest key, for its value's path.
+        var key = ""
+        /// A mapping's keys so far with their 1-based line and column.
+        var keys: [String: (line: Int, column: Int)] = [:]
+        /// A list's items so far.
+        var items = 0
     }
 }
 

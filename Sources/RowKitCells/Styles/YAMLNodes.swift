@@ -109,6 +109,11 @@ struct YAMLReader {
                 throw error(.wrongType, at: keyNode, path, "keys must be plain names, got \(Self.describe(keyNode))")
             }
             let key = scalar.string
+            if key == "<<" {
+                // YAML 1.1 merge keys: Yams composes them as a plain key, so say what to use instead.
+                throw error(.unknownKey, at: keyNode, Self.join(path, key),
+                            "YAML merge keys ('<<') are not supported: write the keys out, or give styles a parent with 'extends'")
+            }
             if let allowed, !allowed.contains(key) {
                 throw error(.unknownKey, at: keyNode, Self.join(path, key), "unknown key '\(key)'",
                             suggestion: didYouMean(key, among: allowed))
@@ -160,7 +165,12 @@ struct YAMLReader {
         default: value = nil
         }
         guard case .scalar(let scalar) = node, let value else {
-            throw error(.wrongType, at: node, path, "expected a number, got \(Self.describe(node))")
+            // CSS habits: `13px` is a string to YAML; say how to write it.
+            var hint = ""
+            if case .scalar(let scalar) = node, scalar.string.hasSuffix("px"), let number = Double(scalar.string.dropLast(2)), number.isFinite {
+                hint = " (values are pixels without a unit: write \(scalar.string.dropLast(2)))"
+            }
+            throw error(.wrongType, at: node, path, "expected a number, got \(Self.describe(node))\(hint)")
         }
         guard value.isFinite else {
             throw error(.outOfRange, at: node, path, "\(scalar.string) is not a finite number")
@@ -199,13 +209,15 @@ struct YAMLReader {
     /// A whole number in `range`.
     func integer(_ node: Node, _ path: String, in range: ClosedRange<Int>) throws(StyleError) -> Int {
         var parsed: Int?
+        // A whole number too large for Int is a whole number all the same: out of range, not of
+        // the wrong type (`maxLines: 1e20` was "expected a whole number, got number 1e20").
+        func clamped(_ whole: Double) -> Int { abs(whole) < 9e18 ? Int(whole) : whole < 0 ? Int.min : Int.max }
         switch node.tagName {
         case .int:
             parsed = node.int
-            // Too large for Int: a whole number all the same, so out of range, not of the wrong type.
-            if parsed == nil, let whole = Self.integerBeyondYams(node) { parsed = abs(whole) < 1e15 ? Int(whole) : whole < 0 ? Int.min : Int.max }
+            if parsed == nil, let whole = Self.integerBeyondYams(node) { parsed = clamped(whole) }
         case .float:
-            if let value = node.float, value.isFinite, value == value.rounded(), abs(value) < 1e15 { parsed = Int(value) }
+            if let value = node.float, value.isFinite, value == value.rounded() { parsed = clamped(value) }
         default: break
         }
         guard case .scalar(let scalar) = node, let value = parsed else {
