@@ -989,6 +989,11 @@ extension MetricsBlock.View {
     /// start, so a line starting inside a cluster starts at the cluster's start); the cluster
     /// reaching past the limit has several graphemes, and no offset from `u` up to its start is
     /// safe to break. The line then ends before that cluster's last grapheme. Nil otherwise.
+    /// The limit is moved by what shaping the line's start again changes (Chromium widens the
+    /// available space by the stretch's width in context minus its width alone): a line starting
+    /// inside a cluster counts the cluster's rest shaped alone, not the whole cluster — Noto Sans
+    /// Myanmar `လာရာ` at 45 px is `လ` / `ာရ` / `ာ` (the lone `ာ`, 37.25 px alone, where `လာ` is
+    /// 56.14 in context; docs/CHROMIUM.md §3(n), eighteenth round).
     func unsafeStartBreak(from u: Int, contentEnd: Int, limit: Int64) -> (end: Int, width: Int64)? {
         let units = self.units
         let extras = self.extras
@@ -1001,7 +1006,7 @@ extension MetricsBlock.View {
             var q = p + 1
             while !boundary(q) { q += 1 }
             var advance: Int64 = 0
-            for k in p..<q { advance += units.advance(k) }
+            if p < u { advance = shapedAlone(u..<q) } else { for k in p..<q { advance += units.advance(k) } }
             if x + advance > limit {
                 guard p > first || p == u, let distance = extras.aloneWidth(p, p), p - Int(distance) < u else { return nil }
                 var last = -1
