@@ -295,6 +295,33 @@ import Testing
         #expect(try lineTexts("or\u{AD}di", width: 17.22, s) == ["or", "di"])
     }
 
+    @Test func aLineEndingAfterAZeroWidthSpaceIsMeasuredWithoutTheKerningThroughIt() throws {
+        // Chromium 156, Noto Sans 700 10.45 px: HarfBuzz kerns `o` against `w` through the
+        // default-ignorable ZWSP of `ro\u{200B}width` (0.20 px); a line breaking after the ZWSP
+        // is shaped again alone, `ro` 10.98 px, so at 10.9 px the word is split `r` / `o`
+        // (random sample unicode-spaces/1287 of seed 6106; docs/CHROMIUM.md §3(n), eighteenth
+        // round). Chromium keeps `ro` from 703/64 px: the reshaped end (10.993 px) gets the
+        // layout unit of allowance.
+        let s = TextStyle(font: FontDescriptor(family: "Noto Sans", weight: .bold), size: 10.45, lineHeight: .pixels(15.67))
+        func visible(_ text: String, _ width: Double) throws -> [String] {
+            try lineTexts(text, width: width, s).map { $0.filter { $0 != "\u{200B}" && $0 != " " } }
+        }
+        #expect(try visible("zero\u{200B}width", 10.9) == ["z", "e", "r", "o", "w", "id", "t", "h"])
+        #expect(try visible("ro\u{200B}width", 10.9) == ["r", "o", "w", "id", "t", "h"])
+        #expect(try visible("ro\u{200B}width", 702.0 / 64) == ["r", "o", "w", "id", "t", "h"])
+        #expect(try visible("ro\u{200B}width", 703.0 / 64) == ["ro", "w", "id", "t", "h"])
+        // Liberation Serif 34.52 px: `AVATAR` (R kerned against T through the ZWSP) from 8212/64.
+        let serif = TextStyle(font: FontDescriptor(family: "Liberation Serif"), size: 34.52)
+        #expect(try lineTexts("AVATAR\u{200B}Tower", width: 8211.0 / 64, serif).map { $0.filter { $0 != "\u{200B}" } } == ["AVATA", "RTower"])
+        #expect(try lineTexts("AVATAR\u{200B}Tower", width: 8212.0 / 64, serif).map { $0.filter { $0 != "\u{200B}" } } == ["AVATAR", "Tower"])
+        // The line `r` ends where kerning tied it to `o`: measured shaped alone (Chromium's box,
+        // rounded up to its 1/64 px layout unit: 4.75 px).
+        let layout = try prepare("ro\u{200B}width", s).layout(width: 10.9)
+        #expect(((layout.lines.first?.width ?? 0) * 64).rounded(.up) / 64 == 4.75)
+        // After a space nothing is kerned across the break.
+        #expect(try visible("ro\u{200B} width", 10.9) == ["r", "o", "w", "id", "t", "h"])
+    }
+
     // MARK: CJK punctuation at the line end
 
     @Test func closingBracketIsTrimmedAtTheLineEndButFullStopIsNot() throws {

@@ -37,4 +37,29 @@ import Testing
         #expect(layout.lines.indices.map { layout.text(ofLine: $0).filter { $0 != " " } } == ["ဤသို့", "ဖြင့်မ", "ကြာမီ"])
         #expect(layoutUnits(layout.lines[0].width) == 83.984375)
     }
+
+    /// An overflow-wrap line that starts inside a cluster, after a dictionary break there
+    /// (docs/CHROMIUM.md §3(n), eighteenth round): Chromium shapes the line's start again up to
+    /// the next safe offset and widens the available space by the stretch's width in context
+    /// minus its width alone. DejaVu Serif 400 oblique 35.5 px (→ Noto Sans Myanmar): ICU ends
+    /// `လာ` after `လ` (`လာရာ` is too wide), then sees `ာရာ` from the line start as one word; the
+    /// lone `ာ` is 37.25 px alone (dotted circle) but its cluster `လာ` 56.14 in context, so
+    /// Chromium's candidate lies in `ရာ` and the line ends before its last grapheme, unchecked:
+    /// `ာရ` (61.703 px, Chromium's box) overflows. RowKit had `ာ` / `ရာ` (the samples' corpus-my/0949 of seed
+    /// 6109, corpus-my/0592 of seed 566221281). Where ICU breaks after the lone sign
+    /// (`လာရာရာ`: `ာ|ရာ|ရာ` from the line start) no overflow-wrap split happens.
+    @Test func anOverflowWrapLineStartingInsideAClusterCountsItsRestShapedAlone() throws {
+        let s = TextStyle(font: FontDescriptor(family: "DejaVu Serif", slant: .oblique), size: 35.5, lineHeight: .pixels(44))
+        for width in [37.25, 40.79, 45, 56.1] {
+            let layout = try prepare("လာရာ", s).layout(width: width)
+            #expect(layout.lines.indices.map { layout.text(ofLine: $0) } == ["လ", "ာရ", "ာ"], "at \(width) px")
+            if layout.lines.count == 3 { #expect(layoutUnits(layout.lines[1].width) == 61.703125) }
+        }
+        #expect(try lineTexts("ကာရာ", width: 45, s) == ["က", "ာရ", "ာ"])
+        #expect(try lineTexts("လာရာ ရာ", width: 45, s).map { $0.filter { $0 != " " } } == ["လ", "ာရ", "ာ", "ရာ"])
+        #expect(try lineTexts("လာရာရာ", width: 45, s) == ["လ", "ာ", "ရာ", "ရာ"])
+        #expect(try lineTexts("လာရာက", width: 45, s) == ["လ", "ာ", "ရာ", "က"])
+        // From 56.125 px (`လာ` fits) there is no split inside the cluster.
+        #expect(try lineTexts("လာရာ", width: 56.2, s) == ["လာ", "ရာ"])
+    }
 }

@@ -505,14 +505,27 @@ extension MetricsBlock.View {
     /// graphemes before the stop, at the last boundary that fits (at least one grapheme), and
     /// the stop starts the next line (measured: DejaVu Sans 16 px `a。「` at 18 px is `a` / `。` /
     /// `「`, `aa。「` at 30 px is `aa` / `。「`, docs/CHROMIUM.md §3(e)). Nil when the stop is
-    /// the line's only grapheme.
+    /// the line's only grapheme. The same for a word kerned against the next one (a line end
+    /// shaped again alone): when the line up to the last grapheme ends where kerning tied it to
+    /// that grapheme, that end is shaped alone too and the break moves back a grapheme more if it
+    /// no longer fits (Noto Sans 700 10.45 px `ro\u{200B}width` at 10.9 px: `r` / `o\u{200B}`,
+    /// `ro` alone being 10.98 px; docs/CHROMIUM.md §3(n), eighteenth round).
     func grownEndOverflowBreak(lineStart: Int, contentEnd: Int, limit: Int64) -> (end: Int, width: Int64, hyphen: Bool)? {
         let units = self.units
-        var g = contentEnd - 1
+        // Zero-width graphemes at the end (a zero width space) stay with the grapheme before
+        // them: the line up to them is shaped alone as wide as with them, so breaking before
+        // them gains nothing (Chromium keeps `T\u{200B}` whole when `T` alone overflows).
+        var e = contentEnd
+        while e - 1 > lineStart && units.advance(e - 1) == 0 && units.isGraphemeStart(e - 1) { e -= 1 }
+        var g = e - 1
         while g > lineStart && !units.isGraphemeStart(g) { g -= 1 }
         guard g > lineStart else { return nil }
         let piece = breakWordLine(from: lineStart, contentEnd: g, limit: limit, endTrim: 0)
-        return (piece.end, piece.width, false)
+        guard piece.end == g, case let growth = extras.kerningGrowth(at: g), growth > 0 else { return (piece.end, piece.width, false) }
+        if piece.width + growth > limit, let earlier = grownEndOverflowBreak(lineStart: lineStart, contentEnd: g, limit: limit) {
+            return earlier
+        }
+        return (piece.end, piece.width + growth, false)
     }
 
     /// The first segment ending at or after unit `p`.
@@ -989,6 +1002,11 @@ extension MetricsBlock.View {
     /// start, so a line starting inside a cluster starts at the cluster's start); the cluster
     /// reaching past the limit has several graphemes, and no offset from `u` up to its start is
     /// safe to break. The line then ends before that cluster's last grapheme. Nil otherwise.
+    /// The limit is moved by what shaping the line's start again changes (Chromium widens the
+    /// available space by the stretch's width in context minus its width alone): a line starting
+    /// inside a cluster counts the cluster's rest shaped alone, not the whole cluster — Noto Sans
+    /// Myanmar `လာရာ` at 45 px is `လ` / `ာရ` / `ာ` (the lone `ာ`, 37.25 px alone, where `လာ` is
+    /// 56.14 in context; docs/CHROMIUM.md §3(n), eighteenth round).
     func unsafeStartBreak(from u: Int, contentEnd: Int, limit: Int64) -> (end: Int, width: Int64)? {
         let units = self.units
         let extras = self.extras
@@ -1001,7 +1019,7 @@ extension MetricsBlock.View {
             var q = p + 1
             while !boundary(q) { q += 1 }
             var advance: Int64 = 0
-            for k in p..<q { advance += units.advance(k) }
+            if p < u { advance = shapedAlone(u..<q) } else { for k in p..<q { advance += units.advance(k) } }
             if x + advance > limit {
                 guard p > first || p == u, let distance = extras.aloneWidth(p, p), p - Int(distance) < u else { return nil }
                 var last = -1

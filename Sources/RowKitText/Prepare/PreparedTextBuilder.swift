@@ -276,7 +276,7 @@ struct Builder {
                     flag |= MetricsBlock.Flag.endTrim
                     endTrimSegments.append(Int32(k))
                     endTrimAmounts.append(-unitAdvances[last])
-                } else if contentEnd == end, !kerned.isEmpty, let kern = kerning(at: units[last] & 0xFC00 == 0xDC00 ? last - 1 : last), kern < 0 {
+                } else if contentEnd == end, !kerned.isEmpty, let kern = kerning(at: lastKernable(units, last, after: start)), kern < 0 {
                     // Kerned against the next segment: its own width if the line ends here.
                     flag |= MetricsBlock.Flag.endTrim
                     endTrimSegments.append(Int32(k))
@@ -410,6 +410,17 @@ struct Builder {
             kerned.append(clamp(font.fixedAdvance(kerning[p + 1], scale: scale, size: style.size)))
         }
         RunExtras.mark(shaped, at: start, count: end - start, clusterInnerBits: &clusterInnerBits)
+    }
+
+    /// Where the cluster a segment ending at unit `last` could be kerned with starts: a segment
+    /// ending in zero width spaces is kerned through them (HarfBuzz skips default ignorables, so
+    /// `o` in `ro\u{200B}w` is kerned against `w`), and a line ending after them is shaped again
+    /// alone as after the letter itself (docs/CHROMIUM.md §3(n), eighteenth round); a trailing
+    /// surrogate stands for its pair.
+    @inline(__always) func lastKernable(_ units: UnsafeBufferPointer<UInt16>, _ last: Int, after start: Int) -> Int {
+        var k = last
+        while k > start && units[k] == 0x200B { k -= 1 }
+        return units[k] & 0xFC00 == 0xDC00 ? k - 1 : k
     }
 
     /// The kerning of the cluster starting at unit `u` (the last recorded), if it was kerned.
