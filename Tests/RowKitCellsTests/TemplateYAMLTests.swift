@@ -269,7 +269,7 @@ struct TemplateYAMLTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let big = "styles: {}\n" + String(repeating: "#", count: YAMLLimits.maximumBytes)
-        FileManager.default.createFile(atPath: folder + "/big.yaml", contents: Data(big.utf8))
+        #expect(FileManager.default.createFile(atPath: folder + "/big.yaml", contents: Data(big.utf8)))
         let error = styleError { () throws(StyleError) in
             _ = try CellTemplate(yaml: "name: x\nstylesheet: big.yaml\nlayout: {text: {field: a}}\n", file: folder + "/t.yaml", stylesheet: nil)
         }
