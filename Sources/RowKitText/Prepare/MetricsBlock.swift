@@ -257,6 +257,8 @@ package enum MetricsBlock {
         var refoundStarts: [Int32] = []
         /// ICU's breaks of a rest of a run (reused).
         var refoundBreaks: [Int32] = []
+        /// ICU's breaks of recent rests, by their text (``RestBreakMemo``).
+        var restBreaks = RestBreakMemo()
         var map = PaletteMap()
         var byteCount: Int { offsets.hotByteCount + offsets.coldByteCount }
 
@@ -408,18 +410,34 @@ package enum MetricsBlock {
             j += 1
             while j + 1 < ends.count && Int(ends[j + 1]) < run.upperBound {
                 let p = Int(ends[j])
-                if DictionaryScripts.contains(units[p]),
-                   (try? UnicodeAnalysis.lineBreaks(UnsafeBufferPointer(rebasing: units[p..<breakEnd]), language: input.language,
-                                                    into: &refoundBreaks)) != nil {
+                if DictionaryScripts.contains(units[p]) {
                     // The stored breaks after p up to the run's last break, against ICU's from p
-                    // (which always ends at `breakEnd`, the rest's end).
+                    // (which always ends at `breakEnd`, the rest's end); ICU's answer for a short
+                    // rest is remembered (`RestBreakMemo`), as a mask (bit e: a break e units in).
+                    let rest = UnsafeBufferPointer(rebasing: units[p..<breakEnd])
                     var stored = j + 1
                     var same = true
-                    for e in refoundBreaks where e > 0 {
-                        if stored >= ends.count || Int(ends[stored]) != Int(e) + p { same = false; break }
-                        stored += 1
+                    var asked = true
+                    if rest.count <= RestBreakMemo.maximumLength {
+                        if var mask = restBreaks.breaks(of: rest, language: input.language, scratch: &refoundBreaks) {
+                            while mask != 0 {
+                                let e = mask.trailingZeroBitCount
+                                mask &= mask - 1
+                                if stored >= ends.count || Int(ends[stored]) != e + p { same = false; break }
+                                stored += 1
+                            }
+                        } else {
+                            asked = false
+                        }
+                    } else if (try? UnicodeAnalysis.lineBreaks(rest, language: input.language, into: &refoundBreaks)) != nil {
+                        for e in refoundBreaks where e > 0 {
+                            if stored >= ends.count || Int(ends[stored]) != Int(e) + p { same = false; break }
+                            stored += 1
+                        }
+                    } else {
+                        asked = false
                     }
-                    if !same { refoundStarts.append(Int32(p)) }
+                    if asked && !same { refoundStarts.append(Int32(p)) }
                 }
                 j += 1
             }
@@ -876,6 +894,65 @@ package enum MetricsBlock {
 /// listed, so that emptying the map for the next text clears those alone: once a long text has
 /// grown the table to 4,096 slots, clearing all of them (32 KB) cost more than planning a
 /// short text.
+/// ICU's line breaks of short texts (the rests of dictionary-script runs that
+/// `Planner.planRefoundStarts` asks about), remembered by their text and language: a feed's
+/// words repeat, and an ICU call costs ~6,500 instructions (1.9% of `rowkit heights` on real
+/// rows went to them). ICU's answer depends only on the text and the language, so a
+/// remembered one is the answer.
+struct RestBreakMemo {
+    /// Texts of at most this many units are remembered (a rest is at most
+    /// `View.refoundRestLimit` units of the run plus what follows up to its break).
+    static let maximumLength = 24
+    /// Entries kept before the memo starts over.
+    static let capacity = 8192
+
+    /// A text of up to ``maximumLength`` units, four to a word, and its length.
+    struct Key: Hashable {
+        var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+        var count: Int
+
+        init(_ units: UnsafeBufferPointer<UInt16>) {
+            count = units.count
+            withUnsafeMutableBytes(of: &words) { raw in
+                let out = raw.bindMemory(to: UInt16.self)
+                for k in 0..<units.count { out[k] = units[k] }
+            }
+        }
+
+        static func == (a: Key, b: Key) -> Bool {
+            a.count == b.count && a.words.0 == b.words.0 && a.words.1 == b.words.1 && a.words.2 == b.words.2
+                && a.words.3 == b.words.3 && a.words.4 == b.words.4 && a.words.5 == b.words.5
+        }
+
+        func hash(into hasher: inout Hasher) {
+            let mixed = words.0 &+ 0x9E37_79B9_7F4A_7C15 &* (words.1 &+ 0xBF58_476D_1CE4_E5B9 &* (words.2
+                &+ 0x94D0_49BB_1331_11EB &* (words.3 &+ 0x9E37_79B9_7F4A_7C15 &* (words.4 &+ 0xBF58_476D_1CE4_E5B9 &* (words.5 &+ UInt64(count))))))
+            hasher.combine(mixed)
+        }
+    }
+
+    private var answers: [Key: UInt32] = [:]
+    private var language: String?
+
+    /// ICU's breaks of `text` in `language` (``UnicodeAnalysis/lineBreaks(_:language:into:)``)
+    /// as a mask, bit e set for a break e units in; nil when ICU failed. `text` holds at most
+    /// ``maximumLength`` units. `scratch` receives ICU's answer when it is asked.
+    mutating func breaks(of text: UnsafeBufferPointer<UInt16>, language: String?, scratch: inout [Int32]) -> UInt32? {
+        if language != self.language {
+            answers.removeAll(keepingCapacity: true)
+            self.language = language
+        }
+        let key = Key(text)
+        if let mask = answers[key] { return mask }
+        guard (try? UnicodeAnalysis.lineBreaks(text, language: language, into: &scratch)) != nil else { return nil }
+        var mask: UInt32 = 0
+        for e in scratch where e > 0 { mask |= 1 << UInt32(e) }
+        if answers.count >= Self.capacity { answers.removeAll(keepingCapacity: true) }
+        answers[key] = mask
+        return mask
+    }
+}
+
 struct PaletteMap {
     private var slots: [UInt64] = []
     /// The slots taken, in the order they were taken (room for half the table: the map is
