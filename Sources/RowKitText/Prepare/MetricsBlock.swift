@@ -257,7 +257,7 @@ package enum MetricsBlock {
         var refoundStarts: [Int32] = []
         /// ICU's breaks of a rest of a run (reused).
         var refoundBreaks: [Int32] = []
-        /// ICU's breaks of recent rests, by their text (``RestBreakMemo``).
+        /// ICU's breaks of recent rests, by their text (`RestBreakMemo`).
         var restBreaks = RestBreakMemo()
         var map = PaletteMap()
         var byteCount: Int { offsets.hotByteCount + offsets.coldByteCount }
@@ -265,10 +265,12 @@ package enum MetricsBlock {
         /// Plans the block for `input`; ``byteCount`` is then its size.
         mutating func plan(_ input: Input) {
             let n = input.widths.count, u = input.units.count
-            // Distinct hanging widths (entry 0 is 0), and the special segments.
-            trailTable.removeAll(keepingCapacity: true)
-            trailTable.append(0)
-            specials.removeAll(keepingCapacity: true)
+            // Distinct hanging widths (entry 0 is 0), and the special segments. The arrays are
+            // emptied without `removeAll(keepingCapacity:)` where that is cheaper: it runs the
+            // generic `replaceSubrange` (~80 instructions), even on an empty array.
+            while trailTable.count > 1 { trailTable.removeLast() }
+            if trailTable.isEmpty { trailTable.append(0) }
+            Self.empty(&specials)
             var trimIndex = 0
             for i in 0..<n {
                 let f = input.flags[i]
@@ -295,8 +297,9 @@ package enum MetricsBlock {
             self.map = PaletteMap(); unitCodes = []; paletteAdvances = []; paletteAttributes = []
             defer { self.map = map; unitCodes = codes; paletteAdvances = advancesOut; paletteAttributes = attributesOut }
             map.reset()
-            codes.removeAll(keepingCapacity: true)
-            codes.append(contentsOf: repeatElement(0, count: u))
+            // Only the first `u` codes are read (every one is written below): the array is
+            // never emptied, only lengthened.
+            if codes.count < u { codes.append(contentsOf: repeatElement(0, count: u - codes.count)) }
             advancesOut.removeAll(keepingCapacity: true)
             attributesOut.removeAll(keepingCapacity: true)
             let units = input.units, advances = input.unitAdvances, bits = input.graphemeStartBits
@@ -358,15 +361,21 @@ package enum MetricsBlock {
                               palette: paletteAdvances.count, unitCount: u, unitBits: unitBits, extras: extras)
         }
 
+        /// Empties `array`, keeping its capacity; nothing to do (and no call) for an empty one,
+        /// as most of these arrays are for most texts.
+        @inline(__always) static func empty<T>(_ array: inout [T]) {
+            if !array.isEmpty { array.removeAll(keepingCapacity: true) }
+        }
+
         /// The text ranges of dictionary-segmented scripts a line may start inside: each maximal
         /// run of such letters and marks, extended to the break at or after its end (what ICU
         /// is run over again from a line start, ``View/dictionaryBreaks(from:)``); overlapping
         /// ranges merge.
         mutating func planDictionaryText(_ input: Input) {
-            dictionaryRanges.removeAll(keepingCapacity: true)
-            dictionaryText.removeAll(keepingCapacity: true)
-            languageBytes.removeAll(keepingCapacity: true)
-            refoundStarts.removeAll(keepingCapacity: true)
+            Self.empty(&dictionaryRanges)
+            Self.empty(&dictionaryText)
+            Self.empty(&languageBytes)
+            Self.empty(&refoundStarts)
             let units = input.units, ends = input.segmentEnds
             var k = 0, segment = 0
             while k < units.count {
@@ -906,7 +915,7 @@ struct RestBreakMemo {
     /// Entries kept before the memo starts over.
     static let capacity = 8192
 
-    /// A text of up to ``maximumLength`` units, four to a word, and its length.
+    /// A text of up to `maximumLength` units, four to a word, and its length.
     struct Key: Hashable {
         var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
         var count: Int
@@ -934,9 +943,9 @@ struct RestBreakMemo {
     private var answers: [Key: UInt32] = [:]
     private var language: String?
 
-    /// ICU's breaks of `text` in `language` (``UnicodeAnalysis/lineBreaks(_:language:into:)``)
+    /// ICU's breaks of `text` in `language` (`UnicodeAnalysis.lineBreaks(_:language:into:)`)
     /// as a mask, bit e set for a break e units in; nil when ICU failed. `text` holds at most
-    /// ``maximumLength`` units. `scratch` receives ICU's answer when it is asked.
+    /// `maximumLength` units. `scratch` receives ICU's answer when it is asked.
     mutating func breaks(of text: UnsafeBufferPointer<UInt16>, language: String?, scratch: inout [Int32]) -> UInt32? {
         if language != self.language {
             answers.removeAll(keepingCapacity: true)
