@@ -39,6 +39,9 @@ struct ChunkedBuilder {
     /// `(unit + 1) << 1 | answer`, 0 when empty. Its two property lookups in the standard
     /// library cost ~800 instructions, asked once or twice for every missed chunk.
     private var extenderMemo: [UInt32] = []
+    /// Whether the paragraph last built holds a unit of a dictionary-segmented script (found by
+    /// `build`'s scan; the measuring form's planner then need not scan again).
+    var mayHoldDictionaryScript = true
     /// Below this miss rate a paragraph of any script finds a missed chunk's breaks alone.
     static let chunkAloneMissRate: UInt32 = 65_536 * 30 / 100
 
@@ -118,6 +121,7 @@ struct ChunkedBuilder {
             complex += 1
             if !dictionary && unit >= 0x0E00 && unit <= 0xAA7F && DictionaryScripts.contains(unit) { dictionary = true }
         }
+        mayHoldDictionaryScript = dictionary
         let shareParagraphAnalysis = 4 * complex > n
         var p = 0
         while p < n {

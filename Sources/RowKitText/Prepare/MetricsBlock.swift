@@ -234,6 +234,9 @@ package enum MetricsBlock {
         var lineHeight: Double
         var hyphenWidth: Int32, ellipsisWidth: Int32, spaceWidth: Int32
         var singleLineWidth: Int64
+        /// False when the builder found no unit of a dictionary-segmented script in the text
+        /// (``DictionaryScripts``): the planner then skips its own scan for one.
+        var mayHoldDictionaryScript = true
     }
 
     /// Sizes a block, then writes it. Its arrays are kept from one text to the next (one
@@ -376,6 +379,7 @@ package enum MetricsBlock {
             Self.empty(&dictionaryText)
             Self.empty(&languageBytes)
             Self.empty(&refoundStarts)
+            guard input.mayHoldDictionaryScript else { return }
             let units = input.units, ends = input.segmentEnds
             var k = 0, segment = 0
             while k < units.count {
