@@ -310,32 +310,29 @@ package enum MetricsBlock {
             let inner = input.clusterInnerBits
             let joins = BreakOpportunities.lineStartJoins(units, segmentEnds: input.segmentEnds, contentEnds: input.contentEnds,
                                                           graphemeStartBits: bits, language: input.language)
-            var nextJoin = 0
+            // The next line-start join (-1: none left): one compare a unit.
+            var joinIndex = 0
+            var joinAt = joins.isEmpty ? -1 : Int(joins[0])
             codes.withUnsafeMutableBufferPointer { out in
                 var start = 0
                 while start < u {
                     let stop = min(u, start + 64)
+                    // The block's grapheme-start and cluster-inner bits, the unit's in bit 0 (a
+                    // block starts at a multiple of 64).
+                    var graphemeWord = bits[start >> 6], innerWord = inner[start >> 6]
                     map.withRoom(for: stop - start) { table in
                         for k in start..<stop {
                             let unit = units[k]
-                            var a: UInt8 = bits[k >> 6] & (1 << UInt64(k & 63)) != 0 ? Attribute.graphemeStart : 0
-                            if inner[k >> 6] & (1 << UInt64(k & 63)) == 0 { a |= Attribute.clusterStart }
-                            if unit <= 0x20 {
-                                switch unit {
-                                case 0x20: a |= Attribute.space
-                                case 0x09: a |= Attribute.tab
-                                case 0x0A: a |= Attribute.newline
-                                default: break
-                                }
-                            } else if unit == 0xAD {
-                                a |= Attribute.softHyphen
-                            } else if unit == 0x3000 {
-                                a |= Attribute.newline | Attribute.ideographicSpace
+                            var a = UInt8(truncatingIfNeeded: graphemeWord & 1) | (innerWord & 1 == 0 ? Attribute.clusterStart : 0)
+                            graphemeWord >>= 1
+                            innerWord >>= 1
+                            if unit <= 0x20 || unit == 0xAD || unit == 0x3000 || unit &- 0x0620 < 0x02E0 {
+                                a |= Self.rareAttributes(units, k)
                             }
-                            if unit &- 0x0620 < 0x02E0 && ArabicJoining.joinsLetterBefore(units, k) { a |= Attribute.joinedToPrevious }
-                            if nextJoin < joins.count && Int(joins[nextJoin]) == k {
+                            if k == joinAt {
                                 a |= Attribute.joinsAtLineStart
-                                nextJoin += 1
+                                joinIndex += 1
+                                joinAt = joinIndex < joins.count ? Int(joins[joinIndex]) : -1
                             }
                             let key = UInt64(UInt32(bitPattern: advances[k])) | UInt64(a) << 32
                             if key != lastKey {
@@ -362,6 +359,29 @@ package enum MetricsBlock {
             offsets = Offsets(segments: n, trail: trailTable.count, wideEnds: wideEnds, specials: specials.count,
                               boxes: input.classMetrics.count, classRuns: input.classRuns.count,
                               palette: paletteAdvances.count, unitCount: u, unitBits: unitBits, extras: extras)
+        }
+
+        /// The attributes of the unit at `k` besides its grapheme and cluster starts and line-start
+        /// join: white-space kind, soft hyphen, ideographic space, Arabic joining. Out of the
+        /// palette loop, which calls it only for units at or below U+0020, U+00AD, U+3000 and
+        /// Arabic letters (what it keeps in registers decides the loop's cost).
+        @inline(never) static func rareAttributes(_ units: UnsafeBufferPointer<UInt16>, _ k: Int) -> UInt8 {
+            let unit = units[k]
+            var a: UInt8 = 0
+            if unit <= 0x20 {
+                switch unit {
+                case 0x20: a |= Attribute.space
+                case 0x09: a |= Attribute.tab
+                case 0x0A: a |= Attribute.newline
+                default: break
+                }
+            } else if unit == 0xAD {
+                a |= Attribute.softHyphen
+            } else if unit == 0x3000 {
+                a |= Attribute.newline | Attribute.ideographicSpace
+            }
+            if unit &- 0x0620 < 0x02E0 && ArabicJoining.joinsLetterBefore(units, k) { a |= Attribute.joinedToPrevious }
+            return a
         }
 
         /// Empties `array`, keeping its capacity; nothing to do (and no call) for an empty one,
