@@ -234,6 +234,9 @@ package enum MetricsBlock {
         var lineHeight: Double
         var hyphenWidth: Int32, ellipsisWidth: Int32, spaceWidth: Int32
         var singleLineWidth: Int64
+        /// False when the builder found no unit of a dictionary-segmented script in the text
+        /// (``DictionaryScripts``): the planner then skips its own scan for one.
+        var mayHoldDictionaryScript = true
     }
 
     /// Sizes a block, then writes it. Its arrays are kept from one text to the next (one
@@ -257,16 +260,20 @@ package enum MetricsBlock {
         var refoundStarts: [Int32] = []
         /// ICU's breaks of a rest of a run (reused).
         var refoundBreaks: [Int32] = []
+        /// ICU's breaks of recent rests, by their text (`RestBreakMemo`).
+        var restBreaks = RestBreakMemo()
         var map = PaletteMap()
         var byteCount: Int { offsets.hotByteCount + offsets.coldByteCount }
 
         /// Plans the block for `input`; ``byteCount`` is then its size.
         mutating func plan(_ input: Input) {
             let n = input.widths.count, u = input.units.count
-            // Distinct hanging widths (entry 0 is 0), and the special segments.
-            trailTable.removeAll(keepingCapacity: true)
-            trailTable.append(0)
-            specials.removeAll(keepingCapacity: true)
+            // Distinct hanging widths (entry 0 is 0), and the special segments. The arrays are
+            // emptied without `removeAll(keepingCapacity:)` where that is cheaper: it runs the
+            // generic `replaceSubrange` (~80 instructions), even on an empty array.
+            while trailTable.count > 1 { trailTable.removeLast() }
+            if trailTable.isEmpty { trailTable.append(0) }
+            Self.empty(&specials)
             var trimIndex = 0
             for i in 0..<n {
                 let f = input.flags[i]
@@ -293,8 +300,9 @@ package enum MetricsBlock {
             self.map = PaletteMap(); unitCodes = []; paletteAdvances = []; paletteAttributes = []
             defer { self.map = map; unitCodes = codes; paletteAdvances = advancesOut; paletteAttributes = attributesOut }
             map.reset()
-            codes.removeAll(keepingCapacity: true)
-            codes.append(contentsOf: repeatElement(0, count: u))
+            // Only the first `u` codes are read (every one is written below): the array is
+            // never emptied, only lengthened.
+            if codes.count < u { codes.append(contentsOf: repeatElement(0, count: u - codes.count)) }
             advancesOut.removeAll(keepingCapacity: true)
             attributesOut.removeAll(keepingCapacity: true)
             let units = input.units, advances = input.unitAdvances, bits = input.graphemeStartBits
@@ -302,32 +310,29 @@ package enum MetricsBlock {
             let inner = input.clusterInnerBits
             let joins = BreakOpportunities.lineStartJoins(units, segmentEnds: input.segmentEnds, contentEnds: input.contentEnds,
                                                           graphemeStartBits: bits, language: input.language)
-            var nextJoin = 0
+            // The next line-start join (-1: none left): one compare a unit.
+            var joinIndex = 0
+            var joinAt = joins.isEmpty ? -1 : Int(joins[0])
             codes.withUnsafeMutableBufferPointer { out in
                 var start = 0
                 while start < u {
                     let stop = min(u, start + 64)
+                    // The block's grapheme-start and cluster-inner bits, the unit's in bit 0 (a
+                    // block starts at a multiple of 64).
+                    var graphemeWord = bits[start >> 6], innerWord = inner[start >> 6]
                     map.withRoom(for: stop - start) { table in
                         for k in start..<stop {
                             let unit = units[k]
-                            var a: UInt8 = bits[k >> 6] & (1 << UInt64(k & 63)) != 0 ? Attribute.graphemeStart : 0
-                            if inner[k >> 6] & (1 << UInt64(k & 63)) == 0 { a |= Attribute.clusterStart }
-                            if unit <= 0x20 {
-                                switch unit {
-                                case 0x20: a |= Attribute.space
-                                case 0x09: a |= Attribute.tab
-                                case 0x0A: a |= Attribute.newline
-                                default: break
-                                }
-                            } else if unit == 0xAD {
-                                a |= Attribute.softHyphen
-                            } else if unit == 0x3000 {
-                                a |= Attribute.newline | Attribute.ideographicSpace
+                            var a = UInt8(truncatingIfNeeded: graphemeWord & 1) | (innerWord & 1 == 0 ? Attribute.clusterStart : 0)
+                            graphemeWord >>= 1
+                            innerWord >>= 1
+                            if unit <= 0x20 || unit == 0xAD || unit == 0x3000 || unit &- 0x0620 < 0x02E0 {
+                                a |= Self.rareAttributes(units, k)
                             }
-                            if unit &- 0x0620 < 0x02E0 && ArabicJoining.joinsLetterBefore(units, k) { a |= Attribute.joinedToPrevious }
-                            if nextJoin < joins.count && Int(joins[nextJoin]) == k {
+                            if k == joinAt {
                                 a |= Attribute.joinsAtLineStart
-                                nextJoin += 1
+                                joinIndex += 1
+                                joinAt = joinIndex < joins.count ? Int(joins[joinIndex]) : -1
                             }
                             let key = UInt64(UInt32(bitPattern: advances[k])) | UInt64(a) << 32
                             if key != lastKey {
@@ -356,15 +361,45 @@ package enum MetricsBlock {
                               palette: paletteAdvances.count, unitCount: u, unitBits: unitBits, extras: extras)
         }
 
+        /// The attributes of the unit at `k` besides its grapheme and cluster starts and line-start
+        /// join: white-space kind, soft hyphen, ideographic space, Arabic joining. Out of the
+        /// palette loop, which calls it only for units at or below U+0020, U+00AD, U+3000 and
+        /// Arabic letters (what it keeps in registers decides the loop's cost).
+        @inline(never) static func rareAttributes(_ units: UnsafeBufferPointer<UInt16>, _ k: Int) -> UInt8 {
+            let unit = units[k]
+            var a: UInt8 = 0
+            if unit <= 0x20 {
+                switch unit {
+                case 0x20: a |= Attribute.space
+                case 0x09: a |= Attribute.tab
+                case 0x0A: a |= Attribute.newline
+                default: break
+                }
+            } else if unit == 0xAD {
+                a |= Attribute.softHyphen
+            } else if unit == 0x3000 {
+                a |= Attribute.newline | Attribute.ideographicSpace
+            }
+            if unit &- 0x0620 < 0x02E0 && ArabicJoining.joinsLetterBefore(units, k) { a |= Attribute.joinedToPrevious }
+            return a
+        }
+
+        /// Empties `array`, keeping its capacity; nothing to do (and no call) for an empty one,
+        /// as most of these arrays are for most texts.
+        @inline(__always) static func empty<T>(_ array: inout [T]) {
+            if !array.isEmpty { array.removeAll(keepingCapacity: true) }
+        }
+
         /// The text ranges of dictionary-segmented scripts a line may start inside: each maximal
         /// run of such letters and marks, extended to the break at or after its end (what ICU
         /// is run over again from a line start, ``View/dictionaryBreaks(from:)``); overlapping
         /// ranges merge.
         mutating func planDictionaryText(_ input: Input) {
-            dictionaryRanges.removeAll(keepingCapacity: true)
-            dictionaryText.removeAll(keepingCapacity: true)
-            languageBytes.removeAll(keepingCapacity: true)
-            refoundStarts.removeAll(keepingCapacity: true)
+            Self.empty(&dictionaryRanges)
+            Self.empty(&dictionaryText)
+            Self.empty(&languageBytes)
+            Self.empty(&refoundStarts)
+            guard input.mayHoldDictionaryScript else { return }
             let units = input.units, ends = input.segmentEnds
             var k = 0, segment = 0
             while k < units.count {
@@ -408,18 +443,34 @@ package enum MetricsBlock {
             j += 1
             while j + 1 < ends.count && Int(ends[j + 1]) < run.upperBound {
                 let p = Int(ends[j])
-                if DictionaryScripts.contains(units[p]),
-                   (try? UnicodeAnalysis.lineBreaks(UnsafeBufferPointer(rebasing: units[p..<breakEnd]), language: input.language,
-                                                    into: &refoundBreaks)) != nil {
+                if DictionaryScripts.contains(units[p]) {
                     // The stored breaks after p up to the run's last break, against ICU's from p
-                    // (which always ends at `breakEnd`, the rest's end).
+                    // (which always ends at `breakEnd`, the rest's end); ICU's answer for a short
+                    // rest is remembered (`RestBreakMemo`), as a mask (bit e: a break e units in).
+                    let rest = UnsafeBufferPointer(rebasing: units[p..<breakEnd])
                     var stored = j + 1
                     var same = true
-                    for e in refoundBreaks where e > 0 {
-                        if stored >= ends.count || Int(ends[stored]) != Int(e) + p { same = false; break }
-                        stored += 1
+                    var asked = true
+                    if rest.count <= RestBreakMemo.maximumLength {
+                        if var mask = restBreaks.breaks(of: rest, language: input.language, scratch: &refoundBreaks) {
+                            while mask != 0 {
+                                let e = mask.trailingZeroBitCount
+                                mask &= mask - 1
+                                if stored >= ends.count || Int(ends[stored]) != e + p { same = false; break }
+                                stored += 1
+                            }
+                        } else {
+                            asked = false
+                        }
+                    } else if (try? UnicodeAnalysis.lineBreaks(rest, language: input.language, into: &refoundBreaks)) != nil {
+                        for e in refoundBreaks where e > 0 {
+                            if stored >= ends.count || Int(ends[stored]) != Int(e) + p { same = false; break }
+                            stored += 1
+                        }
+                    } else {
+                        asked = false
                     }
-                    if !same { refoundStarts.append(Int32(p)) }
+                    if asked && !same { refoundStarts.append(Int32(p)) }
                 }
                 j += 1
             }
@@ -876,6 +927,65 @@ package enum MetricsBlock {
 /// listed, so that emptying the map for the next text clears those alone: once a long text has
 /// grown the table to 4,096 slots, clearing all of them (32 KB) cost more than planning a
 /// short text.
+/// ICU's line breaks of short texts (the rests of dictionary-script runs that
+/// `Planner.planRefoundStarts` asks about), remembered by their text and language: a feed's
+/// words repeat, and an ICU call costs ~6,500 instructions (1.9% of `rowkit heights` on real
+/// rows went to them). ICU's answer depends only on the text and the language, so a
+/// remembered one is the answer.
+struct RestBreakMemo {
+    /// Texts of at most this many units are remembered (a rest is at most
+    /// `View.refoundRestLimit` units of the run plus what follows up to its break).
+    static let maximumLength = 24
+    /// Entries kept before the memo starts over.
+    static let capacity = 8192
+
+    /// A text of up to `maximumLength` units, four to a word, and its length.
+    struct Key: Hashable {
+        var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+        var count: Int
+
+        init(_ units: UnsafeBufferPointer<UInt16>) {
+            count = units.count
+            withUnsafeMutableBytes(of: &words) { raw in
+                let out = raw.bindMemory(to: UInt16.self)
+                for k in 0..<units.count { out[k] = units[k] }
+            }
+        }
+
+        static func == (a: Key, b: Key) -> Bool {
+            a.count == b.count && a.words.0 == b.words.0 && a.words.1 == b.words.1 && a.words.2 == b.words.2
+                && a.words.3 == b.words.3 && a.words.4 == b.words.4 && a.words.5 == b.words.5
+        }
+
+        func hash(into hasher: inout Hasher) {
+            let mixed = words.0 &+ 0x9E37_79B9_7F4A_7C15 &* (words.1 &+ 0xBF58_476D_1CE4_E5B9 &* (words.2
+                &+ 0x94D0_49BB_1331_11EB &* (words.3 &+ 0x9E37_79B9_7F4A_7C15 &* (words.4 &+ 0xBF58_476D_1CE4_E5B9 &* (words.5 &+ UInt64(count))))))
+            hasher.combine(mixed)
+        }
+    }
+
+    private var answers: [Key: UInt32] = [:]
+    private var language: String?
+
+    /// ICU's breaks of `text` in `language` (`UnicodeAnalysis.lineBreaks(_:language:into:)`)
+    /// as a mask, bit e set for a break e units in; nil when ICU failed. `text` holds at most
+    /// `maximumLength` units. `scratch` receives ICU's answer when it is asked.
+    mutating func breaks(of text: UnsafeBufferPointer<UInt16>, language: String?, scratch: inout [Int32]) -> UInt32? {
+        if language != self.language {
+            answers.removeAll(keepingCapacity: true)
+            self.language = language
+        }
+        let key = Key(text)
+        if let mask = answers[key] { return mask }
+        guard (try? UnicodeAnalysis.lineBreaks(text, language: language, into: &scratch)) != nil else { return nil }
+        var mask: UInt32 = 0
+        for e in scratch where e > 0 { mask |= 1 << UInt32(e) }
+        if answers.count >= Self.capacity { answers.removeAll(keepingCapacity: true) }
+        answers[key] = mask
+        return mask
+    }
+}
+
 struct PaletteMap {
     private var slots: [UInt64] = []
     /// The slots taken, in the order they were taken (room for half the table: the map is

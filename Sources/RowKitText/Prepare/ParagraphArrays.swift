@@ -9,6 +9,9 @@ protocol ParagraphArrays {
     /// CJK punctuation a line start shapes again, with its font there (``LineStartReshape``),
     /// and closing marks a trimmed line end shapes again (unit flagged `LineEndReshape.unitFlag`).
     var reshapedFonts: [(unit: Int32, font: Font)] { get }
+    /// False when the paragraph has no unit of a dictionary-segmented script (the builder
+    /// looked; true when it did not).
+    var mayHoldDictionaryScript: Bool { get }
 }
 
 /// A paragraph's arrays, read in place.
@@ -29,6 +32,7 @@ struct ParagraphView {
 
 extension Builder: ParagraphArrays {
     var runCount: Int { runs.count }
+    var mayHoldDictionaryScript: Bool { true }
     func runFont(_ k: Int) -> (start: Int32, end: Int32, font: Font) { (runs[k].start, runs[k].end, runs[k].font) }
 
     func withArrays<R>(_ body: (ParagraphView) -> R) -> R {
@@ -90,11 +94,11 @@ extension ParagraphArrays {
         let (classMetrics, classRuns) = fontClasses(unitCount: units.count, resolved)
         return withArrays { unpadded in
             let runs = levels.map { BidiItemRounding.runs(levels: $0, units: units, advances: unpadded.unitAdvances) } ?? []
-            if runs.isEmpty { return Self.input(units, resolved, unpadded, UnsafeBufferPointer(start: nil, count: 0), classMetrics, classRuns, body) }
+            if runs.isEmpty { return Self.input(units, resolved, unpadded, UnsafeBufferPointer(start: nil, count: 0), classMetrics, classRuns, mayHoldDictionaryScript, body) }
             let flat = BidiItemRounding.records(runs, segmentEnds: unpadded.segmentEnds, contentEnds: unpadded.contentEnds,
                                                 advances: unpadded.unitAdvances)
             return flat.withUnsafeBufferPointer { flat in
-                BidiItemRounding.withPads(runs, unpadded) { Self.input(units, resolved, $0, flat, classMetrics, classRuns, body) }
+                BidiItemRounding.withPads(runs, unpadded) { Self.input(units, resolved, $0, flat, classMetrics, classRuns, mayHoldDictionaryScript, body) }
             }
         }
     }
@@ -102,7 +106,7 @@ extension ParagraphArrays {
     /// The writer input of the arrays `v`.
     static func input<R>(_ units: UnsafeBufferPointer<UInt16>, _ resolved: ResolvedStyle, _ v: ParagraphView, _ bidiRuns: UnsafeBufferPointer<Int32>,
                          _ classMetrics: [(above: Double, below: Double)], _ classRuns: [(start: Int32, cls: Int32)],
-                         _ body: (MetricsBlock.Input) -> R) -> R {
+                         _ mayHoldDictionaryScript: Bool, _ body: (MetricsBlock.Input) -> R) -> R {
         var singleLine: Int64 = 0
         if v.flags.contains(where: { $0 & (MetricsBlock.Flag.mandatoryBreak | MetricsBlock.Flag.tab) != 0 })
             || v.flags.last.map({ $0 & MetricsBlock.Flag.softHyphen != 0 }) == true {
@@ -120,7 +124,7 @@ extension ParagraphArrays {
             endTrimAmounts: v.endTrimAmounts, classMetrics: classMetrics, classRuns: classRuns,
             lineHeight: resolved.lineHeight, hyphenWidth: resolved.hyphenWidth,
             ellipsisWidth: resolved.ellipsisWidth, spaceWidth: resolved.spaceWidth,
-            singleLineWidth: singleLine))
+            singleLineWidth: singleLine, mayHoldDictionaryScript: mayHoldDictionaryScript))
     }
 
     /// With `line-height: normal` and a fallback font that needs more room than the primary

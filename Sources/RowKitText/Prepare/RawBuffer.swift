@@ -45,6 +45,16 @@ struct RawBuffer<Element: BitwiseCopyable> {
         count += n
     }
 
+    /// Adds `n` (> 0) elements the caller then writes, all of them, through the returned
+    /// pointer: a loop appending to several buffers writes each through a pointer instead of
+    /// checking capacity and storing its count per element.
+    @inline(__always) mutating func extend(by n: Int) -> UnsafeMutablePointer<Element> {
+        reserve(n)
+        let start = base! + count
+        count += n
+        return start
+    }
+
     @inline(__always) subscript(i: Int) -> Element {
         get { base![i] }
         nonmutating set { base![i] = newValue }
