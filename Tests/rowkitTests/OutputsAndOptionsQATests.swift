@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// The outputs and options QA round of 2026-11-24 (helper 65): each test failed before its fix
+/// (checked against the binary built before it).
+@Suite struct CLIOutputsAndOptionsQATests {
+    /// `ln -s target.png ok.png; rowkit draw … --output ok.png` turned ok.png into a regular
+    /// file and never created target.png.
+    @Test func aDanglingOutputLinkWritesItsTarget() throws {
+        let scratch = Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.file("sub"), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: scratch.file("ok.png"), withDestinationPath: "target.png")
+        try FileManager.default.createSymbolicLink(atPath: scratch.file("sub/ok.png"), withDestinationPath: "target.png")
+        for output in ["ok.png", "sub/ok.png"] {
+            expectRun(scratch.rowkit("draw --width 50 --text hi --output \(output)"), status: 0)
+            let target = output.replacingOccurrences(of: "ok.png", with: "target.png")
+            #expect(scratch.read(target)?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true, "\(target) is the PNG")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: scratch.file(output)) == "target.png", "\(output) stays a link")
+        }
+        try FileManager.default.createSymbolicLink(atPath: scratch.file("lost.png"), withDestinationPath: "nowhere/target.png")
+        expectRun(scratch.rowkit("draw --width 50 --text hi --output lost.png"), status: 1,
+                  stderr: ["lost.png: cannot write: the folder 'nowhere/' of the symbolic link's target 'nowhere/target.png' does not exist"])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: scratch.file("lost.png")) == "nowhere/target.png")
+    }
+
+    /// A 254-byte file name is valid, but the temporary name added up to 12 bytes:
+    /// "File name too long".
+    @Test func aLongOutputNameIsWritten() {
+        let scratch = Scratch()
+        let name = String(repeating: "a", count: 250) + ".png"
+        expectRun(scratch.rowkit("draw --width 50 --text hi --output \(name)"), status: 0)
+        #expect(scratch.contents == [name])
+    }
+
+    /// A writable out.png in a folder the user cannot write: "cannot write: Permission denied"
+    /// did not say that the folder must be writable (the file is replaced, not rewritten).
+    @Test func aFolderThatIsNotWritableIsNamed() throws {
+        let scratch = Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.file("ro"), withIntermediateDirectories: false)
+        scratch.write("ro/out.png", "old")
+        chmod(scratch.file("ro/out.png"), 0o666)
+        chmod(scratch.path, 0o755)
+        // As root every folder is writable: run as nobody when root (setpriv), else as oneself.
+        var prefix = ""
+        if getuid() == 0 {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return }
+            prefix = "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups "
+            chmod(scratch.file("ro"), 0o755)
+        } else {
+            chmod(scratch.file("ro"), 0o555)
+        }
+        defer { chmod(scratch.file("ro"), 0o755) }
+        let process = Process()
+        let err = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "cd \(shellQuoted(scratch.path)) && \(prefix)\(shellQuoted(rowkitBinary)) draw --width 50 --text hi --output ro/out.png"]
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(message)")
+        #expect(message.contains("ro/out.png: cannot write: Permission denied (the folder 'ro/' must be writable"), "\(message)")
+        #expect(scratch.read("ro/out.png") == Data("old".utf8))
+    }
+}
