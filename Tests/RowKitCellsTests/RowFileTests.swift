@@ -91,6 +91,34 @@ import RowKitIO
         ])
     }
 
+    /// A titled section's title row has the id `<section id>-header`, which no row may take —
+    /// checked by the reader, so `heights` refuses what `render` refuses (only `render` and
+    /// `view` checked it). The row may come before or after the title (and its section).
+    @Test func noRowTakesTheIDOfATitleRow() throws {
+        let items = try Self.read("""
+        {"sections": [
+          {"rows": [{"caption": "a", "id": "late-header"}, {"caption": "b", "id": "s1-header"}], "title": "Late", "id": "late"},
+          {"title": "T", "rows": [{"caption": "c", "id": "s1-header"}, {"caption": "d", "id": "late-header"}]},
+          {"rows": [{"caption": "e", "id": "s2-header"}]}
+        ]}
+        """).items
+        #expect(Self.errors(items) == [
+            "rows:2:13: row id 'late-header' is the id of the title row of section 'late'",
+            "rows:3:27: duplicate row id 's1-header' (first used by the row at rows:2:52)",
+            "rows:3:64: duplicate row id 'late-header' (first used by the row at rows:2:13)",
+            "rows:2:52: row id 's1-header' is the id of the title row of section 's1'",
+        ])
+        // An untitled section has no title row: its "-header" id is free.
+        #expect(Self.rows(items).map(\.id).last == "s2-header")
+        let after = try Self.read(#"{"sections": [{"id": "a", "title": "T", "rows": []}, {"rows": [{"caption": "x", "id": "a-header"}]}]}"#).items
+        #expect(Self.errors(after) == ["rows:1:64: row id 'a-header' is the id of the title row of section 'a'"])
+        #expect(Self.rows(after).isEmpty, "a row after the title is refused")
+        // The section's own rows, when its id and title come first, are refused as read.
+        let inside = try Self.read(#"{"sections": [{"id": "a", "title": "T", "rows": [{"caption": "x", "id": "a-header"}, {"caption": "y"}]}]}"#).items
+        #expect(Self.errors(inside) == ["rows:1:50: row id 'a-header' is the id of the title row of section 'a'"])
+        #expect(Self.rows(inside).map(\.id) == ["s0-r1"])
+    }
+
     @Test func lateTitlesAreFinalAtTheSectionsEnd() throws {
         let items = try Self.read(#"{"sections": [{"rows": [{"caption": "a"}], "title": "Late", "id": "first"}, {"title": "Early", "rows": []}]}"#).items
         var starts: [RowFileSection] = [], ends: [RowFileSection] = []

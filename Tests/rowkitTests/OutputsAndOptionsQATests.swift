@@ -63,4 +63,17 @@ import Testing
         #expect(message.contains("ro/out.png: cannot write: Permission denied (the folder 'ro/' must be writable"), "\(message)")
         #expect(scratch.read("ro/out.png") == Data("old".utf8))
     }
+
+    /// `heights` measured a row whose id is its section's title row's ("a-header"), which
+    /// `render` refuses: the check was in `loadListSections` only.
+    @Test func heightsRefusesARowWithTheTitleRowsID() {
+        let scratch = Scratch()
+        scratch.write("c.json", #"{"sections": [{"id": "a", "title": "T", "rows": [{"id":"a-header","caption":"x"}]}]}"#)
+        let message = "c.json:1:50: row id 'a-header' is the id of the title row of section 'a'"
+        let heights = scratch.rowkit("heights --width 300 --cell caption-text --data c.json")
+        expectRun(heights, status: 1, stderr: [message])
+        #expect(heights.stdout == #"{"header": 0, "y": 0, "height": 26}"# + "\n", "the row is skipped, like every bad row")
+        expectRun(scratch.rowkit("render --width 300 --cell caption-text --data c.json --output r.png"), status: 1, stderr: [message])
+        #expect(!scratch.contents.contains("r.png"))
+    }
 }
