@@ -63,7 +63,9 @@ func loadTemplate(_ name: String, stylesheet: String?) throws -> CellTemplate {
         guard stylesheet == nil else { throw CommandError("--stylesheet applies to template files, not the built-in cell '\(name)'") }
         return builtin
     }
-    guard name.hasSuffix(".yaml") || name.hasSuffix(".yml") else {
+    // Case-insensitive, like output extensions (`--output O.PNG`): `T.YAML` was an unknown cell.
+    let lowercased = name.lowercased()
+    guard lowercased.hasSuffix(".yaml") || lowercased.hasSuffix(".yml") else {
         let names = (ClassicCells.all + [ClassicCells.sectionHeader]).map(\.name)
         let hint = didYouMean(name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
         throw CommandError("unknown cell '\(name)'\(hint): use one of \(names.joined(separator: ", ")) or a .yaml template")

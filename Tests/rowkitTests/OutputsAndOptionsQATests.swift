@@ -76,4 +76,23 @@ import Testing
         expectRun(scratch.rowkit("render --width 300 --cell caption-text --data c.json --output r.png"), status: 1, stderr: [message])
         #expect(!scratch.contents.contains("r.png"))
     }
+
+    /// `--cell T.YAML` was "unknown cell" (a case-sensitive `hasSuffix`), while `--output O.PNG` works.
+    @Test func templateExtensionsAreCaseInsensitive() throws {
+        let scratch = Scratch()
+        for name in ["caption-text.yaml", "classic.yaml"] {
+            try FileManager.default.copyItem(atPath: packageRoot + "/Samples/cells/" + name, toPath: scratch.file(name))
+        }
+        try FileManager.default.copyItem(atPath: scratch.file("caption-text.yaml"), toPath: scratch.file("T.YAML"))
+        try FileManager.default.copyItem(atPath: scratch.file("caption-text.yaml"), toPath: scratch.file("U.Yml"))
+        scratch.write("rows.jsonl", #"{"caption": "Hello", "body": "World"}"# + "\n")
+        let expected = scratch.rowkit("heights --width 300 --cell caption-text.yaml --data rows.jsonl")
+        expectRun(expected, status: 0)
+        for cell in ["T.YAML", "U.Yml"] {
+            let run = scratch.rowkit("heights --width 300 --cell \(cell) --data rows.jsonl")
+            expectRun(run, status: 0)
+            #expect(run.stdout == expected.stdout)
+        }
+        expectRun(scratch.rowkit("heights --width 300 --cell T.JSON --data rows.jsonl"), status: 1, stderr: ["unknown cell 'T.JSON'"])
+    }
 }
