@@ -119,6 +119,23 @@ import RowKitIO
         #expect(Self.rows(inside).map(\.id) == ["s0-r1"])
     }
 
+    /// A second byte order mark made the file JSON Lines, whose line then skipped it: a JSON
+    /// array was "a row must be a JSON object of fields, not an array". It is an error that
+    /// says what and where, and ends reading (the format cannot be told).
+    @Test func aSecondByteOrderMarkIsNamed() throws {
+        for text in ["\u{FEFF}\u{FEFF}[{\"caption\": \"x\"}]", "\u{FEFF}\n  \u{FEFF}{\"caption\": \"x\"}"] {
+            let error = #expect(throws: InputError.self) { _ = try Self.read(text) }
+            let at = text.hasPrefix("\u{FEFF}\n") ? "2:3" : "1:1"
+            #expect(error?.description == "rows:\(at): unexpected byte order mark (U+FEFF): only the start of a file may have one")
+        }
+        // On a later JSON Lines line it is that line's error; the other rows are read.
+        let items = try Self.read("{\"caption\": \"a\"}\n\u{FEFF}{\"caption\": \"b\"}\n{\"caption\": \"c\"}\n").items
+        #expect(Self.errors(items) == ["rows:2:1: unexpected byte order mark (U+FEFF): only the start of a file may have one"])
+        #expect(Self.rows(items).count == 2)
+        // The file's own mark is still skipped.
+        #expect(Self.rows(try Self.read("\u{FEFF}[{\"caption\": \"x\"}]").items).count == 1)
+    }
+
     @Test func lateTitlesAreFinalAtTheSectionsEnd() throws {
         let items = try Self.read(#"{"sections": [{"rows": [{"caption": "a"}], "title": "Late", "id": "first"}, {"title": "Early", "rows": []}]}"#).items
         var starts: [RowFileSection] = [], ends: [RowFileSection] = []

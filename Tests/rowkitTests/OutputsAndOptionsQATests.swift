@@ -95,4 +95,16 @@ import Testing
         }
         expectRun(scratch.rowkit("heights --width 300 --cell T.JSON --data rows.jsonl"), status: 1, stderr: ["unknown cell 'T.JSON'"])
     }
+
+    /// Two byte order marks: "two.json:1:1: a row must be a JSON object of fields, not an
+    /// array" (the second mark made it JSON Lines, whose line skipped it again).
+    @Test func aSecondByteOrderMarkIsNamed() {
+        let scratch = Scratch()
+        scratch.write("two.json", bytes: [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array(#"[{"caption":"x"}]"#.utf8))
+        let run = scratch.rowkit("heights --width 300 --cell caption-text --data two.json")
+        expectRun(run, status: 1, stderr: ["two.json:1:1: unexpected byte order mark (U+FEFF): only the start of a file may have one"])
+        #expect(!run.stderr.contains("JSON object"), "\(run)")
+        scratch.write("texts.jsonl", bytes: Array(#"{"text": "a"}"#.utf8) + [0x0A, 0xEF, 0xBB, 0xBF] + Array(#"{"text": "b"}"#.utf8) + [0x0A])
+        expectRun(scratch.rowkit("measure --width 100 --input texts.jsonl"), status: 1, stderr: ["texts.jsonl:2:1", "unexpected byte order mark"])
+    }
 }

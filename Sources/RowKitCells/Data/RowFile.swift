@@ -190,6 +190,9 @@ public final class RowFileReader {
         switch state {
         case .start:
             let first = try reader.peek()
+            // The input skipped the file's byte order mark; a second one made the file JSON
+            // Lines, whose line then failed for another reason ("not an array").
+            if first == 0xEF { try reader.refuseByteOrderMark() }
             let position = reader.position
             if first == UInt8(ascii: "[") {
                 format = .array
@@ -228,7 +231,7 @@ public final class RowFileReader {
             let leading = line.bytes.prefix { $0 == 0x20 || $0 == 0x09 }.count
             let position = TextPosition(line: line.number, column: line.column + leading)
             do throws(InputError) {
-                let value = try parseJSON(line.bytes, source: name, origin: origin)
+                let value = try parseJSON(line.bytes, source: name, origin: origin, skipsByteOrderMark: false)
                 row(value, at: position, section: section.index, index: rows)
             } catch {
                 emit(.error(error))
