@@ -107,4 +107,60 @@ import Testing
         scratch.write("texts.jsonl", bytes: Array(#"{"text": "a"}"#.utf8) + [0x0A, 0xEF, 0xBB, 0xBF] + Array(#"{"text": "b"}"#.utf8) + [0x0A])
         expectRun(scratch.rowkit("measure --width 100 --input texts.jsonl"), status: 1, stderr: ["texts.jsonl:2:1", "unexpected byte order mark"])
     }
+
+    /// A single-valued option given twice took the last value silently: `--stylesheet a1.yaml
+    /// --stylesheet a2.yaml` applied only a2, `--data a --data b` drew only b.
+    @Test func aRepeatedSingleValuedOptionIsAnError() throws {
+        let scratch = Scratch()
+        for name in ["caption-text.yaml", "classic.yaml"] {
+            try FileManager.default.copyItem(atPath: packageRoot + "/Samples/cells/" + name, toPath: scratch.file(name))
+        }
+        scratch.write("a1.yaml", "styles:\n  caption: {size: 20}\n")
+        scratch.write("a2.yaml", "styles:\n  caption: {size: 30}\n")
+        scratch.write("a.jsonl", #"{"caption": "a"}"# + "\n")
+        scratch.write("b.jsonl", #"{"caption": "b"}"# + "\n" + #"{"caption": "b2"}"# + "\n")
+        let sheets = scratch.rowkit("heights --width 300 --cell caption-text.yaml --stylesheet a1.yaml --stylesheet a2.yaml --data a.jsonl")
+        expectRun(sheets, status: 64, stderr: ["--stylesheet given twice", "Usage: rowkit heights"])
+        #expect(sheets.stdout.isEmpty)
+        expectRun(scratch.rowkit("render --width 300 --cell caption-text --data a.jsonl --data=b.jsonl --output o.png"), status: 64,
+                  stderr: ["--data given twice"])
+        #expect(!scratch.contents.contains("o.png"))
+        expectRun(scratch.rowkit("heights --width 1 --width 2 --data a.jsonl", redirects: "2>&-"), status: 64)
+        expectRun(scratch.rowkit("heights --width 1 --width 2 --data a.jsonl", redirects: "2>/dev/full"), status: 64)
+        // Options documented as repeatable still are; a value that looks like an option is a value.
+        expectRun(scratch.rowkit("heights --width 300 --cell caption-text --cell label --data a.jsonl"), status: 0)
+        expectRun(scratch.rowkit("draw --width 100 --text --width=3 --text hi --output t.png"), status: 64, stderr: ["Missing value for '--text"])
+        expectRun(scratch.rowkit("draw --width 100 --text=--width --text hi --output t.png"), status: 0)
+        expectRun(scratch.rowkit("measure --width 100 -- --width"), status: 64)
+    }
+
+    /// Every single-valued option of every command (as the argument parser describes them)
+    /// is refused when repeated, so a command or option added later is covered too.
+    @Test func everySingleValuedOptionOfEveryCommandRefusesARepeat() throws {
+        struct Info: Decodable {
+            struct Command: Decodable { var commandName: String; var arguments: [Argument]?; var subcommands: [Command]? }
+            struct Argument: Decodable { var kind: String; var isOptional: Bool; var isRepeating: Bool; var names: [Name]? }
+            struct Name: Decodable { var kind: String; var name: String }
+            var command: Command
+        }
+        let scratch = Scratch()
+        let dump = scratch.rowkit("--experimental-dump-help")
+        let info = try JSONDecoder().decode(Info.self, from: Data(dump.stdout.utf8))
+        let commands = (info.command.subcommands ?? []).filter { $0.commandName != "help" }
+        #expect(commands.count >= 5)
+        var checked = 0
+        for command in commands {
+            let options = (command.arguments ?? []).filter { $0.kind == "option" }
+            func flag(_ option: Info.Argument) -> String { option.names.flatMap { $0.first { $0.kind == "long" } }.map { "--" + $0.name } ?? "" }
+            for option in options where !option.isRepeating {
+                let name = flag(option)
+                // The required options once (with a value every option parses: a number), this one twice.
+                let required = options.filter { !$0.isOptional && flag($0) != name }.map { "\(flag($0)) 1" }.joined(separator: " ")
+                let run = scratch.rowkit("\(command.commandName) \(required) \(name) 1 \(name)=1")
+                expectRun(run, status: 64, stderr: ["\(name) given twice"])
+                checked += 1
+            }
+        }
+        #expect(checked >= 30)
+    }
 }
