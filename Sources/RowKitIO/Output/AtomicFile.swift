@@ -124,7 +124,7 @@ public final class AtomicFile {
     static let nameMax = 255
 
     /// `base` shortened so that the temporary name `.<base>.<up to 7 characters>.tmp` fits in
-    /// ``nameMax`` bytes (a valid 250-byte name failed with "File name too long"); cut at a
+    /// `nameMax` bytes (a valid 250-byte name failed with "File name too long"); cut at a
     /// Unicode scalar, so the name stays valid UTF-8. The random part keeps names unique.
     static func temporaryBase(_ base: String) -> String {
         let room = nameMax - 13
