@@ -63,7 +63,9 @@ func loadTemplate(_ name: String, stylesheet: String?) throws -> CellTemplate {
         guard stylesheet == nil else { throw CommandError("--stylesheet applies to template files, not the built-in cell '\(name)'") }
         return builtin
     }
-    guard name.hasSuffix(".yaml") || name.hasSuffix(".yml") else {
+    // Case-insensitive, like output extensions (`--output O.PNG`): `T.YAML` was an unknown cell.
+    let lowercased = name.lowercased()
+    guard lowercased.hasSuffix(".yaml") || lowercased.hasSuffix(".yml") else {
         let names = (ClassicCells.all + [ClassicCells.sectionHeader]).map(\.name)
         let hint = didYouMean(name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
         throw CommandError("unknown cell '\(name)'\(hint): use one of \(names.joined(separator: ", ")) or a .yaml template")
@@ -88,16 +90,7 @@ func loadListSections(_ path: String, options: RowFileOptions) throws -> [ListSe
     if !errors.isEmpty {
         throw CommandError("\(path == "-" ? "stdin" : path): \(errors.count) error\(errors.count == 1 ? "" : "s") in the rows; nothing drawn")
     }
-    // A title's row gets the id "<section id>-header", which no row may have.
-    var rowIDs: [String: RowFileRow] = [:]
-    for loaded in sections where loaded.section.title != nil {
-        for row in loaded.rows where row.id.hasSuffix("-header") { rowIDs[row.id] = row }
-    }
-    for loaded in sections where loaded.section.title != nil {
-        if let row = rowIDs["\(loaded.section.id)-header"] {
-            throw CommandError("\(path == "-" ? "stdin" : path):\(row.position): row id '\(row.id)' is the id of the title row of section '\(loaded.section.id)'")
-        }
-    }
+    // Rows with the id of a title's row ("<section id>-header") are errors of the reader.
     return sections.map { loaded in
         let header = loaded.section.title.map {
             ListRow(id: "\(loaded.section.id)-header", template: ClassicCells.sectionHeader.name, data: ["title": $0])

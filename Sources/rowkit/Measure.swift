@@ -163,7 +163,9 @@ struct InputRecord {
     static func parse(_ line: BufferedInput.Line, source: String, maximumWidth: Double = .infinity) throws(LineError) -> InputRecord {
         let value: JSONValue
         do {
-            value = try parseJSON(line.bytes, source: source, origin: TextPosition(line: line.number, column: line.column))
+            // The input dropped the file's byte order mark; one on a line is an error.
+            value = try parseJSON(line.bytes, source: source, origin: TextPosition(line: line.number, column: line.column),
+                                  skipsByteOrderMark: false)
         } catch {
             throw .message("not valid JSON: \(error.message)", column: error.position?.column ?? 0)
         }

@@ -19,6 +19,21 @@ func runCommand(_ root: RowKitCommand.Type) -> Never {
         Diagnostics.error("argument \(index) ('\(text)') is not valid UTF-8: file names and texts must be UTF-8")
         exit(ExitCode.validationFailure.rawValue)
     }
+    // Before parsing: the parser keeps the last value of a repeated option, and validates
+    // option groups (with that value) before a command could look at its arguments.
+    if let (option, subcommand) = repeatedSingleValuedOption(in: Array(CommandLine.arguments.dropFirst()), root: root) {
+        let name = subcommand._commandName
+        // The parser's format and status for usage errors (which stay 64 when standard error
+        // is closed or full, unlike Diagnostics' messages).
+        let message = """
+            Error: \(option) given twice: it takes one value (give it once)
+            Usage: \(root.usageString(for: subcommand))
+              See 'rowkit \(name) --help' for more information.
+
+            """
+        _ = Array(message.utf8).withUnsafeBytes { writeAll(2, $0) }
+        exit(ExitCode.validationFailure.rawValue)
+    }
     var command: ParsableCommand
     do {
         command = try root.parseAsRoot()
@@ -50,6 +65,66 @@ func runCommand(_ root: RowKitCommand.Type) -> Never {
         status = 1
     }
     exit(status)
+}
+
+/// The first single-valued option (an `@Option` that is not an array) given more than once in
+/// `arguments` (the command line without the program's name), with the subcommand of `root` it
+/// belongs to; nil when there is none, or for `--help` and `--version` (the parser answers those).
+///
+/// swift-argument-parser silently keeps the last value (`--data a --data b` drew only b). The
+/// options come from the parser's own description of the subcommand (`_dumpHelp`, the data of
+/// `--experimental-dump-help`), so every command and every option added later is covered;
+/// options that are arrays (`--cell`, `--text`) stay repeatable, and flags are not values.
+func repeatedSingleValuedOption(in arguments: [String], root: ParsableCommand.Type) -> (option: String, command: ParsableCommand.Type)? {
+    let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
+    let words = arguments[..<end]
+    guard !words.contains(where: { ["--help", "-h", "--version", "-help"].contains($0) }),
+          let nameIndex = words.firstIndex(where: { !$0.hasPrefix("-") }),
+          let command = root.configuration.subcommands.first(where: { $0._commandName == words[nameIndex] }) else { return nil }
+    // Cheap first: most command lines repeat no option name at all.
+    let names = words[(nameIndex + 1)...].filter { $0.hasPrefix("-") }.map { $0.split(separator: "=", maxSplits: 1)[0] }
+    guard Set(names).count < names.count else { return nil }
+    guard let info = try? JSONDecoder().decode(CommandDescription.self, from: Data(command._dumpHelp().utf8)) else { return nil }
+    var options: [String: CommandDescription.Argument] = [:]
+    for argument in info.command.arguments ?? [] where argument.kind == "option" {
+        for name in argument.names ?? [] {
+            options[name.kind == "long" ? "--" + name.name : "-" + name.name] = argument
+        }
+    }
+    var seen: Set<String> = []
+    var i = nameIndex + 1
+    while i < end {
+        let word = arguments[i]
+        i += 1
+        guard word.hasPrefix("-"), word != "-" else { continue }
+        let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let option = options[String(parts[0])] else { continue }
+        // `--opt value`: the value is the next word (for the default strategy only when it
+        // does not look like an option, as the parser reads it). A missing value is the
+        // parser's error to report ("Missing value for '--text <text>'").
+        if parts.count == 1 {
+            guard i < end, option.parsingStrategy == "unconditional" || !arguments[i].hasPrefix("-") || arguments[i] == "-" else { return nil }
+            i += 1
+        }
+        let name = (option.preferredName ?? option.names?.first).map { ($0.kind == "long" ? "--" : "-") + $0.name } ?? String(parts[0])
+        if !option.isRepeating && !seen.insert(name).inserted { return (name, command) }
+    }
+    return nil
+}
+
+/// The part of swift-argument-parser's command description (`ToolInfoV0`) that
+/// `repeatedSingleValuedOption` reads.
+private struct CommandDescription: Decodable {
+    struct Name: Decodable { var kind: String; var name: String }
+    struct Argument: Decodable {
+        var kind: String
+        var isRepeating: Bool
+        var parsingStrategy: String
+        var names: [Name]?
+        var preferredName: Name?
+    }
+    struct Command: Decodable { var arguments: [Argument]? }
+    var command: Command
 }
 
 /// The first command-line argument whose bytes are not valid UTF-8 (1-based, with its text as

@@ -91,6 +91,51 @@ import RowKitIO
         ])
     }
 
+    /// A titled section's title row has the id `<section id>-header`, which no row may take —
+    /// checked by the reader, so `heights` refuses what `render` refuses (only `render` and
+    /// `view` checked it). The row may come before or after the title (and its section).
+    @Test func noRowTakesTheIDOfATitleRow() throws {
+        let items = try Self.read("""
+        {"sections": [
+          {"rows": [{"caption": "a", "id": "late-header"}, {"caption": "b", "id": "s1-header"}], "title": "Late", "id": "late"},
+          {"title": "T", "rows": [{"caption": "c", "id": "s1-header"}, {"caption": "d", "id": "late-header"}]},
+          {"rows": [{"caption": "e", "id": "s2-header"}]}
+        ]}
+        """).items
+        #expect(Self.errors(items) == [
+            "rows:2:13: row id 'late-header' is the id of the title row of section 'late'",
+            "rows:3:27: duplicate row id 's1-header' (first used by the row at rows:2:52)",
+            "rows:3:64: duplicate row id 'late-header' (first used by the row at rows:2:13)",
+            "rows:2:52: row id 's1-header' is the id of the title row of section 's1'",
+        ])
+        // An untitled section has no title row: its "-header" id is free.
+        #expect(Self.rows(items).map(\.id).last == "s2-header")
+        let after = try Self.read(#"{"sections": [{"id": "a", "title": "T", "rows": []}, {"rows": [{"caption": "x", "id": "a-header"}]}]}"#).items
+        #expect(Self.errors(after) == ["rows:1:64: row id 'a-header' is the id of the title row of section 'a'"])
+        #expect(Self.rows(after).isEmpty, "a row after the title is refused")
+        // The section's own rows, when its id and title come first, are refused as read.
+        let inside = try Self.read(#"{"sections": [{"id": "a", "title": "T", "rows": [{"caption": "x", "id": "a-header"}, {"caption": "y"}]}]}"#).items
+        #expect(Self.errors(inside) == ["rows:1:50: row id 'a-header' is the id of the title row of section 'a'"])
+        #expect(Self.rows(inside).map(\.id) == ["s0-r1"])
+    }
+
+    /// A second byte order mark made the file JSON Lines, whose line then skipped it: a JSON
+    /// array was "a row must be a JSON object of fields, not an array". It is an error that
+    /// says what and where, and ends reading (the format cannot be told).
+    @Test func aSecondByteOrderMarkIsNamed() throws {
+        for text in ["\u{FEFF}\u{FEFF}[{\"caption\": \"x\"}]", "\u{FEFF}\n  \u{FEFF}{\"caption\": \"x\"}"] {
+            let error = #expect(throws: InputError.self) { _ = try Self.read(text) }
+            let at = text.hasPrefix("\u{FEFF}\n") ? "2:3" : "1:1"
+            #expect(error?.description == "rows:\(at): unexpected byte order mark (U+FEFF): only the start of a file may have one")
+        }
+        // On a later JSON Lines line it is that line's error; the other rows are read.
+        let items = try Self.read("{\"caption\": \"a\"}\n\u{FEFF}{\"caption\": \"b\"}\n{\"caption\": \"c\"}\n").items
+        #expect(Self.errors(items) == ["rows:2:1: unexpected byte order mark (U+FEFF): only the start of a file may have one"])
+        #expect(Self.rows(items).count == 2)
+        // The file's own mark is still skipped.
+        #expect(Self.rows(try Self.read("\u{FEFF}[{\"caption\": \"x\"}]").items).count == 1)
+    }
+
     @Test func lateTitlesAreFinalAtTheSectionsEnd() throws {
         let items = try Self.read(#"{"sections": [{"rows": [{"caption": "a"}], "title": "Late", "id": "first"}, {"title": "Early", "rows": []}]}"#).items
         var starts: [RowFileSection] = [], ends: [RowFileSection] = []

@@ -112,6 +112,41 @@ func temporaryPath(_ name: String) -> String {
         #expect((#expect(throws: OutputError.self) { _ = try AtomicFile(path: "/dev/null") })?.message.contains("not a regular file") == true)
         #expect((#expect(throws: OutputError.self) { _ = try AtomicFile(path: "/nonexistent-rowkit/x.png") })?.message.contains("does not exist") == true)
     }
+    /// A dangling link was replaced by a regular file (realpath fails for a missing target):
+    /// the link's target is written instead, resolved relative to the link's folder.
+    @Test func aDanglingLinkIsFollowed() throws {
+        let folder = temporaryPath("links")
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createSymbolicLink(atPath: folder + "/sub/ok.txt", withDestinationPath: "target.txt")
+        // A chain: a link to a dangling link.
+        try FileManager.default.createSymbolicLink(atPath: folder + "/chain.txt", withDestinationPath: "sub/ok.txt")
+        try write("one", to: folder + "/chain.txt")
+        #expect(try String(contentsOfFile: folder + "/sub/target.txt", encoding: .utf8) == "one")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/sub/ok.txt") == "target.txt", "the link stays a link")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/chain.txt") == "sub/ok.txt")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/lost.txt", withDestinationPath: "nowhere/target.txt")
+        let error = #expect(throws: OutputError.self) { _ = try AtomicFile(path: folder + "/lost.txt") }
+        #expect(error?.message == "cannot write: the folder '\(folder)/nowhere/' of the symbolic link's target '\(folder)/nowhere/target.txt' does not exist",
+                "\(String(describing: error))")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/loop.txt", withDestinationPath: "loop.txt")
+        #expect(throws: OutputError.self) { _ = try AtomicFile(path: folder + "/loop.txt") }
+    }
+
+    /// The temporary name added up to 12 bytes to the file's, so a valid 254-byte name failed
+    /// with "File name too long".
+    @Test func aLongValidNameCanBeWritten() throws {
+        let folder = temporaryPath("long")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in [String(repeating: "a", count: 251) + ".png", String(repeating: "é", count: 127) + "x"] {
+            #expect(name.utf8.count >= 254)
+            try write("long", to: folder + "/" + name)
+            #expect(try String(contentsOfFile: folder + "/" + name, encoding: .utf8) == "long")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 2, "no temporary file is left")
+    }
+
     // Real write failures (a file size limit, EFBIG) are tested through the command, which can
     // set a limit for its own process: Tests/rowkitTests.
 }

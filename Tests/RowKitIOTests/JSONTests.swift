@@ -86,6 +86,22 @@ import Testing
         #expect(try parseJSON([0xEF, 0xBB, 0xBF] + Array("[1]".utf8), source: "t") == .array([.number(JSONNumber(text: "1"))]))
     }
 
+    /// A byte order mark is skipped at the start of a text only: elsewhere it is not JSON white
+    /// space, and the error names it where it is (it was "byte 0xEF", or skipped on any line).
+    @Test func aSecondByteOrderMarkIsAnError() {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        for (bytes, line, column) in [(bom + bom + Array("[1]".utf8), 1, 1), (bom + Array("[1,\n ".utf8) + bom + Array("2]".utf8), 2, 2)] {
+            let error = #expect(throws: InputError.self) { _ = try parseJSON(bytes, source: "t") }
+            #expect(error?.message.hasPrefix("unexpected byte order mark (U+FEFF)") == true, "\(String(describing: error))")
+            #expect(error?.position == TextPosition(line: line, column: column))
+        }
+        // A line of a JSON Lines file: the input already dropped the file's own mark.
+        let error = #expect(throws: InputError.self) {
+            _ = try parseJSON(bom + Array("{}".utf8), source: "t", origin: TextPosition(line: 3, column: 1), skipsByteOrderMark: false)
+        }
+        #expect(error?.description == "t:3:1: unexpected byte order mark (U+FEFF): only the start of a file may have one")
+    }
+
     @Test func duplicateKeysAreFound() throws {
         guard case .object(let object) = try parse(#"{"a": 1, "b": 2, "a": 3}"#) else { Issue.record("not an object"); return }
         let duplicate = try #require(object.firstDuplicateKey)

@@ -68,7 +68,8 @@ public enum RowFileItem: Sendable {
 /// followed by anything but a string, number, boolean or null a sections document (a first row
 /// with a field named `sections` is a row), anything else JSON Lines. Every row is checked: a JSON object of
 /// string and number fields (null fields are left out), fields the row's template reads (an
-/// unknown one is named with a suggestion), image fields holding names, unique ids. A bad row is
+/// unknown one is named with a suggestion), image fields holding names, unique ids (none may be
+/// `<section id>-header`, the id of a titled section's title row). A bad row is
 /// a ``RowFileItem/error(_:)`` item and reading goes on; malformed JSON inside a JSON document
 /// ends reading (thrown), while a bad JSON Lines line is one error item.
 ///
@@ -110,6 +111,12 @@ public final class RowFileReader {
     private var state = State.start
     private var explicitIDs: [String: TextPosition] = [:]
     private var sectionIDs: [String: TextPosition] = [:]
+    /// The ids of the title rows of the sections read so far (`<section id>-header`, the row
+    /// that draws a section's title), with their section's id.
+    private var titleRowIDs: [String: String] = [:]
+    /// The same for the section being read, when its id and title came before its rows (so
+    /// its rows are refused as read, not reported after they were yielded).
+    private var openTitleRow: (id: String, section: String)?
     private var implicitRows: [[UInt64]] = []
 
     private enum State {
@@ -183,6 +190,9 @@ public final class RowFileReader {
         switch state {
         case .start:
             let first = try reader.peek()
+            // The input skipped the file's byte order mark; a second one made the file JSON
+            // Lines, whose line then failed for another reason ("not an array").
+            if first == 0xEF { try reader.refuseByteOrderMark() }
             let position = reader.position
             if first == UInt8(ascii: "[") {
                 format = .array
@@ -221,7 +231,7 @@ public final class RowFileReader {
             let leading = line.bytes.prefix { $0 == 0x20 || $0 == 0x09 }.count
             let position = TextPosition(line: line.number, column: line.column + leading)
             do throws(InputError) {
-                let value = try parseJSON(line.bytes, source: name, origin: origin)
+                let value = try parseJSON(line.bytes, source: name, origin: origin, skipsByteOrderMark: false)
                 row(value, at: position, section: section.index, index: rows)
             } catch {
                 emit(.error(error))
@@ -296,6 +306,16 @@ public final class RowFileReader {
                 } else {
                     sectionIDs[section.id] = idPosition
                 }
+                // A section's title is drawn by a row with the id `<section id>-header`, which
+                // no row may have; both are final only now (rows after it are checked as read).
+                openTitleRow = nil
+                if section.title != nil {
+                    let titleRowID = "\(section.id)-header"
+                    if let taken = explicitIDs[titleRowID] {
+                        emit(.error(titleRowError(id: titleRowID, section: section.id, at: taken)))
+                    }
+                    if titleRowIDs[titleRowID] == nil { titleRowIDs[titleRowID] = section.id }
+                }
                 emit(.sectionEnd(section))
                 state = .sectionList(first: false, count: section.index + 1)
                 return
@@ -347,6 +367,7 @@ public final class RowFileReader {
                 }
                 _ = try reader.consume(UInt8(ascii: "["))
                 emit(.sectionStart(section))
+                if keys.id != nil && section.title != nil { openTitleRow = ("\(section.id)-header", section.id) }
                 state = .rows(section: section, rows: 0, first: true, nested: true, keys: keys)
                 return
             default:
@@ -449,6 +470,9 @@ public final class RowFileReader {
             if let first = explicitIDs[id] {
                 return .failure(error(position, "duplicate row id '\(id)' (first used by the row at \(name):\(first))"))
             }
+            if let section = titleRowIDs[id] ?? openTitleRow.flatMap({ $0.id == id ? $0.section : nil }) {
+                return .failure(titleRowError(id: id, section: section, at: position))
+            }
             if let (s, r) = Self.automaticID(id), isImplicit(section: s, row: r) {
                 return .failure(error(position, "row id '\(id)' is already the automatic id of row \(r) of section \(s), which has no \"id\""))
             }
@@ -462,6 +486,10 @@ public final class RowFileReader {
             markImplicit(section: section, row: index)
         }
         return .success(RowFileRow(section: section, row: index, id: finalID, template: template, data: RowData(data), position: position))
+    }
+
+    private func titleRowError(id: String, section: String, at position: TextPosition) -> InputError {
+        error(position, "row id '\(id)' is the id of the title row of section '\(section)'")
     }
 
     /// The automatic id `s<section>-r<row>` (for rows ≥ 0), built as bytes with

@@ -111,6 +111,12 @@ public final class JSONReader {
         }
     }
 
+    /// Throws "unexpected byte order mark" when the next bytes (after white space) are one: the
+    /// input skips the mark at its start, so one here is a second (nothing is consumed).
+    public func refuseByteOrderMark() throws(InputError) {
+        try step(commit: false) { (scanner) throws(JSONScanError) in try scanner.refuseByteOrderMark() }
+    }
+
     /// Consumes the rest of the current line (JSON Lines error recovery).
     public func nextLine() throws(InputError) -> BufferedInput.Line? {
         try input.nextLine()
@@ -118,9 +124,12 @@ public final class JSONReader {
 }
 
 /// Parses a complete JSON text (one value, white space around it) held in memory; `origin` is
-/// the position of its first byte (for a line of a JSON Lines file).
-public func parseJSON(_ bytes: [UInt8], source: String, origin: TextPosition = .start) throws(InputError) -> JSONValue {
-    let skip = bytes.starts(with: InputFile.byteOrderMark) ? 3 : 0
+/// the position of its first byte (for a line of a JSON Lines file). A byte order mark at the
+/// start is skipped when `skipsByteOrderMark` (a line of a file is not a file's start: its
+/// reader passes false); anywhere else it is an error.
+public func parseJSON(_ bytes: [UInt8], source: String, origin: TextPosition = .start,
+                      skipsByteOrderMark: Bool = true) throws(InputError) -> JSONValue {
+    let skip = skipsByteOrderMark && bytes.starts(with: InputFile.byteOrderMark) ? 3 : 0
     let result: Result<JSONValue, InputError> = bytes.withUnsafeBufferPointer { all in
         var scanner = JSONScanner(UnsafeBufferPointer(rebasing: all[skip...]), isFinal: true, origin: origin)
         do throws(JSONScanError) {

@@ -69,7 +69,25 @@ struct JSONScanner {
 
     func unexpected(_ what: String) -> JSONScanError {
         guard i < bytes.count else { return .invalid("unexpected end of input, expected \(what)", offset: i) }
+        if isByteOrderMark(at: i) { return .invalid(Self.byteOrderMarkMessage, offset: i) }
         return .invalid("unexpected \(describeByte(bytes[i])), expected \(what)", offset: i)
+    }
+
+    /// Said of a UTF-8 byte order mark after the first bytes of an input: it is not JSON white
+    /// space (reading it as "byte 0xEF", or skipping it on any line, hid what was wrong).
+    static let byteOrderMarkMessage = "unexpected byte order mark (U+FEFF): only the start of a file may have one"
+
+    /// Whether a byte order mark (EF BB BF) starts at `offset`.
+    func isByteOrderMark(at offset: Int) -> Bool {
+        offset + 2 < bytes.count && bytes[offset] == 0xEF && bytes[offset + 1] == 0xBB && bytes[offset + 2] == 0xBF
+    }
+
+    /// Throws the byte order mark error when one is next (after white space); needs more input
+    /// while the next bytes could still be one.
+    mutating func refuseByteOrderMark() throws(JSONScanError) {
+        guard try skipWhitespace() == 0xEF else { return }
+        if i + 2 >= bytes.count && !isFinal { throw .needMore }
+        if isByteOrderMark(at: i) { throw .invalid(Self.byteOrderMarkMessage, offset: i) }
     }
 
     func describeByte(_ b: UInt8) -> String {

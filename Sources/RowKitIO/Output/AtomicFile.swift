@@ -11,8 +11,9 @@ import Darwin
 /// A failed write (full disk, quota, file size limit, I/O error) leaves the previous file as
 /// it was and removes the temporary one; the error carries the system's reason. The temporary
 /// file's descriptor is never 0, 1 or 2 (so a closed standard stream can never receive it). A
-/// target that is a symbolic link is resolved: the file it points to is replaced. A new file
-/// gets mode 0666 less the umask; a replaced file keeps its mode.
+/// target that is a symbolic link is resolved: the file it points to is replaced, or created
+/// when the link is dangling (the link stays). A new file gets mode 0666 less the umask; a
+/// replaced file keeps its mode. The temporary name fits in 255 bytes whatever the target's.
 ///
 /// Not thread-safe.
 public final class AtomicFile {
@@ -40,19 +41,32 @@ public final class AtomicFile {
         var mode: mode_t = 0o666
         var info = stat()
         var keepMode = false
+        var linkTarget: String?
         if lstat(path, &info) == 0 {
-            if info.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) {
-                target = String(cString: resolved)
-                free(resolved)
-                guard stat(target, &info) == 0 else { throw OutputError(target: path, doing: "cannot write", code: errno) }
+            var exists = true
+            if info.st_mode & S_IFMT == S_IFLNK {
+                if let resolved = realpath(path, nil) {
+                    target = String(cString: resolved)
+                    free(resolved)
+                } else {
+                    // A dangling link names the file to create (replacing the link with a
+                    // regular file lost it, and the file it names was never written).
+                    target = try Self.followLinks(path)
+                    linkTarget = target
+                }
+                if stat(target, &info) != 0 {
+                    guard errno == ENOENT else { throw OutputError(target: path, doing: "cannot write", code: errno) }
+                    exists = false
+                }
             }
-            switch info.st_mode & S_IFMT {
-            case S_IFREG:
-                mode = info.st_mode & 0o7777
-                keepMode = true
-            case S_IFDIR: throw OutputError(target: path, message: "cannot write: it is a directory")
-            case S_IFLNK: break // a dangling link: replaced by the new file
-            default: throw OutputError(target: path, message: "cannot write: it exists and is not a regular file")
+            if exists {
+                switch info.st_mode & S_IFMT {
+                case S_IFREG:
+                    mode = info.st_mode & 0o7777
+                    keepMode = true
+                case S_IFDIR: throw OutputError(target: path, message: "cannot write: it is a directory")
+                default: throw OutputError(target: path, message: "cannot write: it exists and is not a regular file")
+                }
             }
         } else if errno != ENOENT {
             throw OutputError(target: path, doing: "cannot write", code: errno)
@@ -60,7 +74,7 @@ public final class AtomicFile {
         self.target = target
         let slash = target.lastIndex(of: "/")
         let folder = slash.map { String(target[...$0]) } ?? ""
-        let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        let base = Self.temporaryBase(slash.map { String(target[target.index(after: $0)...]) } ?? target)
         var fd: Int32 = -1
         var name = ""
         for _ in 0..<100 {
@@ -72,8 +86,20 @@ public final class AtomicFile {
             let code = errno
             // ENOENT names a missing folder only when it is missing (/proc exists, yet refuses new files with ENOENT).
             var folderInfo = stat()
-            let folderMissing = code == ENOENT && stat(folder.isEmpty ? "." : folder, &folderInfo) != 0
-            let reason = folderMissing ? "cannot write: the folder '\(folder.isEmpty ? "." : folder)' does not exist" : "cannot write: \(systemErrorText(code))"
+            let folderName = folder.isEmpty ? "." : folder
+            let folderMissing = code == ENOENT && stat(folderName, &folderInfo) != 0
+            let reason: String
+            if folderMissing, let linkTarget {
+                reason = "cannot write: the folder '\(folderName)' of the symbolic link's target '\(linkTarget)' does not exist"
+            } else if folderMissing {
+                reason = "cannot write: the folder '\(folderName)' does not exist"
+            } else if code == EACCES || code == EPERM {
+                // The file itself may be writable: what is refused is a new file in its folder.
+                reason = "cannot write: \(systemErrorText(code)) (the folder '\(folderName)' must be writable: "
+                    + "the new file is written beside the old one and renamed over it)"
+            } else {
+                reason = "cannot write: \(systemErrorText(code))"
+            }
             throw OutputError(target: path, message: reason, code: code)
         }
         if fd <= 2 {
@@ -93,6 +119,52 @@ public final class AtomicFile {
     }
 
     deinit { discard() }
+
+    /// The longest file name (NAME_MAX on Linux and macOS).
+    static let nameMax = 255
+
+    /// `base` shortened so that the temporary name `.<base>.<up to 7 characters>.tmp` fits in
+    /// `nameMax` bytes (a valid 250-byte name failed with "File name too long"); cut at a
+    /// Unicode scalar, so the name stays valid UTF-8. The random part keeps names unique.
+    static func temporaryBase(_ base: String) -> String {
+        let room = nameMax - 13
+        guard base.utf8.count > room else { return base }
+        var scalars = String.UnicodeScalarView()
+        var count = 0
+        for scalar in base.unicodeScalars {
+            count += UTF8.width(scalar)
+            if count > room { break }
+            scalars.append(scalar)
+        }
+        return String(scalars)
+    }
+
+    /// The file a chain of symbolic links leads to when its end does not exist (a dangling
+    /// link): each relative target is resolved against the folder of the link that holds it.
+    /// Throws for a loop (ELOOP after 40 links, as the kernel) or an unreadable link.
+    static func followLinks(_ path: String) throws(OutputError) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0 else {
+                if errno == ENOENT { return current }
+                throw OutputError(target: path, doing: "cannot write", code: errno)
+            }
+            guard info.st_mode & S_IFMT == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(current, &buffer, buffer.count - 1)
+            guard length > 0 else { throw OutputError(target: path, doing: "cannot write", code: length == 0 ? ENOENT : errno) }
+            let destination = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if destination.hasPrefix("/") {
+                current = destination
+            } else if let slash = current.lastIndex(of: "/") {
+                current = String(current[...slash]) + destination
+            } else {
+                current = destination
+            }
+        }
+        throw OutputError(target: path, doing: "cannot write", code: ELOOP)
+    }
 
     /// Appends bytes; a failure is remembered (see ``failure``) and reported by ``commit()``.
     /// Returns whether the bytes were written.
