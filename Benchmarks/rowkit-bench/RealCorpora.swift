@@ -34,7 +34,7 @@ enum RealCorpora {
         }
         var cwd = [CChar](repeating: 0, count: 4096)
         guard getcwd(&cwd, cwd.count) != nil else { return ["../shared/corpora"] }
-        var directory = String(cString: cwd)
+        var directory = String(decoding: cwd.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var result: [String] = []
         while true {
             guard let slash = directory.lastIndex(of: "/") else { break }

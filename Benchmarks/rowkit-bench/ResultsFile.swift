@@ -13,9 +13,9 @@ func writeResultsFile(_ results: Results, directory: String, arguments: [String]
     gmtime_r(&now, &parts)
     var buffer = [CChar](repeating: 0, count: 64)
     strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
-    let date = String(cString: buffer)
+    let date = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     strftime(&buffer, buffer.count, "%Y%m%d-%H%M%S", &parts)
-    let stamp = String(cString: buffer)
+    let stamp = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 
     var machine = JSONObject()
     machine.add("cores", coreCount())

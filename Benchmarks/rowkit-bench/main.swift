@@ -12,7 +12,7 @@ import RowKitCells
 import RowKitText
 
 var arguments = Array(CommandLine.arguments.dropFirst())
-if let fixed = getenv("ROWKIT_WORD_CACHE_CAPACITY").flatMap { Int(String(cString: $0)) }, fixed > 0 {
+if let fixed = getenv("ROWKIT_WORD_CACHE_CAPACITY").flatMap({ Int(String(cString: $0)) }), fixed > 0 {
     // Measuring aid: another word-cache capacity per generation (entries, a power of two), to
     // compare sizes (docs/DESIGN.md, text-perf's sixth round).
     PrepareScratch.overrideWordCacheCapacity(fixed)

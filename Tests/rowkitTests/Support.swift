@@ -51,7 +51,7 @@ final class Scratch {
     @discardableResult
     func write(_ name: String, _ text: String) -> String {
         let target = file(name)
-        FileManager.default.createFile(atPath: target, contents: Data(text.utf8))
+        #expect(FileManager.default.createFile(atPath: target, contents: Data(text.utf8)))
         return target
     }
 
@@ -59,7 +59,7 @@ final class Scratch {
     @discardableResult
     func write(_ name: String, bytes: [UInt8]) -> String {
         let target = file(name)
-        FileManager.default.createFile(atPath: target, contents: Data(bytes))
+        #expect(FileManager.default.createFile(atPath: target, contents: Data(bytes)))
         return target
     }
 
@@ -79,7 +79,7 @@ final class Scratch {
         var inputRedirect = "< /dev/null"
         if let stdin {
             let input = file(".stdin-\(UUID().uuidString)")
-            FileManager.default.createFile(atPath: input, contents: Data(stdin.utf8))
+            #expect(FileManager.default.createFile(atPath: input, contents: Data(stdin.utf8)))
             inputRedirect = "< \(shellQuoted(input))"
         }
         // The command's own output goes to files opened by the outer shell (so `>&-` inside
