@@ -102,7 +102,7 @@ enum BreakDictionaries {
         for base in cacheBases() {
             let root = base + "/rowkit/icu-" + String(hash, radix: 16)
             let folder = root + "/" + package + "/brkitr"
-            guard makeFolders(folder) else { continue }
+            guard makeFolders(folder, below: base) else { continue }
             var complete = true
             for item in items where !writeIfDifferent(folder + "/" + item.name, item.bytes) { complete = false }
             if complete { return root }
@@ -118,14 +118,19 @@ enum BreakDictionaries {
         return bases
     }
 
-    private static func makeFolders(_ path: String) -> Bool {
+    /// Makes the folders of `path` below `base` (and `base`); true when every one of them, from
+    /// `base` down, is a real folder of the user's own and the last is writable: ICU will read
+    /// what is in them, and `/tmp` is shared.
+    private static func makeFolders(_ path: String, below base: String) -> Bool {
         var prefix = ""
         for part in path.split(separator: "/") {
             prefix += "/" + part
             if mkdir(prefix, 0o700) != 0 && errno != EEXIST { return false }
+            guard prefix.count >= base.count else { continue }
+            var info = stat()
+            guard lstat(prefix, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid() else { return false }
         }
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR && access(path, W_OK) == 0
+        return access(path, W_OK) == 0
     }
 
     /// Writes `bytes` to `path` through a temporary file and a rename, unless the file already
