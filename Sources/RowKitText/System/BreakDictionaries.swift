@@ -17,12 +17,12 @@ import Glibc
 /// The dictionaries are read from the browser's ICU data file when one is installed, copied once
 /// into a cache folder (ICU reads data from files) and found there by ICU before its built-in
 /// data. Without a browser, or with `ROWKIT_BREAK_DICTIONARIES=system`, the system's
-/// dictionaries are used: a documented fallback, not an error. `ROWKIT_BREAK_DICTIONARIES=<path>` names the
-/// data file to read.
+/// dictionaries are used: a documented fallback, not an error. `ROWKIT_BREAK_DICTIONARIES=<path>`
+/// names the data file to read.
 enum BreakDictionaries {
     /// The data file the dictionaries came from, or nil when the system's are used. Reading this
-    /// installs them (once per process, thread-safe); every ICU call in the module
-    /// reads it first, so ICU loads no dictionary before.
+    /// installs them (once per process, thread-safe); every ICU call that can load data reads
+    /// it first (`ICU.ready()`), so ICU loads no dictionary before.
     static let source: String? = install()
 
     /// Where Chromium and Chrome keep their ICU data on Linux, in the order tried.
@@ -136,7 +136,7 @@ enum BreakDictionaries {
     /// Writes `bytes` to `path` through a temporary file and a rename, unless the file already
     /// holds them; true when `path` holds them afterwards.
     private static func writeIfDifferent(_ path: String, _ bytes: [UInt8]) -> Bool {
-        if readFile(path: path, limit: bytes.count + 1) == bytes { return true }
+        if withMappedFile(path: path, { $0.elementsEqual(bytes) }) == true { return true }
         let temporary = path + ".\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return false }
@@ -166,27 +166,5 @@ enum BreakDictionaries {
               let base = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
         defer { munmap(base, Int(info.st_size)) }
         return body(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: Int(info.st_size)))
-    }
-
-    /// The bytes of a regular file of at most `limit` bytes, or nil.
-    private static func readFile(path: String, limit: Int) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= limit else { return nil }
-        let size = Int(info.st_size)
-        var bytes = [UInt8](repeating: 0, count: size)
-        let complete = bytes.withUnsafeMutableBytes { raw -> Bool in
-            var offset = 0
-            while offset < size {
-                let n = read(fd, raw.baseAddress! + offset, size - offset)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                offset += n
-            }
-            return true
-        }
-        return complete ? bytes : nil
     }
 }
