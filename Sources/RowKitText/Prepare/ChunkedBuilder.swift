@@ -123,21 +123,12 @@ struct ChunkedBuilder {
         }
         mayHoldDictionaryScript = dictionary
         let shareParagraphAnalysis = 4 * complex > n
+        // The next two chunks, found ahead (start −1: none), with their keys' hashes as most
+        // chunks' keys are (no bidi levels, outside any fallback plan).
+        var ahead = Lookahead.none, beyond = Lookahead.none
         var p = 0
         while p < n {
-            // The chunk: content, then spaces and tabs, then at most one newline.
-            var q = p
-            while q < n {
-                let u = units[q]
-                if u == 0x20 || u == 0x09 || u == 0x0A { break }
-                q += 1
-            }
-            while q < n {
-                let u = units[q]
-                if u == 0x0A { q += 1; break }
-                if u != 0x20 && u != 0x09 { break }
-                q += 1
-            }
+            let q = p == ahead.start ? ahead.end : Self.chunkEnd(units, from: p)
             let chunk = UnsafeBufferPointer(rebasing: units[p..<q])
             let afterSpace = p > 0 && units[p - 1] == 0x20
             // A space before a tab: ICU breaks between them, the printable-ASCII rules do not,
@@ -160,7 +151,24 @@ struct ChunkedBuilder {
                     key.mask |= 1 << UInt64(k - p)
                 }
             }
-            let hash = cacheable ? WordCache.hash(context: context.analysisID, state: state, levels: key, units: chunk) : 0
+            var hash: UInt64 = 0
+            if cacheable {
+                hash = p == ahead.start && ahead.hashed && levels == nil && state == .outsidePlan
+                    ? ahead.hash : WordCache.hash(context: context.analysisID, state: state, levels: key, units: chunk)
+            }
+            // A lookup is a chain of dependent cache misses (table slot, entry, text): the
+            // chunk after next has its table slots fetched now and the next one its entry (its
+            // slot fetched one chunk ago), so that their misses overlap this chunk's work. A
+            // wrong guess of their keys costs the fetches and nothing else.
+            if WordCache.prefetches && q < n && levels == nil {
+                ahead = beyond.start == q ? beyond : Lookahead(units, from: q, context: context.analysisID)
+                beyond = ahead.end < n ? Lookahead(units, from: ahead.end, context: context.analysisID) : .none
+                if beyond.hashed { words.prefetchSlots(beyond.hash) }
+                if ahead.hashed { words.prefetchEntry(ahead.hash) }
+            } else {
+                ahead = .none
+                beyond = .none
+            }
             if cacheable, let index = words.find(hash, context: context.analysisID, state: state, levels: key, units: chunk) {
                 words.hits += 1
                 recentMisses -= recentMisses >> 6
@@ -285,6 +293,52 @@ struct ChunkedBuilder {
         }
         RunExtras.sortKerns(&kerns)
         return true
+    }
+
+    /// A chunk found ahead of the one being built, and its key's hash as most chunks' keys are
+    /// (no bidi levels, outside any fallback plan), when it is short enough to be cached.
+    struct Lookahead {
+        var start: Int, end: Int
+        var hash: UInt64
+        var hashed: Bool
+
+        static let none = Lookahead(start: -1, end: 0, hash: 0, hashed: false)
+
+        init(start: Int, end: Int, hash: UInt64, hashed: Bool) {
+            self.start = start
+            self.end = end
+            self.hash = hash
+            self.hashed = hashed
+        }
+
+        @inline(__always)
+        init(_ units: UnsafeBufferPointer<UInt16>, from start: Int, context: Int32) {
+            self.start = start
+            end = ChunkedBuilder.chunkEnd(units, from: start)
+            hashed = end - start <= WordCache.maximumLength
+            hash = hashed ? WordCache.hash(context: context, state: .outsidePlan, levels: WordCache.Levels(),
+                                           units: UnsafeBufferPointer(rebasing: units[start..<end])) : 0
+        }
+    }
+
+    /// The end of the chunk starting at `p`: its content, then spaces and tabs, then at most
+    /// one newline.
+    @inline(__always)
+    static func chunkEnd(_ units: UnsafeBufferPointer<UInt16>, from p: Int) -> Int {
+        let n = units.count
+        var q = p
+        while q < n {
+            let u = units[q]
+            if u == 0x20 || u == 0x09 || u == 0x0A { break }
+            q += 1
+        }
+        while q < n {
+            let u = units[q]
+            if u == 0x0A { q += 1; break }
+            if u != 0x20 && u != 0x09 { break }
+            q += 1
+        }
+        return q
     }
 
     /// Whether the line breaks of the chunk starting at `p` (up to and after its white space)

@@ -1,4 +1,10 @@
 import Synchronization
+// Software prefetch (a one-instruction C inline: Swift has none), when the package gives this
+// module the CPrefetch target; without it the hints below are left out (results never depend
+// on them).
+#if canImport(CPrefetch)
+import CPrefetch
+#endif
 /// How the chunks of earlier paragraphs were analysed — a chunk being a word and the white
 /// space after it, whose edges are breaks whatever surrounds them — so that a chunk met again
 /// in the same circumstances costs a hash lookup and a copy instead of break analysis, font
@@ -92,8 +98,12 @@ struct WordCache {
 
     /// One generation: an open-addressing table over entries, and the entries' data.
     struct Generation {
+        /// Slots: −1 when empty, else an entry index (the low bits, ``indexMask``) and its
+        /// key's tag (the bits above, ``tag(_:)``).
         var table: [Int32]
         var mask: Int
+        /// The bits of a slot that hold the entry index (capacity − 1).
+        let indexMask: Int32
         var entries: [Entry] = []
         var units: [UInt16] = []
         var advances: [Int32] = []
@@ -111,6 +121,7 @@ struct WordCache {
         init(capacity: Int) {
             table = [Int32](repeating: -1, count: 2 * capacity)
             mask = table.count - 1
+            indexMask = Int32(capacity - 1)
             unitCapacity = 32 * capacity
         }
 
@@ -127,22 +138,64 @@ struct WordCache {
 
         var isFull: Bool { 2 * entries.count >= table.count || units.count >= unitCapacity }
 
+        /// The slot a key's probe starts at.
+        @inline(__always)
+        func firstSlot(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash) & mask }
+
+        /// The tag a key's slots hold above the entry index: hash bits that do not choose the
+        /// slot (so a probe passes other keys' slots, and a lookup misses, without reading an
+        /// entry: each read was a cache miss).
+        @inline(__always)
+        func tag(_ hash: UInt64) -> Int32 { Int32(truncatingIfNeeded: hash >> 33) & ~indexMask }
+
+        /// The index of the entry matching the key, or nil; the probe starts at `slot`, whose
+        /// value (`first`, read by the caller) is passed along.
+        @inline(__always)
+        func find(_ hash: UInt64, context: Int32, state: FontFallback.CarriedState, levels: Levels,
+                  units chunk: UnsafeBufferPointer<UInt16>, at slot: Int, holding first: Int32) -> Int? {
+            let tag = tag(hash)
+            var slot = slot, value = first
+            while value >= 0 {
+                if value & ~indexMask == tag {
+                    let index = Int(value & indexMask)
+                    if matches(index, hash, context: context, state: state, levels: levels, units: chunk) { return index }
+                }
+                slot = (slot + 1) & mask
+                value = table[slot]
+            }
+            return nil
+        }
+
         /// The index of the entry matching the key, or nil.
         @inline(__always)
         func find(_ hash: UInt64, context: Int32, state: FontFallback.CarriedState, levels: Levels,
                   units chunk: UnsafeBufferPointer<UInt16>) -> Int? {
-            var slot = Int(truncatingIfNeeded: hash) & mask
-            while true {
-                let index = Int(table[slot])
-                if index < 0 { return nil }
-                let e = entries[index]
-                if e.hash == hash && e.context == context && Int(e.length) == chunk.count && e.inScript == state.script
-                    && e.inFont?.toOpaque() == state.fallback.map({ Unmanaged.passUnretained($0).toOpaque() }) && e.levels == levels
-                    && units.withUnsafeBufferPointer({ memcmp($0.baseAddress! + Int(e.unitStart), chunk.baseAddress!, 2 * chunk.count) == 0 }) {
-                    return index
-                }
-                slot = (slot + 1) & mask
+            let slot = firstSlot(hash)
+            return find(hash, context: context, state: state, levels: levels, units: chunk, at: slot, holding: table[slot])
+        }
+
+        /// Asks for the cache lines of the entry in `hash`'s first slot, when it holds the tag.
+        @inline(__always)
+        func prefetchEntry(_ hash: UInt64) {
+            let value = table[firstSlot(hash)]
+            guard value >= 0 && value & ~indexMask == tag(hash) else { return }
+            let index = Int(value & indexMask)
+            entries.withUnsafeBufferPointer {
+                guard index < $0.count else { return }
+                let entry = UnsafeRawPointer($0.baseAddress! + index)
+                WordCache.prefetch(entry)
+                WordCache.prefetch(entry + (MemoryLayout<Entry>.size - 1))
             }
+        }
+
+        /// Whether entry `index` has the key.
+        @inline(__always)
+        func matches(_ index: Int, _ hash: UInt64, context: Int32, state: FontFallback.CarriedState, levels: Levels,
+                     units chunk: UnsafeBufferPointer<UInt16>) -> Bool {
+            let e = entries[index]
+            return e.hash == hash && e.context == context && Int(e.length) == chunk.count && e.inScript == state.script
+                && e.inFont?.toOpaque() == state.fallback.map({ Unmanaged.passUnretained($0).toOpaque() }) && e.levels == levels
+                && units.withUnsafeBufferPointer({ WordCache.equal($0.baseAddress! + Int(e.unitStart), chunk.baseAddress!, count: chunk.count) })
         }
 
         /// Keeps entry `index`'s run extras, as collected for the chunk placed at unit `offset`
@@ -170,9 +223,10 @@ struct WordCache {
 
         /// Links entry `index` (just appended) into the table.
         mutating func link(_ index: Int) {
-            var slot = Int(truncatingIfNeeded: entries[index].hash) & mask
+            let hash = entries[index].hash
+            var slot = firstSlot(hash)
             while table[slot] >= 0 { slot = (slot + 1) & mask }
-            table[slot] = Int32(index)
+            table[slot] = tag(hash) | Int32(index)
         }
 
         /// Appends a copy of entry `index` of `other` (with its data) and returns its index here.
@@ -270,6 +324,57 @@ struct WordCache {
         return young.copy(index, from: old)
     }
 
+    /// Whether ``prefetch(_:)`` asks the CPU for anything (the package gives this module
+    /// CPrefetch): the chunked builder looks ahead for the chunks to come only then.
+    #if canImport(CPrefetch)
+    static let prefetches = true
+    #else
+    static let prefetches = false
+    #endif
+
+    /// Asks the CPU for the cache line holding `address` (nothing without CPrefetch).
+    @inline(__always)
+    static func prefetch(_ address: UnsafeRawPointer) {
+        #if canImport(CPrefetch)
+        rowkit_prefetch(address)
+        #endif
+    }
+
+    /// Asks for the cache lines of the slots where a lookup of `hash` starts, in both
+    /// generations (a hint: results do not depend on it).
+    @inline(__always)
+    func prefetchSlots(_ hash: UInt64) {
+        let y = young.firstSlot(hash), o = old.firstSlot(hash)
+        young.table.withUnsafeBufferPointer { WordCache.prefetch($0.baseAddress! + y) }
+        old.table.withUnsafeBufferPointer { WordCache.prefetch($0.baseAddress! + o) }
+    }
+
+    /// Asks for the cache lines of the entry a lookup of `hash` would compare first, in both
+    /// generations, when its first slot holds the key's tag (its slots asked for before).
+    @inline(__always)
+    func prefetchEntry(_ hash: UInt64) {
+        young.prefetchEntry(hash)
+        old.prefetchEntry(hash)
+    }
+
+    /// Whether `count` UTF-16 units at `a` and at `b` are equal (inline: chunks are short, and
+    /// a call to `memcmp` cost more than the comparison).
+    @inline(__always)
+    static func equal(_ a: UnsafePointer<UInt16>, _ b: UnsafePointer<UInt16>, count: Int) -> Bool {
+        let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
+        let bytes = 2 * count
+        var k = 0
+        while k + 8 <= bytes {
+            if x.loadUnaligned(fromByteOffset: k, as: UInt64.self) != y.loadUnaligned(fromByteOffset: k, as: UInt64.self) { return false }
+            k += 8
+        }
+        if k + 4 <= bytes {
+            if x.loadUnaligned(fromByteOffset: k, as: UInt32.self) != y.loadUnaligned(fromByteOffset: k, as: UInt32.self) { return false }
+            k += 4
+        }
+        return k == bytes || x.loadUnaligned(fromByteOffset: k, as: UInt16.self) == y.loadUnaligned(fromByteOffset: k, as: UInt16.self)
+    }
+
     /// Makes room in the young generation: when full, it becomes the old one.
     mutating func rotateIfFull() {
         if young.isFull { rotate() }
@@ -308,7 +413,3 @@ struct WordCache {
         return h &* 0x9E37_79B9_7F4A_7C15
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif
