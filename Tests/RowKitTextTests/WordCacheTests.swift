@@ -8,13 +8,14 @@ import Testing
     /// Adds an entry for `text` under `hash` (no segments or runs: the lookup reads only the key).
     static func add(_ text: String, hash: UInt64, context: Int32 = 7, to g: inout WordCache.Generation) -> Int {
         let units = Array(text.utf16)
-        g.entries.append(WordCache.Entry(hash: hash, inFont: nil, levels: WordCache.Levels(), context: context, inScript: -1,
+        let head = units.withUnsafeBufferPointer { WordCache.head($0) }
+        g.entries.append(WordCache.Entry(head: head, inFont: nil, levels: WordCache.Levels(), context: context, inScript: -1,
                                          unitStart: Int32(g.units.count), length: Int32(units.count),
                                          segmentStart: 0, segmentCount: 0, runStart: 0, runCount: 0, flags: 0))
         g.units.append(contentsOf: units)
         g.advances.append(contentsOf: repeatElement(0, count: units.count))
         g.graphemeStarts.append(contentsOf: repeatElement(1, count: units.count))
-        g.link(g.entries.count - 1)
+        g.link(g.entries.count - 1, hash: hash)
         return g.entries.count - 1
     }
 
@@ -42,6 +43,19 @@ import Testing
         #expect(Self.find("alpha ", hash: a, context: 8, in: g) == nil)
         // Slots hold the tag above the index, and the index still fits below it.
         #expect(g.table.contains { $0 >= 0 && Int($0 & g.indexMask) == third && $0 & ~g.indexMask == g.tag(a) })
+    }
+
+    /// Keys under one hash that differ only in the first four units (kept in the entry), in
+    /// their length, or only after the fourth unit (compared in `units`).
+    @Test func keysDifferingAnywhereAreTellApart() {
+        var g = WordCache.Generation(capacity: 64)
+        let h = Self.hash(slot: 9, tag: 0x2468)
+        let texts = ["ab", "ab ", "abc ", "abd ", "abcde", "abcdf", "abcdefgh ", "abcdefgi "]
+        let indices = texts.map { Self.add($0, hash: h, to: &g) }
+        for (text, index) in zip(texts, indices) { #expect(Self.find(text, hash: h, in: g) == index, "\(text)") }
+        #expect(Self.find("abe ", hash: h, in: g) == nil)
+        #expect(Self.find("abcdg", hash: h, in: g) == nil)
+        #expect(Self.find("a", hash: h, in: g) == nil)
     }
 
     @Test func aFullGenerationsLastIndexKeepsItsTag() {

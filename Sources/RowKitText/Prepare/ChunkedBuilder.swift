@@ -589,11 +589,11 @@ extension WordCache.Generation {
         if !b.kerns.isEmpty || !b.alone.isEmpty { flags |= WordCache.Flag.hasRunExtras }
         if b.clusterInnerBits.contains(where: { $0 != 0 }) { flags |= WordCache.Flag.hasClusterInner }
         if graphemeStarts[Int(unitStart)...].allSatisfy({ $0 & 1 != 0 }) { flags |= WordCache.Flag.everyUnitStartsGrapheme }
-        entries.append(WordCache.Entry(hash: hash, inFont: state.fallback.map { .passUnretained($0) }, levels: levels,
+        entries.append(WordCache.Entry(head: WordCache.head(chunk), inFont: state.fallback.map { .passUnretained($0) }, levels: levels,
                                        context: context, inScript: state.script, unitStart: unitStart, length: Int32(chunk.count),
                                        segmentStart: segmentStart, segmentCount: Int32(segments.count) - segmentStart,
                                        runStart: runStart, runCount: Int32(runs.count) - runStart, flags: flags))
-        link(entries.count - 1)
+        link(entries.count - 1, hash: hash)
         return entries.count - 1
     }
 }

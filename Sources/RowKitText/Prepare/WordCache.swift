@@ -57,7 +57,10 @@ struct WordCache {
     /// A chunk's key and where its analysis lies in the generation's arrays (fields ordered so
     /// the entry packs into 72 bytes).
     struct Entry {
-        var hash: UInt64
+        /// The chunk's first four units (0 past its end), compared from the entry: a chunk of
+        /// up to four units needs no read of `units` (the key's hash is not kept: the table's
+        /// tag and the whole key's comparison decide).
+        var head: UInt64
         var inFont: Unmanaged<Font>?
         var levels: Levels
         var context: Int32
@@ -193,9 +196,12 @@ struct WordCache {
         func matches(_ index: Int, _ hash: UInt64, context: Int32, state: FontFallback.CarriedState, levels: Levels,
                      units chunk: UnsafeBufferPointer<UInt16>) -> Bool {
             let e = entries[index]
-            return e.hash == hash && e.context == context && Int(e.length) == chunk.count && e.inScript == state.script
+            let n = chunk.count
+            return e.head == WordCache.head(chunk) && e.context == context && Int(e.length) == n && e.inScript == state.script
                 && e.inFont?.toOpaque() == state.fallback.map({ Unmanaged.passUnretained($0).toOpaque() }) && e.levels == levels
-                && units.withUnsafeBufferPointer({ WordCache.equal($0.baseAddress! + Int(e.unitStart), chunk.baseAddress!, count: chunk.count) })
+                && (n <= 4 || units.withUnsafeBufferPointer({
+                    WordCache.equal($0.baseAddress! + Int(e.unitStart) + 4, chunk.baseAddress! + 4, count: n - 4)
+                }))
         }
 
         /// Keeps entry `index`'s run extras, as collected for the chunk placed at unit `offset`
@@ -221,16 +227,16 @@ struct WordCache {
             }
         }
 
-        /// Links entry `index` (just appended) into the table.
-        mutating func link(_ index: Int) {
-            let hash = entries[index].hash
+        /// Links entry `index` (just appended, its key's hash `hash`) into the table.
+        mutating func link(_ index: Int, hash: UInt64) {
             var slot = firstSlot(hash)
             while table[slot] >= 0 { slot = (slot + 1) & mask }
             table[slot] = tag(hash) | Int32(index)
         }
 
-        /// Appends a copy of entry `index` of `other` (with its data) and returns its index here.
-        mutating func copy(_ index: Int, from other: borrowing Generation) -> Int {
+        /// Appends a copy of entry `index` of `other` (with its data; its key's hash `hash`) and
+        /// returns its index here.
+        mutating func copy(_ index: Int, from other: borrowing Generation, hash: UInt64) -> Int {
             var e = other.entries[index]
             let u = Int(e.unitStart), n = Int(e.length)
             e.unitStart = Int32(units.count)
@@ -250,7 +256,7 @@ struct WordCache {
                 extras.append(contentsOf: other.extras[x..<(x + Int(e.kernValues) + Int(e.aloneValues))])
             }
             entries.append(e)
-            link(entries.count - 1)
+            link(entries.count - 1, hash: hash)
             return entries.count - 1
         }
     }
@@ -319,9 +325,9 @@ struct WordCache {
             // Rare: the rotation drops the generation the entry is in, so keep it for the copy.
             let previous = old
             rotateIfFull()
-            return young.copy(index, from: previous)
+            return young.copy(index, from: previous, hash: hash)
         }
-        return young.copy(index, from: old)
+        return young.copy(index, from: old, hash: hash)
     }
 
     /// Whether ``prefetch(_:)`` asks the CPU for anything (the package gives this module
@@ -355,6 +361,16 @@ struct WordCache {
     func prefetchEntry(_ hash: UInt64) {
         young.prefetchEntry(hash)
         old.prefetchEntry(hash)
+    }
+
+    /// A chunk's first four units as one word (0 past its end), as ``Entry/head`` keeps them.
+    @inline(__always)
+    static func head(_ units: UnsafeBufferPointer<UInt16>) -> UInt64 {
+        let n = units.count
+        if n >= 4 { return UnsafeRawPointer(units.baseAddress!).loadUnaligned(as: UInt64.self) }
+        var word: UInt64 = 0
+        for k in 0..<n { word |= UInt64(units[k]) << UInt64(16 * k) }
+        return word
     }
 
     /// Whether `count` UTF-16 units at `a` and at `b` are equal (inline: chunks are short, and
