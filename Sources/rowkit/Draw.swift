@@ -84,7 +84,7 @@ struct Draw: ParsableCommand {
                     if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
                     let record = try InputRecord.parse(line, source: source.name, maximumWidth: Self.maximumWidth)
                     if let font = record.font {
-                        do { try FontPaths.check(font) } catch { throw .message(error.description) }
+                        do { try FontPaths.check(font) } catch { throw .message(error.description, column: record.fontColumn) }
                     }
                     records.append(record)
                 } catch {

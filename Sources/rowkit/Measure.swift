@@ -106,7 +106,7 @@ struct Measure: ParsableCommand {
         let widths = record.width.map { [$0] } ?? defaultWidths
         guard !widths.isEmpty else { return .failure(.message("no width: pass --width or give \"width\" in the line")) }
         if let font = record.font {
-            do { try FontPaths.check(font) } catch { return .failure(.message(error.description)) }
+            do { try FontPaths.check(font) } catch { return .failure(.message(error.description, column: record.fontColumn)) }
         }
         do throws(TextError) {
             let prepared = try PreparedText(record.text, style: text.style(font: record.font, size: record.size, overrides: record.style))
@@ -151,6 +151,9 @@ enum LineError: Error, CustomStringConvertible {
 struct InputRecord {
     var text: String
     var font: String?
+    /// The column of the "font" value in its line (0 when there is none), for errors about the
+    /// font file it names.
+    var fontColumn = 0
     var size: Double?
     var width: Double?
     /// weight, italic, whiteSpace, direction, lang, lineHeight (StyleKeys.swift).
@@ -197,6 +200,7 @@ struct InputRecord {
             }
             if let problem = fontFamilyProblem(name) { throw .message("\"font\": \(problem)", column: font.valuePosition.column) }
             record.font = name
+            record.fontColumn = font.valuePosition.column
         }
         record.size = try number(object, "size", "in (0, 10000]") { $0 > 0 && $0 <= 10_000 }
         record.style = try StyleOverrides.parse(object)

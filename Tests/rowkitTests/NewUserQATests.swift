@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+
+/// The new-user QA round of 2026-11-24 (helper 68: README and articles read literally, then
+/// hostile input): each test failed before its fix.
+@Suite struct CLINewUserQATests {
+    /// A `--font` file that exists but is not a font was blamed on every input line
+    /// ("stdin:1: cannot read font file", "stdin:2: …", one per line of a million-line input),
+    /// and a line's "font" naming one lost its column (`draw --input` lost the whole place).
+    @Test func aFileThatIsNotAFontIsNamedOnceAndWhereItIsWritten() {
+        let scratch = Scratch()
+        scratch.write("notes.ttf", "these are notes, not a font\n")
+        let notAFont = "notes.ttf: not a font file FreeType can read"
+        let perOption = scratch.rowkit("measure --width 100 --font notes.ttf", stdin: "\"a\"\n\"b\"\n\"c\"\n")
+        expectRun(perOption, status: 1, stderr: [notAFont])
+        #expect(!perOption.stderr.contains("stdin:"), "the option, not the lines: \(perOption)")
+        #expect(perOption.stderr.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 1, "\(perOption)")
+        expectRun(scratch.rowkit("draw --width 100 --text a --font notes.ttf --output o.png"), status: 1, stderr: [notAFont])
+        #expect(scratch.read("o.png") == nil)
+
+        let line = #"{"text": "a", "font": "notes.ttf"}"# + "\n"
+        expectRun(scratch.rowkit("measure --width 100", stdin: line), status: 1, stderr: ["stdin:1:23: \(notAFont)"])
+        scratch.write("lines.jsonl", line)
+        expectRun(scratch.rowkit("draw --width 100 --input lines.jsonl --output o.png"), status: 1,
+                  stderr: ["lines.jsonl:1:23: \(notAFont)", "lines.jsonl: 1 bad line; nothing drawn"])
+        #expect(scratch.read("o.png") == nil)
+    }
+}
