@@ -26,3 +26,30 @@ import Testing
         #expect(scratch.read("o.png") == nil)
     }
 }
+
+extension CLINewUserQATests {
+    /// The output is written beside the target and renamed over it, which needs only the
+    /// folder's permission: a file made read-only (chmod 444) in a writable folder was replaced
+    /// by anyone who could write the folder, and got their ownership. It is refused now, as
+    /// writing into it would be. (As root, which may write any file, the run is made as nobody.)
+    @Test func aReadOnlyOutputFileIsNotReplaced() throws {
+        let scratch = Scratch()
+        #expect(chmod(scratch.path, 0o777) == 0)
+        scratch.write("kept.png", "the previous file\n")
+        #expect(chmod(scratch.file("kept.png"), 0o444) == 0)
+        let command = "\(shellQuoted(rowkitBinary)) draw --width 50 --text hi --output kept.png"
+        let asUser = getuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups \(command)" : command
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "cd \(shellQuoted(scratch.path)) && \(asUser) 2>&1"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(text)")
+        #expect(text.contains("kept.png: cannot write: Permission denied (the file is read-only"), "\(text)")
+        #expect(scratch.read("kept.png") == Data("the previous file\n".utf8))
+        #expect(scratch.contents == ["kept.png"], "no temporary file left")
+    }
+}
