@@ -74,7 +74,7 @@ public enum RowFileItem: Sendable {
 /// ends reading (thrown), while a bad JSON Lines line is one error item.
 ///
 /// Reserved keys: `"id"` (a string or number naming the row; default `s<section>-r<row>`) and
-/// `"cell"` (the row's template). Numbers keep their text when their value would print
+/// `"cell"` (the row's template); null leaves either out, as it does a field. Numbers keep their text when their value would print
 /// differently (see ``FieldValue/init(numberText:)``).
 ///
 /// Not thread-safe.
@@ -352,6 +352,7 @@ public final class RowFileReader {
                 switch value {
                 case .string(let id) where !id.isEmpty: section.id = id
                 case .number(let number): section.id = number.text
+                case .null: break
                 default:
                     emit(.error(error(valuePosition, "section \(section.index): \"id\" must be a non-empty string or a number, not \(value.kindDescription)")))
                 }
@@ -408,7 +409,9 @@ public final class RowFileReader {
         }
         // The template.
         let template: String
-        if let cell = object["cell"] {
+        // null leaves "cell" and "id" out, as it leaves out any field (README: "null leaves a
+        // field out"); `{"id": null}` was an error.
+        if let cell = object["cell"], cell.value != .null {
             guard case .string(let name) = cell.value else {
                 return .failure(error(cell.valuePosition, "\"cell\" must be a template name (a string), not \(cell.value.kindDescription)"))
             }
@@ -425,7 +428,7 @@ public final class RowFileReader {
         let bound = fields[template] ?? BoundFields()
         // The id.
         var id: String?
-        if let member = object["id"] {
+        if let member = object["id"], member.value != .null {
             switch member.value {
             case .string(let text) where !text.isEmpty: id = text
             case .number(let number): id = number.text
