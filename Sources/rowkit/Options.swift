@@ -15,7 +15,7 @@ struct TextOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Font size in pixels.")
     var size: Double = 13
 
-    @Option(name: .customLong("line-height"), parsing: .unconditional, help: "Line height in pixels, or normal (default: round(1.25 × size)).")
+    @Option(name: .customLong("line-height"), parsing: .unconditional, help: "Line height in pixels (0...100000), or normal (default: round(1.25 × size)).")
     var lineHeight: LineHeightArgument?
 
     @Option(name: .customLong("white-space"), help: "normal (collapse white space) or pre-wrap (keep it, break at \\n).")

@@ -27,7 +27,7 @@ struct View: ParsableCommand {
     @Option(help: "Stylesheet YAML for a template file.")
     var stylesheet: String?
 
-    @Option(help: "Rows: .json (array of objects or {\"sections\": [...]}) or .jsonl (one object per line).")
+    @Option(help: "Rows: a JSON array of row objects, {\"sections\": [{\"title\": …, \"rows\": […]}, …], or JSON Lines of row objects (the format comes from the content); - for standard input.")
     var data: String?
 
     @Option(parsing: .unconditional, help: "Show N generated rows of the cell (1...1000000) instead of --data.")

@@ -277,6 +277,16 @@ struct StylesheetTests {
         #expect(duplicate?.message.contains("duplicate key 'a'") == true, "\(String(describing: duplicate))")
     }
 
+    /// A template given as a stylesheet (`--stylesheet note.yaml`) was "name: unknown key
+    /// 'name'"; it says what the file is, as a stylesheet given as a template does.
+    @Test func aTemplateGivenAsAStylesheetIsNamed() {
+        let error = styleError { () throws(StyleError) in
+            _ = try Stylesheet(yaml: "name: note\nlayout: {text: {text: hi}}\n", file: "note.yaml")
+        }
+        expectError(error, .unknownKey, file: "note.yaml", line: 2, column: 1, key: "layout",
+                    message: "this is a cell template, not a stylesheet (it has 'layout' and no 'styles')")
+    }
+
     /// Explicit YAML tags were dropped silently: `!custom` and `!!binary` loaded as if absent
     /// (a template named "aGk=" from `name: !!binary aGk=`), `!!seq` on a mapping was a mapping,
     /// and `size: !!int abc` said "expected a number, got number abc". Tags the readers cannot

@@ -44,6 +44,12 @@ extension Stylesheet {
             throw StyleError(kind: .missingKey, file: file, line: 1, column: 1, keyPath: "styles",
                              message: "missing required section 'styles' (the document is empty)")
         }
+        // A template given where a stylesheet belongs: say so (it was "name: unknown key 'name'").
+        if case .mapping(let mapping) = root, let layoutKey = mapping.keys.first(where: { $0.string == "layout" }),
+           !mapping.keys.contains(where: { $0.string == "styles" }) {
+            throw reader.error(.unknownKey, at: layoutKey, "layout",
+                               "this is a cell template, not a stylesheet (it has 'layout' and no 'styles'); give it as a cell (rowkit: --cell)")
+        }
         let top = try reader.mapping(root, "", allowed: ["styles"], expected: "a mapping with a 'styles' section")
         try self.init(styles: try reader.required(top, "styles", what: "section"), reader: reader, overlay: overlay)
     }
