@@ -14,7 +14,7 @@ public struct WindowOptions {
     public var undecorated = false
     /// The window's title (shown when decorated).
     public var title = "RowKit"
-    /// A file getting one JSON line per painted frame.
+    /// A file getting one JSON line per painted frame (`-`: standard output).
     public var frameLog: String?
     /// Timed actions replayed from the first frame on.
     public var script: [ScriptStep] = []
@@ -103,7 +103,8 @@ public final class ListWindow {
         if let path = options.frameLog {
             // Opened in place (never FileManager.createFile, which replaces the path with a new
             // file: a symbolic link, a FIFO or, as root, /dev/full would be destroyed).
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            // `-` is standard output, as `-` is standard input for every input (it created a file named "-").
+            let fd = path == "-" ? fcntl(1, F_DUPFD_CLOEXEC, 3) : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
             guard fd >= 0 else {
                 throw WindowError.failed("cannot write the frame log '\(path)': \(String(cString: strerror(errno)))")
             }

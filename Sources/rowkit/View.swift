@@ -63,7 +63,7 @@ struct View: ParsableCommand {
     @Flag(name: .customLong("show-fps"), help: "Start with the frame-rate readout shown (F toggles it).")
     var showFPS = false
 
-    @Option(name: .customLong("frame-log"), help: "Write one JSON line per painted frame to FILE.")
+    @Option(name: .customLong("frame-log"), help: "Write one JSON line per painted frame to FILE (- for standard output).")
     var frameLog: String?
 
     @Option(help: "Replay timed actions from FILE, one per line: '<seconds> <action> [args]'.")

@@ -53,3 +53,27 @@ extension CLINewUserQATests {
         #expect(scratch.contents == ["kept.png"], "no temporary file left")
     }
 }
+
+extension CLINewUserQATests {
+    /// `-` means a standard stream for every other option (`--data -`, `--input -`), but
+    /// `view --frame-log -` created a file named "-" in the current folder. It is standard
+    /// output now (the frame log is the view's result). Needs Xvfb to open a window.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run")))
+    func aFrameLogOfDashIsStandardOutput() throws {
+        let scratch = Scratch()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
+        process.arguments = ["-a", rowkitBinary, "view", "--sample", "20", "--frame-log", "-", "--quit-after", "0.3"]
+        process.currentDirectoryURL = URL(fileURLWithPath: scratch.path)
+        process.environment = ProcessInfo.processInfo.environment.merging(["GDK_BACKEND": "x11", "GSK_RENDERER": "cairo", "GTK_A11Y": "none"]) { _, new in new }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.hasPrefix(#"{"frame": 1, "#), "\(text.prefix(200))")
+        #expect(!scratch.contents.contains("-"), "no file named '-': \(scratch.contents)")
+    }
+}
