@@ -77,3 +77,20 @@ extension CLINewUserQATests {
         #expect(!scratch.contents.contains("-"), "no file named '-': \(scratch.contents)")
     }
 }
+
+extension CLINewUserQATests {
+    /// "heights … a bad row is reported and skipped": a JSON array element over the 16 MiB
+    /// record limit ended the whole file instead (the rows after it were never read), while an
+    /// over-long JSON Lines line was skipped. It is skipped now, in arrays and sections alike.
+    @Test func aRowOverTheRecordLimitInAnArrayIsSkipped() throws {
+        let scratch = Scratch()
+        let long = String(repeating: "x", count: 17 << 20)
+        scratch.write("rows.json", #"{"sections": [{"title": "T", "rows": [{"text": "a"}, {"text": ""# + long + #""}, {"text": "b"}]}]}"#)
+        let run = scratch.rowkit("heights --cell label --data rows.json --width 300")
+        expectRun(run, status: 1, stderr: ["rows.json:1:53: a JSON value is longer than the 16 MiB record limit"])
+        #expect(run.stdout.components(separatedBy: "\n").filter { !$0.isEmpty } == [
+            #"{"header": 0, "y": 0, "height": 26}"#, #"{"row": 0, "section": 0, "y": 26, "height": 64}"#,
+            #"{"row": 2, "section": 0, "y": 90, "height": 64}"#,
+        ], "\(run)")
+    }
+}

@@ -250,9 +250,18 @@ public final class RowFileReader {
                 return
             }
             if !first { try reader.expect(UInt8(ascii: ","), "',' or ']' after a row") }
-            let (value, position) = try reader.readValue()
-            row(value, at: position, section: section.index, index: rows)
             state = .rows(section: section, rows: rows + 1, first: false, nested: nested, keys: keys)
+            let value: JSONValue, position: TextPosition
+            do {
+                (value, position) = try reader.readValue()
+            } catch where error.kind == .limitExceeded {
+                // A row over the record limit is one bad row, as an over-long JSON Lines line
+                // is: reported, skipped unread, and reading goes on (it ended the whole file).
+                emit(.error(error))
+                try reader.skipValue()
+                return
+            }
+            row(value, at: position, section: section.index, index: rows)
 
         case .topKeys(let first, let seenSections):
             if try reader.consume(UInt8(ascii: "}")) {
