@@ -66,7 +66,7 @@ struct View: ParsableCommand {
     @Option(name: .customLong("frame-log"), help: "Write one JSON line per painted frame to FILE (- for standard output).")
     var frameLog: String?
 
-    @Option(help: "Replay timed actions from FILE, one per line: '<seconds> <action> [args]'.")
+    @Option(help: "Replay timed actions from FILE, one per line: '<seconds> <action> [args]' (# starts a comment). Actions: scroll DY, wheel CLICKS, fling PX/S, scroll-to ROW|SECTION:ROW top|middle|bottom|nearest, click X Y, press X Y, release X Y, key NAME (up, down, page-up, page-down, home, end, escape, fps), resize W H, insert N, quit.")
     var script: String?
 
     @Option(name: .customLong("quit-after"), parsing: .unconditional, help: "Close the window SECONDS after the first frame.")
