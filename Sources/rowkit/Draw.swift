@@ -75,6 +75,7 @@ struct Draw: ParsableCommand {
         if let input {
             let source = BufferedInput(try InputFile(input, what: "input"))
             var failures = 0
+            var fontWarnings = FontWarnings()
             while let line = try source.nextLine() {
                 if source.consumedBytes > InputLimits.wholeInputBytes {
                     throw CommandError("\(source.name): the input is larger than the \(byteCountText(InputLimits.wholeInputBytes)) limit for texts drawn at once")
@@ -83,6 +84,9 @@ struct Draw: ParsableCommand {
                     if line.isTooLong { throw .message("the line is longer than the \(byteCountText(InputLimits.recordBytes)) limit") }
                     if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
                     let record = try InputRecord.parse(line, source: source.name, maximumWidth: Self.maximumWidth)
+                    if let warning = record.fontWarning {
+                        fontWarnings.report(FontWarning(message: warning, column: record.fontColumn), source: source.name, line: line.number)
+                    }
                     if let font = record.font {
                         do { try FontPaths.check(font) } catch { throw .message(error.description, column: record.fontColumn) }
                     }

@@ -94,3 +94,21 @@ extension CLINewUserQATests {
         ], "\(run)")
     }
 }
+
+extension CLINewUserQATests {
+    /// A line's "font" naming no installed family was warned without a place ("warning: font
+    /// family 'Nope' is not installed", from whichever thread measured it first), unlike a
+    /// stylesheet's font (file:line:column). It is warned once, at the first line naming it.
+    @Test func aLineFontThatIsNotInstalledIsWarnedAtItsFirstLine() {
+        let scratch = Scratch()
+        var text = "\"a\"\n"
+        for i in 0..<1000 { text += #"{"text": "\#(i)", "font": "Nope Nope"}"# + "\n" }
+        scratch.write("lines.jsonl", text)
+        let expected = #"warning: lines.jsonl:2:23: "font": font family 'Nope Nope' is not installed"#
+        for command in ["measure --width 100 --input lines.jsonl", "draw --width 100 --padding 0 --input lines.jsonl --output o.svg"] {
+            let run = scratch.rowkit(command)
+            expectRun(run, status: 0, stderr: [expected])
+            #expect(run.stderr.components(separatedBy: "Nope Nope").count == 2, "once: \(run)")
+        }
+    }
+}
