@@ -277,6 +277,19 @@ struct StylesheetTests {
         #expect(duplicate?.message.contains("duplicate key 'a'") == true, "\(String(describing: duplicate))")
     }
 
+    /// A text file given as a stylesheet (`/etc/passwd`, a README) is one long scalar, and the
+    /// error quoted all of it ("expected a mapping …, got string '<the whole file>'"): up to
+    /// 8 MiB in one message. Quoted values are cut to 60 characters on one line.
+    @Test func aLongValueIsQuotedShortInErrors() {
+        let text = (0..<2000).map { "line \($0) of some notes" }.joined(separator: "\n")
+        let error = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "|\n  " + text.replacingOccurrences(of: "\n", with: "\n  ") + "\n", file: "notes.txt") }
+        #expect(error?.kind == .wrongType)
+        let message = error?.message ?? ""
+        #expect(message.count < 200, "\(message.count) characters: \(message.prefix(300))")
+        #expect(message.hasSuffix("got string 'line 0 of some notes\\nline 1 of some notes\\nline 2 of some not…'"), "\(message)")
+        #expect(!message.contains("\n"))
+    }
+
     /// A template given as a stylesheet (`--stylesheet note.yaml`) was "name: unknown key
     /// 'name'"; it says what the file is, as a stylesheet given as a template does.
     @Test func aTemplateGivenAsAStylesheetIsNamed() {

@@ -44,11 +44,25 @@ struct YAMLReader {
         case .scalar(let scalar):
             switch node.tagName {
             case .null: return "nothing"
-            case .int, .float: return "number \(scalar.string)"
+            case .int, .float: return "number \(shortened(scalar.string))"
             case .bool: return "boolean \(scalar.string)"
-            default: return "string '\(scalar.string)'"
+            default: return "string '\(shortened(scalar.string))'"
             }
         }
+    }
+
+    /// `text` as an error message quotes it: on one line, at most 60 characters (a text file
+    /// given as a stylesheet is one long scalar: its whole content, up to 8 MiB, was the message).
+    static func shortened(_ text: String) -> String {
+        let limit = 60
+        var result = ""
+        var count = 0
+        for character in text {
+            if count == limit { return result + "…" }
+            result += character == "\n" || character == "\r\n" ? "\\n" : String(character)
+            count += 1
+        }
+        return result
     }
 
     // MARK: Parsing
