@@ -214,7 +214,7 @@ struct InputRecord {
         }
         if let unknown = object.members.first(where: { !keys.contains($0.key) }) {
             let hint = didYouMeanKey(unknown.key).map { " (did you mean '\($0)'?)" } ?? ""
-            throw .message("unknown key \"\(unknown.key)\"\(hint); expected text, font, size, width, weight, italic, whiteSpace, direction, lang, lineHeight",
+            throw .message("unknown key \"\(shortenedForMessage(unknown.key))\"\(hint); expected text, font, size, width, weight, italic, whiteSpace, direction, lang, lineHeight",
                            column: unknown.keyPosition.column)
         }
         guard let rawText = object["text"] else { throw .message("missing \"text\"") }

@@ -112,3 +112,28 @@ extension CLINewUserQATests {
         }
     }
 }
+
+extension CLINewUserQATests {
+    /// Names read from an input were quoted whole in messages: a row with a 1 MB key gave a
+    /// 1 MB "unknown field 'kkkk…'" line (three such rows, 3 MB of standard error), and so
+    /// for cells, ids, measure's keys and a stylesheet's style names. They are cut to 60
+    /// characters.
+    @Test func longNamesAreQuotedShortInMessages() {
+        let scratch = Scratch()
+        let long = String(repeating: "k", count: 100_000)
+        scratch.write("rows.jsonl", [#"{"text": "a", "\#(long)": 1}"#, #"{"text": "a", "cell": "\#(long)"}"#,
+                                     #"{"text": "a", "id": "\#(long)"}"#, #"{"text": "a", "id": "\#(long)"}"#].joined(separator: "\n") + "\n")
+        let heights = scratch.rowkit("heights --cell label --data rows.jsonl --width 100")
+        let cut = String(repeating: "k", count: 60) + "…'"
+        expectRun(heights, status: 1, stderr: ["unknown field '\(cut)", "unknown cell '\(cut)", "duplicate row id '\(cut)"])
+        #expect(heights.stderr.count < 2_000, "\(heights.stderr.count) bytes of messages")
+        let measure = scratch.rowkit("measure --width 100 --input rows.jsonl")
+        expectRun(measure, status: 1, stderr: ["unknown key \"" + String(repeating: "k", count: 60) + "…\""])
+        #expect(measure.stderr.count < 2_000, "\(measure.stderr.count) bytes of messages")
+        scratch.write("sheet.yaml", "styles:\n  a: {extends: \(long)}\n")
+        let sheet = scratch.rowkit("render --cell note.yaml --stylesheet sheet.yaml --width 100 --output o.png",
+                                   setup: "printf 'name: n\\nlayout: {text: {text: hi, style: a}}\\n' > note.yaml;")
+        expectRun(sheet, status: 1, stderr: ["extends unknown style '\(cut)"])
+        #expect(sheet.stderr.count < 1_000, "\(sheet.stderr.count) bytes of messages")
+    }
+}

@@ -277,7 +277,7 @@ public final class RowFileReader {
                 return
             }
             emit(.error(error(position, key == "sections" ? "\"sections\" is given twice"
-                              : "unknown key '\(key)' (a sections document has only \"sections\")")))
+                              : "unknown key '\(shortenedForMessage(key))' (a sections document has only \"sections\")")))
             _ = try reader.readValue()
             state = .topKeys(first: false, seenSections: seenSections)
 
@@ -381,7 +381,7 @@ public final class RowFileReader {
                 state = .rows(section: section, rows: 0, first: true, nested: true, keys: keys)
                 return
             default:
-                emit(.error(error(position, "section \(section.index): unknown key '\(key)'"
+                emit(.error(error(position, "section \(section.index): unknown key '\(shortenedForMessage(key))'"
                                   + (didYouMean(key, among: ["title", "rows", "id"]).map { " (did you mean '\($0)'?)" } ?? "")
                                   + "; a section has \"title\", \"rows\" and \"id\"")))
                 _ = try reader.readValue()
@@ -414,7 +414,7 @@ public final class RowFileReader {
             return .failure(error(position, "a row must be a JSON object of fields, not \(value.kindDescription)"))
         }
         if let (first, second) = object.firstDuplicateKey {
-            return .failure(error(second.keyPosition, "field '\(second.key)' is given twice (first at \(first.keyPosition))"))
+            return .failure(error(second.keyPosition, "field '\(shortenedForMessage(second.key))' is given twice (first at \(first.keyPosition))"))
         }
         // The template.
         let template: String
@@ -426,7 +426,7 @@ public final class RowFileReader {
             }
             guard fields[name] != nil else {
                 let hint = didYouMean(name, among: templateNames).map { " (did you mean '\($0)'?)" } ?? ""
-                return .failure(error(cell.valuePosition, "unknown cell '\(name)'\(hint); cells: \(templateNames.joined(separator: ", "))"))
+                return .failure(error(cell.valuePosition, "unknown cell '\(shortenedForMessage(name))'\(hint); cells: \(templateNames.joined(separator: ", "))"))
             }
             template = name
         } else if let name = options.defaultTemplate {
@@ -453,7 +453,7 @@ public final class RowFileReader {
             let key = member.key
             if !bound.all.contains(key) && !options.allowsUnknownFields {
                 let known = bound.all.sorted()
-                var message = "unknown field '\(key)' for cell '\(template)'"
+                var message = "unknown field '\(shortenedForMessage(key))' for cell '\(template)'"
                 if let suggestion = didYouMean(key, among: known) { message += " (did you mean '\(suggestion)'?)" }
                 message += known.isEmpty ? "; it reads no fields" : "; it reads \(known.joined(separator: ", "))"
                 return .failure(error(member.keyPosition, message))
@@ -480,13 +480,13 @@ public final class RowFileReader {
         let finalID: String
         if let id {
             if let first = explicitIDs[id] {
-                return .failure(error(position, "duplicate row id '\(id)' (first used by the row at \(name):\(first))"))
+                return .failure(error(position, "duplicate row id '\(shortenedForMessage(id))' (first used by the row at \(name):\(first))"))
             }
             if let section = titleRowIDs[id] ?? openTitleRow.flatMap({ $0.id == id ? $0.section : nil }) {
                 return .failure(titleRowError(id: id, section: section, at: position))
             }
             if let (s, r) = Self.automaticID(id), isImplicit(section: s, row: r) {
-                return .failure(error(position, "row id '\(id)' is already the automatic id of row \(r) of section \(s), which has no \"id\""))
+                return .failure(error(position, "row id '\(shortenedForMessage(id))' is already the automatic id of row \(r) of section \(s), which has no \"id\""))
             }
             explicitIDs[id] = position
             finalID = id
@@ -501,7 +501,7 @@ public final class RowFileReader {
     }
 
     private func titleRowError(id: String, section: String, at position: TextPosition) -> InputError {
-        error(position, "row id '\(id)' is the id of the title row of section '\(section)'")
+        error(position, "row id '\(shortenedForMessage(id))' is the id of the title row of section '\(shortenedForMessage(section))'")
     }
 
     /// The automatic id `s<section>-r<row>` (for rows ≥ 0), built as bytes with
