@@ -39,7 +39,7 @@ struct Draw: ParsableCommand {
     @Option(help: "Alignment: natural, leading, center or trailing.")
     var align: String = "natural"
 
-    @Option(help: "Text color as #rrggbb.")
+    @Option(help: "Text color as #rgb, #rrggbb or #rrggbbaa (with alpha).")
     var color: String = "#000000"
 
     @Option(parsing: .unconditional, help: "Space around and between paragraphs, in pixels.")
@@ -58,7 +58,7 @@ struct Draw: ParsableCommand {
         guard width.isFinite, width > 0, width <= Self.maximumWidth else { throw ValidationError("--width must be in (0, 30000], not \(width)") }
         guard ImageFormat(path: output) != nil else { throw ValidationError("--output must end in .png, .pdf or .svg, not '\(output)'") }
         guard TextAlignment(rawValue: align) != nil else { throw ValidationError("--align must be natural, leading, center or trailing") }
-        guard Color(hex: color) != nil else { throw ValidationError("--color must be #rgb or #rrggbb, not '\(color)'") }
+        guard Color(hex: color) != nil else { throw ValidationError("--color must be #rgb, #rrggbb or #rrggbbaa, not '\(color)'") }
         if let maxLines, maxLines < 1 { throw ValidationError("--max-lines must be at least 1") }
         guard padding.isFinite, padding >= 0, padding <= 1000 else { throw ValidationError("--padding must be in [0, 1000]") }
         guard scale.isFinite, Canvas.scaleRange.contains(scale) else {
