@@ -168,6 +168,8 @@ struct View: ParsableCommand {
         options.title = "RowKit — \(template.name)"
         options.frameLog = frameLog
         options.script = steps
+        options.scriptName = script
+        options.warn = { Diagnostics.warning($0) }
         options.quitAfter = quitAfter
         options.liveInterval = live.map { $0 / 1000 }
         options.startTime = start

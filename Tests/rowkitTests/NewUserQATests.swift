@@ -137,3 +137,27 @@ extension CLINewUserQATests {
         #expect(sheet.stderr.count < 1_000, "\(sheet.stderr.count) bytes of messages")
     }
 }
+
+extension CLINewUserQATests {
+    /// A script line naming no row was warned without its place ("rowkit view: warning:
+    /// scroll-to: no row 500"; a script line's error is file:line), and the window library
+    /// printed "rowkit view:" itself, whatever program used it. Needs Xvfb.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run")))
+    func aScriptWarningNamesItsLine() throws {
+        let scratch = Scratch()
+        scratch.write("steps.txt", "# comment\n0.1 scroll-to 500 top\n0.3 quit\n")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
+        process.arguments = ["-a", rowkitBinary, "view", "--sample", "20", "--script", "steps.txt"]
+        process.currentDirectoryURL = URL(fileURLWithPath: scratch.path)
+        process.environment = ProcessInfo.processInfo.environment.merging(["GDK_BACKEND": "x11", "GSK_RENDERER": "cairo", "GTK_A11Y": "none"]) { _, new in new }
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("rowkit view: warning: steps.txt:2: scroll-to: no row 500 (20 rows in 1 section)"), "\(text)")
+    }
+}
