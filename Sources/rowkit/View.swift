@@ -79,6 +79,7 @@ struct View: ParsableCommand {
     static let maximumSample = 1_000_000
 
     func validate() throws {
+        try refuseSharedStandardInput([("--stylesheet", stylesheet), ("--data", data), ("--script", script)])
         guard width.isFinite, width >= 1, width <= 30_000 else { throw ValidationError("--width must be in [1, 30000], not \(width)") }
         guard height.isFinite, height >= 1, height <= 30_000 else { throw ValidationError("--height must be in [1, 30000], not \(height)") }
         if let sample, !(1...Self.maximumSample).contains(sample) {

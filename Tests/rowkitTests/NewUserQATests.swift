@@ -161,3 +161,24 @@ extension CLINewUserQATests {
         #expect(text.contains("rowkit view: warning: steps.txt:2: scroll-to: no row 500 (20 rows in 1 section)"), "\(text)")
     }
 }
+
+extension CLINewUserQATests {
+    /// `--stylesheet - --data -` read the rows as the stylesheet ("-:1:2: title: unknown key
+    /// 'title'"); two options reading standard input are a usage error that names them.
+    @Test func twoOptionsCannotBothReadStandardInput() {
+        let scratch = Scratch()
+        scratch.write("note.yaml", "name: note\nlayout: {text: {field: title, style: title}}\n")
+        let rows = #"{"title": "Groceries"}"# + "\n"
+        for command in ["heights --cell note.yaml --stylesheet - --data - --width 300",
+                        "render --cell note.yaml --stylesheet - --data - --width 300 --output o.png"] {
+            let run = scratch.rowkit(command, stdin: rows)
+            expectRun(run, status: 64, stderr: ["--stylesheet and --data cannot both read standard input (-)"])
+            #expect(!run.stderr.contains("unknown key"), "\(run)")
+        }
+        expectRun(scratch.rowkit("view --cell note.yaml --stylesheet - --data - --script -", stdin: rows), status: 64,
+                  stderr: ["--stylesheet and --data and --script cannot all read standard input (-)"])
+        // One reader of standard input is fine.
+        scratch.write("sheet.yaml", "styles:\n  title: {size: 20}\n")
+        expectRun(scratch.rowkit("heights --cell note.yaml --stylesheet sheet.yaml --data - --width 300", stdin: rows), status: 0)
+    }
+}
