@@ -180,5 +180,9 @@ extension CLINewUserQATests {
         // One reader of standard input is fine.
         scratch.write("sheet.yaml", "styles:\n  title: {size: 20}\n")
         expectRun(scratch.rowkit("heights --cell note.yaml --stylesheet sheet.yaml --data - --width 300", stdin: rows), status: 0)
+        // A stylesheet read from standard input is named stdin, as every input is ("-:2:11:" before).
+        scratch.write("rows.jsonl", rows)
+        expectRun(scratch.rowkit("heights --cell note.yaml --stylesheet - --data rows.jsonl --width 300", stdin: "styles:\n  title: {colour: red}\n"),
+                  status: 1, stderr: ["rowkit heights: stdin:2:11: styles.title.colour: unknown key 'colour'"])
     }
 }

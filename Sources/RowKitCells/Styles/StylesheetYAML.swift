@@ -35,7 +35,7 @@ extension Stylesheet {
 
     /// Reads a stylesheet file meant to be merged over another (see ``overlay(yaml:file:)``).
     public static func overlay(contentsOf path: String) throws(StyleError) -> Stylesheet {
-        try Stylesheet(yaml: try readYAMLFile(path, what: "stylesheet"), file: path, overlay: true)
+        try Stylesheet(yaml: try readYAMLFile(path, what: "stylesheet"), file: yamlFileName(path), overlay: true)
     }
 
     init(yaml: String, file: String, overlay: Bool) throws(StyleError) {
@@ -56,7 +56,7 @@ extension Stylesheet {
 
     /// Reads and parses the stylesheet at `path` (errors name the path as given).
     public init(contentsOf path: String) throws(StyleError) {
-        try self.init(yaml: try readYAMLFile(path, what: "stylesheet"), file: path)
+        try self.init(yaml: try readYAMLFile(path, what: "stylesheet"), file: yamlFileName(path))
     }
 
     /// Parses a `styles:` mapping node (shared with templates).

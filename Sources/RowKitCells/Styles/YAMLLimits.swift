@@ -193,6 +193,12 @@ public enum YAMLLimits {
     }
 }
 
+/// The name errors give a YAML file read from `path`: `stdin` for standard input (`-`), as
+/// every other input names it (a stylesheet read from it was reported as "-:1:2: …").
+func yamlFileName(_ path: String) -> String {
+    path == InputFile.standardInputPath ? "stdin" : path
+}
+
 /// Reads a YAML template or stylesheet through RowKit's one input path: a missing file, a
 /// directory, a device, a file over the size limit or text that is not UTF-8 is an
 /// `.unreadableFile` or `.limitExceeded` error naming the path (and line and column for bad UTF-8).
