@@ -92,6 +92,15 @@ extension CLINewUserQATests {
             #"{"header": 0, "y": 0, "height": 26}"#, #"{"row": 0, "section": 0, "y": 26, "height": 64}"#,
             #"{"row": 2, "section": 0, "y": 90, "height": 64}"#,
         ], "\(run)")
+        // So is a section's title over the limit, and a value that is only reported (an
+        // unknown key's) is skipped unread, whatever its length.
+        scratch.write("titles.json", #"{"sections": [{"title": ""# + long + #"", "rows": [{"text": "a"}]}, {"title": "U", "rows": [{"text": "b"}]}], "notes": ""# + long + #""}"#)
+        let titles = scratch.rowkit("heights --cell label --data titles.json --width 300")
+        expectRun(titles, status: 1, stderr: ["titles.json:1:24: a JSON value is longer than the 16 MiB record limit", "unknown key 'notes'"])
+        #expect(titles.stdout.components(separatedBy: "\n").filter { !$0.isEmpty } == [
+            #"{"row": 0, "section": 0, "y": 0, "height": 64}"#, #"{"header": 1, "y": 64, "height": 26}"#,
+            #"{"row": 0, "section": 1, "y": 90, "height": 64}"#,
+        ], "\(titles)")
     }
 }
 

@@ -278,7 +278,7 @@ public final class RowFileReader {
             }
             emit(.error(error(position, key == "sections" ? "\"sections\" is given twice"
                               : "unknown key '\(shortenedForMessage(key))' (a sections document has only \"sections\")")))
-            _ = try reader.readValue()
+            try reader.skipValue()
             state = .topKeys(first: false, seenSections: seenSections)
 
         case .sectionList(let first, let count):
@@ -340,29 +340,27 @@ public final class RowFileReader {
             }
             if let earlier {
                 emit(.error(error(position, "section \(section.index): \"\(key)\" is given twice (first at \(earlier))")))
-                _ = try reader.readValue()
+                try reader.skipValue()
                 state = .sectionKeys(section: section, first: false, keys: keys)
                 return
             }
             switch key {
             case "title":
                 keys.title = position
-                let (value, valuePosition) = try reader.readValue()
-                switch value {
-                case .string(let title): section.title = title
-                case .null: break
-                default:
+                switch try readValueOrSkip() {
+                case (.string(let title), _)?: section.title = title
+                case (.null, _)?, nil: break
+                case (let value, let valuePosition)?:
                     emit(.error(error(valuePosition, "section \(section.index): \"title\" must be a string, not \(value.kindDescription)")))
                 }
                 if keys.rows != nil { section.titleIsFinal = true }
             case "id":
                 keys.id = position
-                let (value, valuePosition) = try reader.readValue()
-                switch value {
-                case .string(let id) where !id.isEmpty: section.id = id
-                case .number(let number): section.id = number.text
-                case .null: break
-                default:
+                switch try readValueOrSkip() {
+                case (.string(let id), _)? where !id.isEmpty: section.id = id
+                case (.number(let number), _)?: section.id = number.text
+                case (.null, _)?, nil: break
+                case (let value, let valuePosition)?:
                     emit(.error(error(valuePosition, "section \(section.index): \"id\" must be a non-empty string or a number, not \(value.kindDescription)")))
                 }
             case "rows":
@@ -384,7 +382,7 @@ public final class RowFileReader {
                 emit(.error(error(position, "section \(section.index): unknown key '\(shortenedForMessage(key))'"
                                   + (didYouMean(key, among: ["title", "rows", "id"]).map { " (did you mean '\($0)'?)" } ?? "")
                                   + "; a section has \"title\", \"rows\" and \"id\"")))
-                _ = try reader.readValue()
+                try reader.skipValue()
             }
             state = .sectionKeys(section: section, first: false, keys: keys)
 
@@ -406,6 +404,18 @@ public final class RowFileReader {
         switch checkedRow(value, at: position, section: section, index: index) {
         case .success(let row): emit(.row(row))
         case .failure(let failure): emit(.error(failure))
+        }
+    }
+
+    /// A value, or nil when it is over the record limit: then it is reported and skipped, and
+    /// reading goes on (a section's 17 MiB "title" ended the whole file).
+    private func readValueOrSkip() throws(InputError) -> (JSONValue, TextPosition)? {
+        do {
+            return try reader.readValue()
+        } catch where error.kind == .limitExceeded {
+            emit(.error(error))
+            try reader.skipValue()
+            return nil
         }
     }
 
