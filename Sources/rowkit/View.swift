@@ -27,7 +27,7 @@ struct View: ParsableCommand {
     @Option(help: "Stylesheet YAML for a template file.")
     var stylesheet: String?
 
-    @Option(help: "Rows: .json (array of objects or {\"sections\": [...]}) or .jsonl (one object per line).")
+    @Option(help: "Rows: a JSON array of row objects, {\"sections\": [{\"title\": …, \"rows\": […]}, …], or JSON Lines of row objects (the format comes from the content); - for standard input.")
     var data: String?
 
     @Option(parsing: .unconditional, help: "Show N generated rows of the cell (1...1000000) instead of --data.")
@@ -63,10 +63,10 @@ struct View: ParsableCommand {
     @Flag(name: .customLong("show-fps"), help: "Start with the frame-rate readout shown (F toggles it).")
     var showFPS = false
 
-    @Option(name: .customLong("frame-log"), help: "Write one JSON line per painted frame to FILE.")
+    @Option(name: .customLong("frame-log"), help: "Write one JSON line per painted frame to FILE (- for standard output).")
     var frameLog: String?
 
-    @Option(help: "Replay timed actions from FILE, one per line: '<seconds> <action> [args]'.")
+    @Option(help: "Replay timed actions from FILE, one per line: '<seconds> <action> [args]' (# starts a comment). Actions: scroll DY, wheel CLICKS, fling PX/S, scroll-to ROW|SECTION:ROW top|middle|bottom|nearest, click X Y, press X Y, release X Y, key NAME (up, down, page-up, page-down, home, end, escape, fps), resize W H, insert N, quit.")
     var script: String?
 
     @Option(name: .customLong("quit-after"), parsing: .unconditional, help: "Close the window SECONDS after the first frame.")
@@ -79,6 +79,7 @@ struct View: ParsableCommand {
     static let maximumSample = 1_000_000
 
     func validate() throws {
+        try refuseSharedStandardInput([("--stylesheet", stylesheet), ("--data", data), ("--script", script)])
         guard width.isFinite, width >= 1, width <= 30_000 else { throw ValidationError("--width must be in [1, 30000], not \(width)") }
         guard height.isFinite, height >= 1, height <= 30_000 else { throw ValidationError("--height must be in [1, 30000], not \(height)") }
         if let sample, !(1...Self.maximumSample).contains(sample) {
@@ -168,6 +169,8 @@ struct View: ParsableCommand {
         options.title = "RowKit — \(template.name)"
         options.frameLog = frameLog
         options.script = steps
+        options.scriptName = script
+        options.warn = { Diagnostics.warning($0) }
         options.quitAfter = quitAfter
         options.liveInterval = live.map { $0 / 1000 }
         options.startTime = start
