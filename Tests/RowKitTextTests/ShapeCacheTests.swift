@@ -4,8 +4,9 @@ import Testing
 /// `ShapeCache`'s own table (Prepare/ShapedRun.swift): every part of a key — font, direction,
 /// language, the text (inline up to 12 units, laid out in a key text beyond), the half-width
 /// offsets, the shaping context and where the run sits in it, the context script — tells runs
-/// apart, equal keys find the run stored, and the two generations keep at most twice the
-/// capacity, the recent runs first, also with threads rotating them.
+/// apart, equal keys find the run stored, the two generations keep at most twice the
+/// capacity, the recent runs first, also with threads rotating them, and once they rotate a
+/// run is stored on its second miss.
 @Suite struct ShapeCacheTests {
     /// One part of a key.
     struct KeyParts {
@@ -111,7 +112,9 @@ import Testing
         let runs = try Self.runs(12)
         let keys = (0..<12).map { i in KeyParts(text: Array("k\(i)".utf16)) }
         func find(_ i: Int) -> ShapedRun? { Self.withKey(keys[i]) { cache.run(for: $0) } }
-        func store(_ i: Int) { Self.withKey(keys[i]) { cache.store(runs[i], for: $0) } }
+        // Stored as after two misses: once the young generation has filled, the doorkeeper
+        // admits a run on its second miss only.
+        func store(_ i: Int) { for _ in 0..<2 { Self.withKey(keys[i]) { cache.store(runs[i], for: $0) } } }
         for i in 0..<4 { store(i) }
         // The fifth run starts a new generation: the first four are old, still found; a hit
         // copies key 0 into the young generation.
@@ -129,6 +132,28 @@ import Testing
         cache.removeAll()
         #expect(cache.statistics.runs == 0)
         #expect(find(11) == nil)
+    }
+
+    @Test func afterTheFirstRotationARunIsStoredOnItsSecondMiss() throws {
+        let cache = ShapeCache(capacity: 4)
+        let runs = try Self.runs(7)
+        let keys = (0..<7).map { i in KeyParts(text: Array("d\(i)".utf16)) }
+        func find(_ i: Int) -> ShapedRun? { Self.withKey(keys[i]) { cache.run(for: $0) } }
+        func store(_ i: Int) { Self.withKey(keys[i]) { cache.store(runs[i], for: $0) } }
+        // Until the young generation fills, every run is stored at once.
+        for i in 0..<4 { store(i) }
+        for i in 0..<4 { #expect(find(i) === runs[i]) }
+        store(4)  // the rotation: stored too
+        #expect(find(4) === runs[4])
+        // From now on a first miss is remembered, not stored; the second stores the run.
+        store(5)
+        #expect(find(5) == nil)
+        store(5)
+        #expect(find(5) === runs[5])
+        // removeAll forgets the rotation: stored at once again.
+        cache.removeAll()
+        store(6)
+        #expect(find(6) === runs[6])
     }
 
     @Test func storingAKeyTwiceKeepsOneEntry() throws {

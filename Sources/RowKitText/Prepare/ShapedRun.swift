@@ -161,7 +161,8 @@ private struct ShapeCacheSanitizerHooks: Sendable {
 ///
 /// Two generations approximate LRU at O(1): lookups hit the young generation, then the old one
 /// (copying the entry into the young one); when the young generation is full it becomes the old
-/// one and the old one is dropped. At most `2 × capacity` runs are held.
+/// one and the old one is dropped. At most `2 × capacity` runs are held. Once a generation has
+/// filled, a missed run is stored on its second miss only.
 public final class ShapeCache: Sendable {
     /// What a run is shaped from. Runs of up to 12 UTF-16 units without half-width positions,
     /// shaping context or context script (nearly every word) keep their text inline; longer ones
@@ -338,20 +339,63 @@ public final class ShapeCache: Sendable {
         }
     }
 
+    /// Fingerprints of runs missed and not stored, one per slot (a doorkeeper, as in TinyLFU and
+    /// the word cache): once a shard's young generation has filled, a run is stored on its
+    /// second miss only, so that runs met once (a list's long tail: invented words, numbers,
+    /// rare punctuation and capital variants) do not fill the young generation and push out the
+    /// runs that come back. Its slots are made on the first use. Sendable by ownership, as
+    /// `Table`.
+    fileprivate struct Doorkeeper: @unchecked Sendable {
+        private var fingerprints: UnsafeMutablePointer<UInt32>?
+        private let mask: Int
+
+        /// A doorkeeper of the next power of two at least `slots` (16 or more).
+        init(slots: Int) {
+            var count = 16
+            while count < slots { count *= 2 }
+            mask = count - 1
+        }
+
+        /// Whether `key`'s fingerprint is in its slot (a miss since another key took the slot);
+        /// if not, puts it there.
+        @inline(__always)
+        mutating func admits(_ key: Key) -> Bool {
+            if fingerprints == nil {
+                fingerprints = calloc(mask + 1, MemoryLayout<UInt32>.stride)!.bindMemory(to: UInt32.self, capacity: mask + 1)
+            }
+            // The shard came from bits 40–43 and the table slot from the low bits.
+            let slot = Int(truncatingIfNeeded: key.mixed >> 44) & mask
+            let fingerprint = UInt32(truncatingIfNeeded: key.mixed) | 1
+            if fingerprints![slot] == fingerprint { return true }
+            fingerprints![slot] = fingerprint
+            return false
+        }
+
+        mutating func destroy() {
+            free(fingerprints)
+            fingerprints = nil
+        }
+    }
+
     private struct Generations {
         var young: Table
         var old: Table
+        /// Whether the young generation has filled once (the doorkeeper is in use from then on).
+        var hasOld = false
+        var doorkeeper: Doorkeeper
         var hits = 0, misses = 0
 
-        /// Generations of `capacity` runs each.
+        /// Generations of `capacity` runs, with a doorkeeper of as many slots.
         init(capacity: Int) {
             young = Table(capacity: capacity)
             old = Table(capacity: capacity)
+            doorkeeper = Doorkeeper(slots: capacity)
         }
 
         mutating func destroy() {
             young.destroy()
             old.destroy()
+            doorkeeper.destroy()
         }
     }
 
@@ -427,6 +471,8 @@ public final class ShapeCache: Sendable {
         var dropped = shard(key).withLock { g -> Table? in
             // Another thread may have stored the same run meanwhile.
             guard g.young.find(key) == nil else { return nil }
+            // After the first rotation, only a run missed before (`Doorkeeper`).
+            if g.hasOld && !g.doorkeeper.admits(key) { return nil }
             return Self.insert(key, run, into: &g)
         }
         dropped?.destroy()
@@ -441,6 +487,7 @@ public final class ShapeCache: Sendable {
             dropped = g.old
             g.old = g.young
             g.young = Table(capacity: g.old.capacity)
+            g.hasOld = true
         }
         g.young.insert(key, run)
         return dropped
