@@ -430,7 +430,7 @@ public final class ShapeCache: Sendable {
     }
 
     /// The process-wide cache used by ``PreparedText`` unless another is given.
-    public static let shared = ShapeCache(capacity: 50_000)
+    public static let shared = ShapeCache(capacity: 65_536)
 
     /// Runs per generation, over all shards.
     public let capacity: Int
