@@ -79,7 +79,7 @@ gui-test:
 
 ## tsan: the list-engine tests, with an 8-thread stress test of the public API, under ThreadSanitizer
 ## (a separate build in .build-tsan; any report fails it). ROWKIT_STRESS_STEPS: the stress test's
-## steps per thread. scripts/tsan-suppressions.txt explains its two lines.
+## steps per thread. scripts/tsan-suppressions.txt explains its one line.
 tsan: setup
 	ROWKIT_STRESS_STEPS=$${ROWKIT_STRESS_STEPS:-300} \
 	TSAN_OPTIONS="suppressions=$(CURDIR)/scripts/tsan-suppressions.txt" \

@@ -66,18 +66,28 @@ public final class ImageStore: Sendable {
     public var imageReadFromOutput: String? { state.withLock { $0.readFromOutput } }
 
     /// Draws image `name` scaled into `rect` on `canvas`: the PNG from the folder, else the
-    /// built-in icon, else a placeholder (warned about once). Safe to call from several threads
+    /// built-in icon, else a placeholder (warned about once). A box reaching more than 2^20 px
+    /// past the visible area (a row millions of pixels tall) shows only a PNG's visible part;
+    /// a built-in icon or placeholder that large is not drawn. Safe to call from several threads
     /// at once on different canvases: the cache is locked.
     public func draw(_ name: String, in rect: Rect, canvas: Canvas) {
         let cr = canvas.cairo
+        let far = cr.reachesFar(rect)
         let factor = canvas.format == .png ? canvas.scale : 2 // vector output keeps 2× detail
-        let target = (max(1, Int((rect.width * factor).rounded(.up))), max(1, Int((rect.height * factor).rounded(.up))))
+        // The decoded size is capped by the image itself (a far box asks for its full size).
+        let target = (max(1, Int(min(rect.width * factor, 1e9).rounded(.up))), max(1, Int(min(rect.height * factor, 1e9).rounded(.up))))
         if let png = png(named: name, size: target) {
+            if far {
+                cr.paint(png, into: rect)
+                return
+            }
             cr.saved {
                 cr.translate(rect.x, rect.y)
                 cr.scale(rect.width / Double(png.width), rect.height / Double(png.height))
                 cr.paint(png)
             }
+        } else if far {
+            return
         } else if Self.builtinNames.contains(name) {
             BuiltinIcons.draw(name, in: rect, cr: cr)
         } else {
@@ -166,7 +176,8 @@ public final class ImageStore: Sendable {
             return .failure(.unusable(error.message))
         }
         guard let (width, height) = Self.pngSize(bytes) else { return .failure(.unusable("not a PNG file")) }
-        guard width > 0, height > 0, width * height <= Self.maximumDecodedPixels else {
+        guard width > 0, height > 0 else { return .failure(.unusable("\(width)×\(height) pixels: an image has no pixels")) }
+        guard width * height <= Self.maximumDecodedPixels else {
             return .failure(.unusable("\(width)×\(height) pixels is more than the \(Self.maximumDecodedPixels)-pixel limit for images"))
         }
         guard let full = CairoImage.decodePNG(bytes) else {

@@ -14,7 +14,7 @@ public struct WindowOptions {
     public var undecorated = false
     /// The window's title (shown when decorated).
     public var title = "RowKit"
-    /// A file getting one JSON line per painted frame.
+    /// A file getting one JSON line per painted frame (`-`: standard output).
     public var frameLog: String?
     /// Timed actions replayed from the first frame on.
     public var script: [ScriptStep] = []
@@ -24,6 +24,11 @@ public struct WindowOptions {
     public var liveInterval: Double?
     /// The process's start on the monotonic clock (`monotonicNow()`), for the frame log's times.
     public var startTime: Double = ListWindow.monotonicNow()
+    /// The script's file name, for warnings about its lines (`steps.txt:4: scroll-to: no row 99`).
+    public var scriptName: String?
+    /// Where warnings go (a row drawn cut, a script line naming no row): standard error as
+    /// `RowKitWindow: warning: …` by default; a program prefixes them with its own name.
+    public var warn: (String) -> Void = { message in FileHandle.standardError.write(Data("RowKitWindow: warning: \(message)\n".utf8)) }
 
     /// The defaults: 390 × 844, decorated, no script, log or live rows.
     public init() {}
@@ -103,7 +108,8 @@ public final class ListWindow {
         if let path = options.frameLog {
             // Opened in place (never FileManager.createFile, which replaces the path with a new
             // file: a symbolic link, a FIFO or, as root, /dev/full would be destroyed).
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            // `-` is standard output, as `-` is standard input for every input (it created a file named "-").
+            let fd = path == "-" ? fcntl(1, F_DUPFD_CLOEXEC, 3) : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
             guard fd >= 0 else {
                 throw WindowError.failed("cannot write the frame log '\(path)': \(String(cString: strerror(errno)))")
             }
@@ -116,7 +122,7 @@ public final class ListWindow {
                                                 me.value.scheduleScrollBarUpdate(within: 0.1)
                                                 me.value.model.layoutChanged(unmeasured: unmeasured)
                                             })
-        model.onWarning = { message in FileHandle.standardError.write(Data("rowkit view: warning: \(message)\n".utf8)) }
+        model.onWarning = options.warn
         model.onNeedsDisplay = { [unowned self] in
             if !drawing { gtk_widget_queue_draw(area) }
             if model.isAnimating { startTicking() }
@@ -432,21 +438,22 @@ public final class ListWindow {
             while nextStep < options.script.count && first + options.script[nextStep].time <= monotonicSeconds() + 0.0005 {
                 let step = options.script[nextStep]
                 nextStep += 1
-                perform(step.action)
+                perform(step.action, line: step.line)
             }
             scheduleNextStep()
         }
     }
 
     /// Replays one scripted action through the handlers real input reaches.
-    private func perform(_ action: ScriptAction) {
+    private func perform(_ action: ScriptAction, line: Int) {
         switch action {
         case .scroll(let dy): _ = handleScroll(dy: dy, wheel: false)
         case .wheel(let clicks): _ = handleScroll(dy: Double(clicks), wheel: true)
         case .fling(let velocity): rk_emit_decelerate(scrollController, 0, velocity)
         case .scrollTo(let reference, let position):
             guard let index = model.itemIndex(of: reference) else {
-                FileHandle.standardError.write(Data("rowkit view: warning: scroll-to: no row \(reference) (\(model.rowCountText))\n".utf8))
+                let place = options.scriptName.map { "\($0):\(line): " } ?? "script line \(line): "
+                options.warn("\(place)scroll-to: no row \(reference) (\(model.rowCountText))")
                 return
             }
             perform { try model.scrollTo(item: index, position: position) }

@@ -19,6 +19,10 @@ struct DataOptions: ParsableArguments {
     @Flag(help: "Accept row fields that no template reads (they are errors otherwise).")
     var allowUnknownFields = false
 
+    func validate() throws {
+        try refuseSharedStandardInput([("--stylesheet", stylesheet), ("--data", data)])
+    }
+
     /// The templates named by `--cell`, the first being the default, plus the built-in cells
     /// (rows may name those without `--cell`).
     func templates() throws -> (all: [CellTemplate], defaultName: String?) {
@@ -39,6 +43,16 @@ struct DataOptions: ParsableArguments {
     func rowFileOptions(_ templates: (all: [CellTemplate], defaultName: String?)) -> RowFileOptions {
         RowFileOptions(templates: templates.all, defaultTemplate: templates.defaultName, allowsUnknownFields: allowUnknownFields)
     }
+}
+
+/// Refuses two options that both read standard input (`-`): the first read it all, and the
+/// second then read nothing or the wrong thing (`--stylesheet - --data -` took the rows for a
+/// stylesheet: "-:1:2: title: unknown key 'title'").
+func refuseSharedStandardInput(_ options: [(option: String, path: String?)]) throws {
+    let readers = options.filter { $0.path == InputFile.standardInputPath }.map(\.option)
+    guard readers.count > 1 else { return }
+    let verb = readers.count == 2 ? "cannot both" : "cannot all"
+    throw ValidationError("\(readers.joined(separator: " and ")) \(verb) read standard input (-): give all but one as files")
 }
 
 /// Built-in cells by name and template files, in order; a name given twice is an error.

@@ -39,7 +39,7 @@ struct Draw: ParsableCommand {
     @Option(help: "Alignment: natural, leading, center or trailing.")
     var align: String = "natural"
 
-    @Option(help: "Text color as #rrggbb.")
+    @Option(help: "Text color as #rgb, #rrggbb or #rrggbbaa (with alpha).")
     var color: String = "#000000"
 
     @Option(parsing: .unconditional, help: "Space around and between paragraphs, in pixels.")
@@ -58,7 +58,7 @@ struct Draw: ParsableCommand {
         guard width.isFinite, width > 0, width <= Self.maximumWidth else { throw ValidationError("--width must be in (0, 30000], not \(width)") }
         guard ImageFormat(path: output) != nil else { throw ValidationError("--output must end in .png, .pdf or .svg, not '\(output)'") }
         guard TextAlignment(rawValue: align) != nil else { throw ValidationError("--align must be natural, leading, center or trailing") }
-        guard Color(hex: color) != nil else { throw ValidationError("--color must be #rgb or #rrggbb, not '\(color)'") }
+        guard Color(hex: color) != nil else { throw ValidationError("--color must be #rgb, #rrggbb or #rrggbbaa, not '\(color)'") }
         if let maxLines, maxLines < 1 { throw ValidationError("--max-lines must be at least 1") }
         guard padding.isFinite, padding >= 0, padding <= 1000 else { throw ValidationError("--padding must be in [0, 1000]") }
         guard scale.isFinite, Canvas.scaleRange.contains(scale) else {
@@ -75,6 +75,7 @@ struct Draw: ParsableCommand {
         if let input {
             let source = BufferedInput(try InputFile(input, what: "input"))
             var failures = 0
+            var fontWarnings = FontWarnings()
             while let line = try source.nextLine() {
                 if source.consumedBytes > InputLimits.wholeInputBytes {
                     throw CommandError("\(source.name): the input is larger than the \(byteCountText(InputLimits.wholeInputBytes)) limit for texts drawn at once")
@@ -83,8 +84,11 @@ struct Draw: ParsableCommand {
                     if line.isTooLong { throw .message("the line is longer than the \(byteCountText(InputLimits.recordBytes)) limit") }
                     if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
                     let record = try InputRecord.parse(line, source: source.name, maximumWidth: Self.maximumWidth)
+                    if let warning = record.fontWarning {
+                        fontWarnings.report(FontWarning(message: warning, column: record.fontColumn), source: source.name, line: line.number)
+                    }
                     if let font = record.font {
-                        do { try FontPaths.check(font) } catch { throw .message(error.description) }
+                        do { try FontPaths.check(font) } catch { throw .message(error.description, column: record.fontColumn) }
                     }
                     records.append(record)
                 } catch {

@@ -43,16 +43,21 @@ struct Measure: ParsableCommand {
         var count = 0
         var chunk: [BufferedInput.Line] = []
         var chunkBytes = 0
+        var warnings = FontWarnings()
         func measureChunk() throws {
             guard !chunk.isEmpty else { return }
-            let results = ResultSlots<Result<[TextMeasureLine], LineError>>(count: chunk.count)
+            let results = ResultSlots<(result: Result<[TextMeasureLine], LineError>, fontWarning: FontWarning?)>(count: chunk.count)
             let lines = chunk
             let name = source.name
             DispatchQueue.concurrentPerform(iterations: lines.count) { i in
                 results[i] = measureLine(lines[i], index: lines[i].number - 1, source: name, defaultWidths: widths)
             }
             for i in 0..<lines.count {
-                switch results[i]! {
+                if let warning = results[i]!.fontWarning {
+                    try output.flush()
+                    warnings.report(warning, source: name, line: lines[i].number)
+                }
+                switch results[i]!.result {
                 case .success(let measured):
                     for m in measured { try output.writeLine(m.json) }
                 case .failure(.blank):
@@ -98,15 +103,20 @@ struct Measure: ParsableCommand {
         func layoutUnits(_ width: Double) -> Double { (width * 64).rounded(.up) / 64 }
     }
 
-    func measureLine(_ line: BufferedInput.Line, index: Int, source: String, defaultWidths: [Double]) -> Result<[TextMeasureLine], LineError> {
-        if line.isTooLong { return .failure(.message("the line is longer than the \(byteCountText(InputLimits.recordBytes)) limit")) }
-        if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .failure(.blank) }
+    func measureLine(_ line: BufferedInput.Line, index: Int, source: String, defaultWidths: [Double])
+        -> (result: Result<[TextMeasureLine], LineError>, fontWarning: FontWarning?) {
+        if line.isTooLong { return (.failure(.message("the line is longer than the \(byteCountText(InputLimits.recordBytes)) limit")), nil) }
+        if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return (.failure(.blank), nil) }
         let record: InputRecord
-        do { record = try InputRecord.parse(line, source: source) } catch { return .failure(error) }
+        do { record = try InputRecord.parse(line, source: source) } catch { return (.failure(error), nil) }
+        return (measure(record, index: index, defaultWidths: defaultWidths), record.fontWarning.map { FontWarning(message: $0, column: record.fontColumn) })
+    }
+
+    func measure(_ record: InputRecord, index: Int, defaultWidths: [Double]) -> Result<[TextMeasureLine], LineError> {
         let widths = record.width.map { [$0] } ?? defaultWidths
         guard !widths.isEmpty else { return .failure(.message("no width: pass --width or give \"width\" in the line")) }
         if let font = record.font {
-            do { try FontPaths.check(font) } catch { return .failure(.message(error.description)) }
+            do { try FontPaths.check(font) } catch { return .failure(.message(error.description, column: record.fontColumn)) }
         }
         do throws(TextError) {
             let prepared = try PreparedText(record.text, style: text.style(font: record.font, size: record.size, overrides: record.style))
@@ -127,6 +137,21 @@ struct Measure: ParsableCommand {
         } catch {
             return .failure(.message(error.description))
         }
+    }
+}
+
+/// A line's "font family … is not installed" warning and the column of its "font".
+struct FontWarning: Sendable {
+    var message: String, column: Int
+}
+
+/// Prints each missing family's warning once per run, at the first line (in input order) that
+/// names it: `warning: stdin:3:22: "font": font family 'X' is not installed; using 'Y'`.
+struct FontWarnings {
+    private var reported: Set<String> = []
+    mutating func report(_ warning: FontWarning, source: String, line: Int) {
+        guard reported.insert(warning.message).inserted else { return }
+        Diagnostics.warning("\(source):\(line):\(warning.column): \"font\": \(warning.message)")
     }
 }
 
@@ -151,6 +176,12 @@ enum LineError: Error, CustomStringConvertible {
 struct InputRecord {
     var text: String
     var font: String?
+    /// The column of the "font" value in its line (0 when there is none), for errors about the
+    /// font file it names.
+    var fontColumn = 0
+    /// "font family 'X' is not installed; using 'Y'" when the line's "font" names no installed
+    /// family: the caller prints it once per run with the line's place (it had none).
+    var fontWarning: String?
     var size: Double?
     var width: Double?
     /// weight, italic, whiteSpace, direction, lang, lineHeight (StyleKeys.swift).
@@ -183,7 +214,7 @@ struct InputRecord {
         }
         if let unknown = object.members.first(where: { !keys.contains($0.key) }) {
             let hint = didYouMeanKey(unknown.key).map { " (did you mean '\($0)'?)" } ?? ""
-            throw .message("unknown key \"\(unknown.key)\"\(hint); expected text, font, size, width, weight, italic, whiteSpace, direction, lang, lineHeight",
+            throw .message("unknown key \"\(shortenedForMessage(unknown.key))\"\(hint); expected text, font, size, width, weight, italic, whiteSpace, direction, lang, lineHeight",
                            column: unknown.keyPosition.column)
         }
         guard let rawText = object["text"] else { throw .message("missing \"text\"") }
@@ -195,8 +226,11 @@ struct InputRecord {
             guard case .string(let name) = font.value, !name.isEmpty else {
                 throw .message("\"font\" must be a non-empty string, not \(font.value.kindDescription)", column: font.valuePosition.column)
             }
+            // Asked first: the font library then leaves this family's warning to us.
+            if !TextOptions.isFontPath(name) { record.fontWarning = FontLibrary.shared.missingFamilyWarning(name) }
             if let problem = fontFamilyProblem(name) { throw .message("\"font\": \(problem)", column: font.valuePosition.column) }
             record.font = name
+            record.fontColumn = font.valuePosition.column
         }
         record.size = try number(object, "size", "in (0, 10000]") { $0 > 0 && $0 <= 10_000 }
         record.style = try StyleOverrides.parse(object)

@@ -9,13 +9,13 @@ struct TextOptions: ParsableArguments {
     @Option(help: "Font family, or the path of a font file.")
     var font: String = "DejaVu Sans"
 
-    @Option(parsing: .unconditional, help: "Font weight: regular, bold or 100...900.")
+    @Option(parsing: .unconditional, help: "Font weight: regular, bold or 1...1000 (400 is regular, 700 bold).")
     var weight: String = "regular"
 
     @Option(parsing: .unconditional, help: "Font size in pixels.")
     var size: Double = 13
 
-    @Option(name: .customLong("line-height"), parsing: .unconditional, help: "Line height in pixels, or normal (default: round(1.25 × size)).")
+    @Option(name: .customLong("line-height"), parsing: .unconditional, help: "Line height in pixels (0...100000), or normal (default: round(1.25 × size)).")
     var lineHeight: LineHeightArgument?
 
     @Option(name: .customLong("white-space"), help: "normal (collapse white space) or pre-wrap (keep it, break at \\n).")
@@ -98,7 +98,8 @@ func parseWidths(_ text: String) throws -> [Double] {
 
 /// Font files named by path, checked through the one input path before the text engine opens
 /// them: a missing file, a directory, a device or a file over the limit is a clear error. Each
-/// path is checked once; at most 1,000 results are remembered (then the memory is cleared).
+/// path is checked once (opened as a font too); at most 1,000 results are remembered (then the
+/// memory is cleared).
 enum FontPaths {
     private static let checked = Mutex<[String: InputError?]>([:])
 
@@ -112,6 +113,12 @@ enum FontPaths {
         var failure: InputError?
         do throws(InputError) {
             try checkReadableFile(name, limit: InputLimits.fontBytes, what: "font file")
+            // A readable file that is not a font: found once here, so `measure --font notes.ttf`
+            // is one error before any line is read, not "cannot read font file" on every line.
+            if (try? FontLibrary.shared.font(for: FontDescriptor(family: "", path: name))) == nil {
+                throw InputError(.malformed, source: name,
+                                 message: "not a font file FreeType can read (a TrueType or OpenType font, or a collection of them)")
+            }
         } catch {
             failure = error
         }

@@ -1,4 +1,6 @@
 import Testing
+import Foundation
+import Synchronization
 import RowKitText
 @testable import RowKitCells
 
@@ -326,5 +328,63 @@ enum RandomLayouts {
         #expect(checked > 5000)
         #expect(CompiledLayout.startsNonWhitespace(UInt8(ascii: "a")))
         #expect(!CompiledLayout.startsNonWhitespace(0xE3))
+    }
+
+    /// The bytes of a row's measuring form: its slot table and its texts' parts (the allocation
+    /// may be larger; the words after them are never written).
+    static func bytes(_ metrics: CellMetrics) -> [UInt64] {
+        metrics.storage.withUnsafeMutablePointerToElements { base in
+            let raw = UnsafeRawPointer(base), slots = metrics.compiled.textCount
+            var size = (4 * slots + 7) & ~7
+            for slot in 0..<slots {
+                let offset = Int(raw.load(fromByteOffset: 4 * slot, as: Int32.self))
+                guard offset >= 0 else { continue }
+                let parts = TextMetrics.blockParts(at: raw + offset)
+                size += parts.hot + parts.cold
+            }
+            return Array(UnsafeBufferPointer(start: base, count: size / 8))
+        }
+    }
+
+    /// A row's texts are written one after another into memory the thread reuses before they
+    /// are packed (`TextMetrics.withBlocks`): what the thread packed before — a row with a long
+    /// text, which grows that memory, then short ones — and packing from inside another
+    /// packing (which gets memory of its own) leave every row's bytes as a fresh thread makes them.
+    @Test func rowBytesDoNotDependOnWhatTheThreadPackedBefore() throws {
+        var rng = RandomRows.Seeded(state: 0xCE11_0004)
+        let compiled = ClassicCells.all[0].compile()
+        var rows: [RowData] = []
+        for k in 0..<40 {
+            var row = RandomRows.row(for: ClassicCells.all[0], &rng)
+            if k % 7 == 0 {
+                // A long text first now and then: its form is larger than any before it.
+                for (key, value) in row.fields { if case .string(let text) = value { row.fields[key] = .string(String(repeating: text + " ", count: 40)) } }
+            }
+            rows.append(row)
+        }
+        let sequential = try rows.map { Self.bytes(try compiled.metrics(for: $0)) }
+        for (k, row) in rows.enumerated() {
+            // Each on a fresh thread: nothing packed before.
+            let fresh = try onFreshThread { Self.bytes(try compiled.metrics(for: row)) }
+            #expect(fresh == sequential[k], "row \(k)")
+            // Packed while this thread's memory is in use: the nested call makes its own.
+            let nested = try TextMetrics.withBlocks { (blocks) throws -> [UInt64] in
+                _ = try blocks.append("held while the row is packed", style: TextStyle(), fonts: .shared, cache: .shared)
+                return Self.bytes(try compiled.metrics(for: row))
+            }
+            #expect(nested == sequential[k], "row \(k), nested")
+        }
+    }
+
+    private func onFreshThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+        let result = Mutex<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let value = Result { try body() }
+            result.withLock { $0 = value }
+            done.signal()
+        }.start()
+        done.wait()
+        return try result.withLock { $0! }.get()
     }
 }

@@ -64,6 +64,16 @@ import RowKitIO
         #expect(rows.first?.data.fields.keys.sorted() == ["caption"])
     }
 
+    /// "null leaves a field out" held for fields and a section's "title", but `"id": null`
+    /// and `"cell": null` (what many JSON writers emit for a missing value) were errors.
+    @Test func nullIDsAndCellsAreLeftOut() throws {
+        let read = try Self.read(#"{"sections": [{"title": "T", "id": null, "rows": [{"caption": "a", "id": null, "cell": null}, {"text": "b", "cell": "label", "id": null}]}]}"#)
+        #expect(Self.errors(read.items) == [])
+        let rows = Self.rows(read.items)
+        #expect(rows.map(\.id) == ["s0-r0", "s0-r1"])
+        #expect(rows.map(\.template) == ["caption-text", "label"])
+    }
+
     @Test func boundFieldsListWhatATemplateReads() {
         #expect(ClassicCells.captionText.boundFields.all == ["caption", "body"])
         #expect(ClassicCells.project.boundFields.images == ["icon", "logo1", "logo2"])

@@ -277,6 +277,60 @@ struct StylesheetTests {
         #expect(duplicate?.message.contains("duplicate key 'a'") == true, "\(String(describing: duplicate))")
     }
 
+    /// A text file given as a stylesheet (`/etc/passwd`, a README) is one long scalar, and the
+    /// error quoted all of it ("expected a mapping …, got string '<the whole file>'"): up to
+    /// 8 MiB in one message. Quoted values are cut to 60 characters on one line.
+    @Test func aLongValueIsQuotedShortInErrors() {
+        let text = (0..<2000).map { "line \($0) of some notes" }.joined(separator: "\n")
+        let error = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "|\n  " + text.replacingOccurrences(of: "\n", with: "\n  ") + "\n", file: "notes.txt") }
+        #expect(error?.kind == .wrongType)
+        let message = error?.message ?? ""
+        #expect(message.count < 200, "\(message.count) characters: \(message.prefix(300))")
+        #expect(message.hasSuffix("got string 'line 0 of some notes\\nline 1 of some notes\\nline 2 of some not…'"), "\(message)")
+        #expect(!message.contains("\n"))
+    }
+
+    /// A template given as a stylesheet (`--stylesheet note.yaml`) was "name: unknown key
+    /// 'name'"; it says what the file is, as a stylesheet given as a template does.
+    @Test func aTemplateGivenAsAStylesheetIsNamed() {
+        let error = styleError { () throws(StyleError) in
+            _ = try Stylesheet(yaml: "name: note\nlayout: {text: {text: hi}}\n", file: "note.yaml")
+        }
+        expectError(error, .unknownKey, file: "note.yaml", line: 2, column: 1, key: "layout",
+                    message: "this is a cell template, not a stylesheet (it has 'layout' and no 'styles')")
+    }
+
+    /// Explicit YAML tags were dropped silently: `!custom` and `!!binary` loaded as if absent
+    /// (a template named "aGk=" from `name: !!binary aGk=`), `!!seq` on a mapping was a mapping,
+    /// and `size: !!int abc` said "expected a number, got number abc". Tags the readers cannot
+    /// honour are errors where they are written; the core ones that agree with the node load.
+    @Test func explicitTagsAreCheckedWhereTheyAreWritten() throws {
+        func load(_ yaml: String) -> StyleError? {
+            styleError { () throws(StyleError) in _ = try CellTemplate(yaml: yaml, file: "tags.yaml", stylesheet: nil) }
+        }
+        expectError(load("name: t\nlayout: !custom {text: {text: hi}}\n"), .wrongType, file: "tags.yaml", line: 2, column: 9,
+                    key: "layout", message: "the tag '!custom' is not supported")
+        expectError(load("name: !!binary aGk=\nlayout: {text: {text: hi}}\n"), .wrongType, file: "tags.yaml", line: 1, column: 7,
+                    key: "name", message: "the tag '!!binary' is not supported")
+        expectError(load("name: t\nlayout: !!seq {text: {text: hi}}\n"), .wrongType, file: "tags.yaml", line: 2, column: 9,
+                    key: "layout", message: "the tag '!!seq' does not fit a mapping")
+        expectError(load("name: t\nlayout: {inset: !!int abc, child: {text: {text: hi}}}\n"), .wrongType, file: "tags.yaml",
+                    line: 2, column: 17, key: "layout.inset", message: "'abc' is not a valid !!int value")
+        expectError(load("name: t\nlayout: {text: {text: !!bool maybe}}\n"), .wrongType, file: "tags.yaml",
+                    line: 2, column: 23, key: "layout.text.text", message: "'maybe' is not a valid !!bool value")
+        let sheet = styleError { () throws(StyleError) in
+            _ = try Stylesheet(yaml: "styles:\n  a: {size: 12}\n  b: !!set {extends: a}\n", file: "tags.yaml")
+        }
+        expectError(sheet, .wrongType, file: "tags.yaml", line: 3, column: 6, key: "styles.b", message: "the tag '!!set' is not supported")
+        // The core tags that agree with their node, and the non-specific `!`, load as before.
+        let template = try CellTemplate(yaml: """
+            name: !!str t
+            layout: !!map {inset: !!int 5, child: !!map {vstack: {spacing: !!float 2, children: !!seq [{text: {text: ! hi}}]}}}
+            """, file: "tags.yaml", stylesheet: nil)
+        #expect(template.name == "t")
+        #expect(try template.bind([:]).measure(width: 100).height > 10)
+    }
+
     /// A key written twice was reported at the first one, without a key path
     /// ("dup.yaml:2:3: malformed YAML: duplicate key 'a' in one mapping", however far below the
     /// repeat was), and keys with the same text but different YAML types (`1`, `"1"`) were

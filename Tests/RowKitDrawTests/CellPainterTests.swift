@@ -1,4 +1,7 @@
 import CCairo
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import Testing
 import RowKitCells
@@ -267,5 +270,70 @@ import RowKitText
             let b = try Self.render(try template.bind(row).arrange(width: 480), images: images, path: "\(dir)/b.png")
             #expect(a.argb == b.argb, "\(template.name)")
         }
+    }
+
+    /// A row millions of pixels tall drawn at offsets past cairo's fixed-point range
+    /// (±8,388,608 px): each box, a rounded bordered background around them and a clip by the
+    /// row's frame still paint exactly their own pixels (before, at an offset of 4,000,000 the
+    /// red box drew white: its coordinates wrapped around).
+    @Test func rowsMillionsOfPixelsTallDrawRightAtAnyOffset() throws {
+        let red = Color(red: 1, green: 0, blue: 0), blue = Color(red: 0, green: 0, blue: 1)
+        let boxes: [CellLayout] = (0..<20).map { .box(BoxElement(width: 60, height: 1_000_000, content: .color($0 % 2 == 0 ? red : blue))) }
+        let background = Background(fill: .color(Color(red: 0, green: 1, blue: 0)), borderColor: Color(red: 0, green: 0, blue: 0),
+                                    borderWidth: 2, cornerRadius: 12)
+        let template = CellTemplate(name: "tall", samples: [[:]]) { .background(background, .stack(StackElement(.vertical, children: boxes))) }
+        let arrangement = try template.bind([:]).arrange(width: 100)
+        #expect(arrangement.size.height == 20_000_000)
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        for offset in [0.0, 4_000_000, 8_388_000, 9_000_000, 12_500_000, 16_777_300, 19_999_900] {
+            let path = "\(dir)/tall-\(Int(offset)).png"
+            let canvas = try Canvas(width: 100, height: 100, path: path)
+            CellPainter.draw(arrangement, in: canvas, x: 0, y: -offset, images: Warnings().store())
+            try canvas.finish()
+            let bitmap = try #require(Bitmap(png: path))
+            for y in [1, 50, 98] {
+                let listY = offset + Double(y) + 0.5
+                let index = Int(listY / 1_000_000)
+                let box: UInt32 = index % 2 == 0 ? 0xFFFF_0000 : 0xFF00_00FF
+                #expect(bitmap.argb[y * 100 + 30] == box, "offset \(offset), y \(y)")
+                // Right of the boxes: the green background; its border and corners only at the row's ends.
+                let atEnd = listY < 20 || listY > 20_000_000 - 20
+                if !atEnd { #expect(bitmap.argb[y * 100 + 80] == 0xFF00_FF00, "offset \(offset), y \(y): background") }
+            }
+        }
+    }
+
+    /// A folder image in a box millions of pixels tall is painted where it shows at a far offset
+    /// (its own path would pass cairo's fixed-point range); a PNG of 0×0 pixels is named as such.
+    @Test func aFarImageBoxPaintsItsVisiblePartAndAnEmptyPNGIsNamed() throws {
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        Self.writeSolidPNG("\(dir)/teal.png", width: 4, height: 4, rgb: 0x008080)
+        let boxes: [CellLayout] = [.box(BoxElement(width: 60, height: 5_000_000, content: .color(Color(red: 1, green: 0, blue: 0)))),
+                                   .box(BoxElement(width: 60, height: 20_000_000, content: .image(.named("teal"))))]
+        let template = CellTemplate(name: "tall", samples: [[:]]) { .stack(StackElement(.vertical, children: boxes)) }
+        let arrangement = try template.bind([:]).arrange(width: 100)
+        let warnings = Warnings()
+        let images = warnings.store(folder: dir)
+        for offset in [5_000_000.0, 9_000_000, 14_000_000, 24_999_950] {
+            let path = "\(dir)/far-\(Int(offset)).png"
+            let canvas = try Canvas(width: 100, height: 50, path: path)
+            CellPainter.draw(arrangement, in: canvas, x: 0, y: -offset, images: images)
+            try canvas.finish()
+            let bitmap = try #require(Bitmap(png: path))
+            #expect(bitmap.argb[25 * 100 + 30] == 0xFF00_8080, "offset \(offset)")
+            #expect(bitmap.argb[25 * 100 + 80] == 0, "offset \(offset): nothing right of the image")
+        }
+        #expect(warnings.all.isEmpty, "\(warnings.all)")
+        // IHDR of width 0 and height 0.
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        bytes += [0, 0, 0, 0, 0, 0, 0, 0, 8, 2, 0, 0, 0, 0, 0, 0, 0]
+        let file = fopen("\(dir)/empty.png", "wb")!
+        fwrite(bytes, 1, bytes.count, file)
+        fclose(file)
+        let small = CellTemplate(name: "small", samples: [[:]]) { .box(BoxElement(width: 20, height: 20, content: .image(.named("empty")))) }
+        _ = try Self.render(try small.bind([:]).arrange(width: 20), images: images, path: "\(dir)/small.png")
+        #expect(warnings.all.count == 1 && warnings.all[0].contains("0×0 pixels: an image has no pixels"), "\(warnings.all)")
     }
 }

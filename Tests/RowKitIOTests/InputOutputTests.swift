@@ -26,6 +26,28 @@ func temporaryPath(_ name: String) -> String {
         #expect(try lines(Array("\n".utf8)).map(\.bytes) == [[]])
     }
 
+    /// A UTF-16 file (what some editors save as "Unicode") was "binary data (a NUL byte): not
+    /// a text file" read by lines and "not valid UTF-8 text" at 1:1 read whole; both now name
+    /// the encoding and how to convert it. UTF-8 text and short lines are read as before.
+    @Test func utf16AndUTF32FilesAreNamed() throws {
+        for (bytes, named) in [([0xFF, 0xFE] + Array("{\"a\"".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }, "UTF-16 (little-endian)"),
+                               ([0xFE, 0xFF, 0, 0x22, 0, 0x61], "UTF-16 (big-endian)"),
+                               ([0xFF, 0xFE, 0, 0, 0x22, 0, 0, 0], "UTF-32 (little-endian)"),
+                               ([0, 0, 0xFE, 0xFF, 0, 0, 0, 0x22], "UTF-32 (big-endian)")] as [([UInt8], String)] {
+            let byLines = #expect(throws: InputError.self) { _ = try lines(bytes) }
+            #expect(byLines?.message.hasPrefix("the text is \(named)") == true, "\(String(describing: byLines))")
+            #expect(byLines?.position == .start)
+            let path = temporaryPath("u16.yaml")
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let whole = #expect(throws: InputError.self) { _ = try InputFile(path).readText(limit: 1000) }
+            #expect(whole?.message.contains("RowKit reads UTF-8: convert it first, e.g. with iconv -f UTF-") == true,
+                    "\(String(describing: whole))")
+        }
+        #expect(try lines(Array("1\n".utf8)).map(\.bytes) == [Array("1".utf8)])
+        #expect(try lines([0xFE]).map(\.bytes) == [[0xFE]], "a lone byte is a line (bad JSON later), not an encoding")
+    }
+
     @Test func overlongLinesAreSkippedAndReadingGoesOn() throws {
         let text = "short\n" + String(repeating: "x", count: 5000) + "\nafter\n" + String(repeating: "y", count: 3000)
         let found = try lines(Array(text.utf8), maximumRecord: 1000)

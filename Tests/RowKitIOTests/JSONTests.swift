@@ -12,6 +12,43 @@ import Testing
         do { _ = try parseJSON(Array(text.utf8), source: "t.json"); return nil } catch { return error }
     }
 
+    /// An array element over the record limit ended the whole read ("a JSON value is longer
+    /// than the … record limit" and nothing after it); ``JSONReader/skipValue()`` passes over
+    /// it, however long, so the elements after it are read, at their right places.
+    @Test func anElementOverTheRecordLimitCanBeSkipped() throws {
+        let long = String(repeating: #"x\"]}{["#, count: 40)
+        let text = "[{\"a\": 1},\n {\"b\": \"\(long)\", \"c\": [1, {\"d\": 2}]},\n \"\(long)\",\n 12345678901234567890123456789012345678901234567890,\n {\"e\": \"é\"}]"
+        let path = temporaryPath("long.json")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = JSONReader(BufferedInput(try InputFile(path), maximumRecord: 40))
+        #expect(try reader.consume(UInt8(ascii: "[")))
+        var read: [JSONValue] = [], skipped = 0
+        var positions: [TextPosition] = []
+        while true {
+            if !read.isEmpty || skipped > 0 {
+                if try reader.consume(UInt8(ascii: "]")) { break }
+                try reader.expect(UInt8(ascii: ","), "','")
+            }
+            let next = Result { () throws(InputError) in try reader.readValue() }
+            switch next {
+            case .success(let (value, position)):
+                read.append(value)
+                positions.append(position)
+            case .failure(let error):
+                #expect(error.kind == .limitExceeded, "\(error)")
+                skipped += 1
+                try reader.skipValue()
+            }
+        }
+        #expect(skipped == 3)
+        #expect(read.count == 2)
+        #expect(positions == [TextPosition(line: 1, column: 2), TextPosition(line: 5, column: 2)])
+        guard case .object(let last) = read.last, case .string(let e) = last["e"]?.value else { Issue.record("\(read)"); return }
+        #expect(e == "é")
+        #expect(try reader.peek() == nil)
+    }
+
     @Test func zeroAndOneAreNumbersNotBooleans() throws {
         #expect(try parse("0") == .number(JSONNumber(text: "0")))
         #expect(try parse("1") == .number(JSONNumber(text: "1")))

@@ -223,7 +223,7 @@ import Testing
         #expect(mkfifo(scratch.file("f.ttf"), 0o600) == 0)
         for (arguments, input, message) in [
             (["measure", "--width", "100", "--font", "f.ttf"], "\"x\"\n", "f.ttf: font file is not a regular file"),
-            (["measure", "--width", "100"], #"{"text": "x", "font": "f.ttf"}"# + "\n", "stdin:1: f.ttf: font file is not a regular file"),
+            (["measure", "--width", "100"], #"{"text": "x", "font": "f.ttf"}"# + "\n", "stdin:1:23: f.ttf: font file is not a regular file"),
         ] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: rowkitBinary)

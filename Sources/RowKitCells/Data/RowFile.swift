@@ -74,7 +74,7 @@ public enum RowFileItem: Sendable {
 /// ends reading (thrown), while a bad JSON Lines line is one error item.
 ///
 /// Reserved keys: `"id"` (a string or number naming the row; default `s<section>-r<row>`) and
-/// `"cell"` (the row's template). Numbers keep their text when their value would print
+/// `"cell"` (the row's template); null leaves either out, as it does a field. Numbers keep their text when their value would print
 /// differently (see ``FieldValue/init(numberText:)``).
 ///
 /// Not thread-safe.
@@ -250,9 +250,18 @@ public final class RowFileReader {
                 return
             }
             if !first { try reader.expect(UInt8(ascii: ","), "',' or ']' after a row") }
-            let (value, position) = try reader.readValue()
-            row(value, at: position, section: section.index, index: rows)
             state = .rows(section: section, rows: rows + 1, first: false, nested: nested, keys: keys)
+            let value: JSONValue, position: TextPosition
+            do {
+                (value, position) = try reader.readValue()
+            } catch where error.kind == .limitExceeded {
+                // A row over the record limit is one bad row, as an over-long JSON Lines line
+                // is: reported, skipped unread, and reading goes on (it ended the whole file).
+                emit(.error(error))
+                try reader.skipValue()
+                return
+            }
+            row(value, at: position, section: section.index, index: rows)
 
         case .topKeys(let first, let seenSections):
             if try reader.consume(UInt8(ascii: "}")) {
@@ -268,8 +277,8 @@ public final class RowFileReader {
                 return
             }
             emit(.error(error(position, key == "sections" ? "\"sections\" is given twice"
-                              : "unknown key '\(key)' (a sections document has only \"sections\")")))
-            _ = try reader.readValue()
+                              : "unknown key '\(shortenedForMessage(key))' (a sections document has only \"sections\")")))
+            try reader.skipValue()
             state = .topKeys(first: false, seenSections: seenSections)
 
         case .sectionList(let first, let count):
@@ -331,28 +340,27 @@ public final class RowFileReader {
             }
             if let earlier {
                 emit(.error(error(position, "section \(section.index): \"\(key)\" is given twice (first at \(earlier))")))
-                _ = try reader.readValue()
+                try reader.skipValue()
                 state = .sectionKeys(section: section, first: false, keys: keys)
                 return
             }
             switch key {
             case "title":
                 keys.title = position
-                let (value, valuePosition) = try reader.readValue()
-                switch value {
-                case .string(let title): section.title = title
-                case .null: break
-                default:
+                switch try readValueOrSkip() {
+                case (.string(let title), _)?: section.title = title
+                case (.null, _)?, nil: break
+                case (let value, let valuePosition)?:
                     emit(.error(error(valuePosition, "section \(section.index): \"title\" must be a string, not \(value.kindDescription)")))
                 }
                 if keys.rows != nil { section.titleIsFinal = true }
             case "id":
                 keys.id = position
-                let (value, valuePosition) = try reader.readValue()
-                switch value {
-                case .string(let id) where !id.isEmpty: section.id = id
-                case .number(let number): section.id = number.text
-                default:
+                switch try readValueOrSkip() {
+                case (.string(let id), _)? where !id.isEmpty: section.id = id
+                case (.number(let number), _)?: section.id = number.text
+                case (.null, _)?, nil: break
+                case (let value, let valuePosition)?:
                     emit(.error(error(valuePosition, "section \(section.index): \"id\" must be a non-empty string or a number, not \(value.kindDescription)")))
                 }
             case "rows":
@@ -371,10 +379,10 @@ public final class RowFileReader {
                 state = .rows(section: section, rows: 0, first: true, nested: true, keys: keys)
                 return
             default:
-                emit(.error(error(position, "section \(section.index): unknown key '\(key)'"
+                emit(.error(error(position, "section \(section.index): unknown key '\(shortenedForMessage(key))'"
                                   + (didYouMean(key, among: ["title", "rows", "id"]).map { " (did you mean '\($0)'?)" } ?? "")
                                   + "; a section has \"title\", \"rows\" and \"id\"")))
-                _ = try reader.readValue()
+                try reader.skipValue()
             }
             state = .sectionKeys(section: section, first: false, keys: keys)
 
@@ -399,22 +407,36 @@ public final class RowFileReader {
         }
     }
 
+    /// A value, or nil when it is over the record limit: then it is reported and skipped, and
+    /// reading goes on (a section's 17 MiB "title" ended the whole file).
+    private func readValueOrSkip() throws(InputError) -> (JSONValue, TextPosition)? {
+        do {
+            return try reader.readValue()
+        } catch where error.kind == .limitExceeded {
+            emit(.error(error))
+            try reader.skipValue()
+            return nil
+        }
+    }
+
     private func checkedRow(_ value: JSONValue, at position: TextPosition, section: Int, index: Int) -> Result<RowFileRow, InputError> {
         guard case .object(let object) = value else {
             return .failure(error(position, "a row must be a JSON object of fields, not \(value.kindDescription)"))
         }
         if let (first, second) = object.firstDuplicateKey {
-            return .failure(error(second.keyPosition, "field '\(second.key)' is given twice (first at \(first.keyPosition))"))
+            return .failure(error(second.keyPosition, "field '\(shortenedForMessage(second.key))' is given twice (first at \(first.keyPosition))"))
         }
         // The template.
         let template: String
-        if let cell = object["cell"] {
+        // null leaves "cell" and "id" out, as it leaves out any field (README: "null leaves a
+        // field out"); `{"id": null}` was an error.
+        if let cell = object["cell"], cell.value != .null {
             guard case .string(let name) = cell.value else {
                 return .failure(error(cell.valuePosition, "\"cell\" must be a template name (a string), not \(cell.value.kindDescription)"))
             }
             guard fields[name] != nil else {
                 let hint = didYouMean(name, among: templateNames).map { " (did you mean '\($0)'?)" } ?? ""
-                return .failure(error(cell.valuePosition, "unknown cell '\(name)'\(hint); cells: \(templateNames.joined(separator: ", "))"))
+                return .failure(error(cell.valuePosition, "unknown cell '\(shortenedForMessage(name))'\(hint); cells: \(templateNames.joined(separator: ", "))"))
             }
             template = name
         } else if let name = options.defaultTemplate {
@@ -425,7 +447,7 @@ public final class RowFileReader {
         let bound = fields[template] ?? BoundFields()
         // The id.
         var id: String?
-        if let member = object["id"] {
+        if let member = object["id"], member.value != .null {
             switch member.value {
             case .string(let text) where !text.isEmpty: id = text
             case .number(let number): id = number.text
@@ -441,7 +463,7 @@ public final class RowFileReader {
             let key = member.key
             if !bound.all.contains(key) && !options.allowsUnknownFields {
                 let known = bound.all.sorted()
-                var message = "unknown field '\(key)' for cell '\(template)'"
+                var message = "unknown field '\(shortenedForMessage(key))' for cell '\(template)'"
                 if let suggestion = didYouMean(key, among: known) { message += " (did you mean '\(suggestion)'?)" }
                 message += known.isEmpty ? "; it reads no fields" : "; it reads \(known.joined(separator: ", "))"
                 return .failure(error(member.keyPosition, message))
@@ -468,13 +490,13 @@ public final class RowFileReader {
         let finalID: String
         if let id {
             if let first = explicitIDs[id] {
-                return .failure(error(position, "duplicate row id '\(id)' (first used by the row at \(name):\(first))"))
+                return .failure(error(position, "duplicate row id '\(shortenedForMessage(id))' (first used by the row at \(name):\(first))"))
             }
             if let section = titleRowIDs[id] ?? openTitleRow.flatMap({ $0.id == id ? $0.section : nil }) {
                 return .failure(titleRowError(id: id, section: section, at: position))
             }
             if let (s, r) = Self.automaticID(id), isImplicit(section: s, row: r) {
-                return .failure(error(position, "row id '\(id)' is already the automatic id of row \(r) of section \(s), which has no \"id\""))
+                return .failure(error(position, "row id '\(shortenedForMessage(id))' is already the automatic id of row \(r) of section \(s), which has no \"id\""))
             }
             explicitIDs[id] = position
             finalID = id
@@ -489,7 +511,7 @@ public final class RowFileReader {
     }
 
     private func titleRowError(id: String, section: String, at position: TextPosition) -> InputError {
-        error(position, "row id '\(id)' is the id of the title row of section '\(section)'")
+        error(position, "row id '\(shortenedForMessage(id))' is the id of the title row of section '\(shortenedForMessage(section))'")
     }
 
     /// The automatic id `s<section>-r<row>` (for rows ≥ 0), built as bytes with

@@ -33,14 +33,21 @@ public struct CellMetrics: Sendable {
 
     nonisolated(unsafe) let storage: Storage
 
-    init(compiled: CompiledLayout, texts: [TextMetrics?]) {
-        let slots = texts.count
+    /// A text's measuring form about to be packed: where it lies and its parts' sizes
+    /// (`base` nil: an empty text).
+    struct Placed {
+        var base: UnsafeRawPointer?
+        var hot = 0, cold = 0
+    }
+
+    /// Packs the measuring forms `placed` lists (one per text slot) into one allocation.
+    init(compiled: CompiledLayout, placed: UnsafeBufferPointer<Placed>) {
+        let slots = placed.count
         let table = (4 * slots + 7) & ~7
         var hot = table, cold = 0
-        for text in texts {
-            guard let parts = text?.blockParts else { continue }
-            hot += parts.hot
-            cold += parts.cold
+        for text in placed where text.base != nil {
+            hot += text.hot
+            cold += text.cold
         }
         let size = hot + cold
         let words = max(1, size / 8)
@@ -51,16 +58,15 @@ public struct CellMetrics: Sendable {
             base.initialize(repeating: 0, count: words)
             let raw = UnsafeMutableRawPointer(base)
             var hotAt = table, coldAt = hot
-            for (k, text) in texts.enumerated() {
-                guard let text else {
+            for k in 0..<slots {
+                guard let block = placed[k].base else {
                     raw.storeBytes(of: -1, toByteOffset: 4 * k, as: Int32.self)
                     continue
                 }
                 raw.storeBytes(of: Int32(hotAt), toByteOffset: 4 * k, as: Int32.self)
-                let parts = text.blockParts
-                text.copyBlock(hotTo: raw + hotAt, coldTo: raw + coldAt)
-                hotAt += parts.hot
-                coldAt += parts.cold
+                TextMetrics.copyBlock(at: block, hotTo: raw + hotAt, coldTo: raw + coldAt)
+                hotAt += placed[k].hot
+                coldAt += placed[k].cold
             }
         }
     }
@@ -123,18 +129,33 @@ extension CompiledLayout {
     /// glyphs kept), packed with this layout. What a list computes for every row. Throws when
     /// a text cannot be prepared (bad style numbers, unreadable font file), naming the element.
     public func metrics(for row: RowData, fonts: FontLibrary = .shared, cache: ShapeCache = .shared) throws(CellError) -> CellMetrics {
-        var metrics: [TextMetrics?] = []
-        metrics.reserveCapacity(texts.count)
-        for element in texts {
-            let string = Self.string(element, row)
-            guard !string.isEmpty else { metrics.append(nil); continue }
-            do {
-                metrics.append(try TextMetrics(string, style: element.appearance.style, fonts: fonts, cache: cache))
-            } catch {
-                throw .text(element: Self.describe(element.source), error)
+        // Each text's measuring form is written into memory the thread reuses and copied once
+        // into the row's allocation (a heap block per text, made and freed, cost a list's cold
+        // pass ~0.7%: docs/DESIGN.md).
+        try TextMetrics.withBlocks { (blocks) throws(CellError) -> CellMetrics in
+            let slots = texts.count
+            return try withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, slots)) { (starts) throws(CellError) -> CellMetrics in
+                for (k, element) in texts.enumerated() {
+                    let string = Self.string(element, row)
+                    guard !string.isEmpty else { starts[k] = -1; continue }
+                    do throws(TextError) {
+                        starts[k] = try blocks.append(string, style: element.appearance.style, fonts: fonts, cache: cache)
+                    } catch {
+                        throw .text(element: Self.describe(element.source), error)
+                    }
+                }
+                // Pointers only now: appending may move the memory.
+                return withUnsafeTemporaryAllocation(of: CellMetrics.Placed.self, capacity: max(1, slots)) { placed in
+                    for k in 0..<slots {
+                        guard starts[k] >= 0 else { (placed.baseAddress! + k).initialize(to: CellMetrics.Placed()); continue }
+                        let base = blocks.base(starts[k])
+                        let parts = TextMetrics.blockParts(at: base)
+                        (placed.baseAddress! + k).initialize(to: CellMetrics.Placed(base: base, hot: parts.hot, cold: parts.cold))
+                    }
+                    return CellMetrics(compiled: self, placed: UnsafeBufferPointer(start: placed.baseAddress, count: slots))
+                }
             }
         }
-        return CellMetrics(compiled: self, texts: metrics)
     }
 
     /// The drawing form of `row`: its texts prepared with their glyphs, ready to be measured,

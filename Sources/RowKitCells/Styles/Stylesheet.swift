@@ -1,3 +1,4 @@
+import RowKitIO
 import RowKitText
 
 /// A problem in a stylesheet or cell template, located at a file, line and column and a key path.
@@ -247,7 +248,7 @@ public struct Stylesheet: Sendable, Hashable {
             guard definitions[parent] != nil else {
                 if allowingUnknownParents { break }
                 throw StyleError(kind: .unknownStyle, file: origin.file, line: origin.line, column: origin.column,
-                                 keyPath: origin.keyPath, message: "'\(current)' extends unknown style '\(parent)'",
+                                 keyPath: origin.keyPath, message: "'\(shortenedForMessage(current))' extends unknown style '\(shortenedForMessage(parent))'",
                                  suggestion: didYouMean(parent, among: Array(definitions.keys).sorted()))
             }
             current = parent
@@ -281,7 +282,7 @@ public struct Stylesheet: Sendable, Hashable {
     public func style(named name: String) throws(StyleError) -> StyleDefinition {
         guard let style = styles[name] else {
             throw StyleError(kind: .unknownStyle, file: file, line: 0, column: 0, keyPath: "styles",
-                             message: "unknown style '\(name)'", suggestion: didYouMean(name, among: names))
+                             message: "unknown style '\(shortenedForMessage(name))'", suggestion: didYouMean(name, among: names))
         }
         return style
     }

@@ -35,7 +35,7 @@ extension Stylesheet {
 
     /// Reads a stylesheet file meant to be merged over another (see ``overlay(yaml:file:)``).
     public static func overlay(contentsOf path: String) throws(StyleError) -> Stylesheet {
-        try Stylesheet(yaml: try readYAMLFile(path, what: "stylesheet"), file: path, overlay: true)
+        try Stylesheet(yaml: try readYAMLFile(path, what: "stylesheet"), file: yamlFileName(path), overlay: true)
     }
 
     init(yaml: String, file: String, overlay: Bool) throws(StyleError) {
@@ -44,13 +44,19 @@ extension Stylesheet {
             throw StyleError(kind: .missingKey, file: file, line: 1, column: 1, keyPath: "styles",
                              message: "missing required section 'styles' (the document is empty)")
         }
+        // A template given where a stylesheet belongs: say so (it was "name: unknown key 'name'").
+        if case .mapping(let mapping) = root, let layoutKey = mapping.keys.first(where: { $0.string == "layout" }),
+           !mapping.keys.contains(where: { $0.string == "styles" }) {
+            throw reader.error(.unknownKey, at: layoutKey, "layout",
+                               "this is a cell template, not a stylesheet (it has 'layout' and no 'styles'); give it as a cell (rowkit: --cell)")
+        }
         let top = try reader.mapping(root, "", allowed: ["styles"], expected: "a mapping with a 'styles' section")
         try self.init(styles: try reader.required(top, "styles", what: "section"), reader: reader, overlay: overlay)
     }
 
     /// Reads and parses the stylesheet at `path` (errors name the path as given).
     public init(contentsOf path: String) throws(StyleError) {
-        try self.init(yaml: try readYAMLFile(path, what: "stylesheet"), file: path)
+        try self.init(yaml: try readYAMLFile(path, what: "stylesheet"), file: yamlFileName(path))
     }
 
     /// Parses a `styles:` mapping node (shared with templates).

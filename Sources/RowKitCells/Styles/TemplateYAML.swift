@@ -1,4 +1,5 @@
 import Foundation
+import RowKitIO
 import RowKitText
 import Yams
 
@@ -118,7 +119,7 @@ struct TemplateBuilder {
         let name = try reader.string(node, path, expected: "a style name")
         guard let style = sheet.styles[name] else {
             let detail = hasSheet ? "" : " (no stylesheet: give one with 'stylesheet:' or --stylesheet)"
-            throw reader.error(.unknownStyle, at: node, path, "unknown style '\(name)'\(detail)",
+            throw reader.error(.unknownStyle, at: node, path, "unknown style '\(shortenedForMessage(name))'\(detail)",
                                suggestion: didYouMean(name, among: sheet.names))
         }
         return (name, style)

@@ -2,6 +2,7 @@
 // that bounds a document's size after alias expansion before Yams composes it.
 import CYaml
 import RowKitIO
+import Yams
 
 /// Limits on YAML templates and stylesheets, checked before the document is composed, so a
 /// small hostile file (an alias chain that expands to a billion nodes, ten thousand nested
@@ -19,7 +20,8 @@ public enum YAMLLimits {
     /// `.limitExceeded` error at the node that crosses a limit. Also finds a mapping key written
     /// twice (by its text, as the readers compare keys) and reports it where it is repeated,
     /// with its key path and the first place (Yams reports the first place only, without a path,
-    /// and takes `1` and `"1"` as different keys). A syntax error stops the pass quietly:
+    /// and takes `1` and `"1"` as different keys), and an explicit tag the readers cannot honour
+    /// (`tagProblem(_:on:)`; Yams keeps no record of which tags were written). A syntax error stops the pass quietly:
     /// composing the document reports it with Yams's own message.
     static func check(_ yaml: String, file: String) throws(StyleError) {
         var bytes = Array(yaml.utf8)
@@ -43,6 +45,10 @@ public enum YAMLLimits {
             func fail(_ event: yaml_event_t, _ message: String) {
                 failure = StyleError(kind: .limitExceeded, file: file, line: Int(event.start_mark.line) + 1,
                                      column: Int(event.start_mark.column) + 1, keyPath: "", message: message)
+            }
+            func failTag(_ event: yaml_event_t, _ path: String, _ message: String) {
+                failure = StyleError(kind: .wrongType, file: file, line: Int(event.start_mark.line) + 1,
+                                     column: Int(event.start_mark.column) + 1, keyPath: path, message: message)
             }
             func add(_ size: Int) {
                 total += size
@@ -98,8 +104,11 @@ public enum YAMLLimits {
                     add(1)
                     let scalar = event.data.scalar
                     let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: Int(scalar.length)), as: UTF8.self)
-                    _ = start(event, keyText: text)
+                    let path = start(event, keyText: text)
                     if let name = anchor(scalar.anchor) { anchors[name] = 1; anchoredScalars[name] = text }
+                    if let tag = anchor(scalar.tag), let problem = tagProblem(tag, on: .scalar(text)) {
+                        failTag(event, path, problem)
+                    }
                 case YAML_ALIAS_EVENT:
                     let name = anchor(event.data.alias.anchor)
                     _ = start(event, keyText: name.flatMap { anchoredScalars[$0] })
@@ -110,6 +119,10 @@ public enum YAMLLimits {
                     let name = isMapping ? anchor(event.data.mapping_start.anchor) : anchor(event.data.sequence_start.anchor)
                     let path = start(event, keyText: nil)
                     open.append(OpenCollection(anchor: name, size: 1, isMapping: isMapping, path: path))
+                    let tag = isMapping ? anchor(event.data.mapping_start.tag) : anchor(event.data.sequence_start.tag)
+                    if let tag, let problem = tagProblem(tag, on: isMapping ? .mapping : .sequence) {
+                        failTag(event, path, problem)
+                    }
                     if open.count > maximumDepth {
                         fail(event, "lists and mappings nested deeper than \(maximumDepth) levels (the limit for YAML files)")
                     }
@@ -129,6 +142,38 @@ public enum YAMLLimits {
         if let failure { throw failure }
     }
 
+    /// What a node written with an explicit tag is, for `tagProblem(_:on:)`.
+    enum TaggedNode {
+        case scalar(String), sequence, mapping
+    }
+
+    /// Why an explicit YAML tag cannot be used, or nil when it can. The readers take plain
+    /// values, so only the core schema's tags that agree with the node are accepted (`!!str`
+    /// on any scalar, `!!int 5`, `!!float 1`, `!!bool true`, `!!null ~`, `!!seq` on a list,
+    /// `!!map` on a mapping, and `!`). Before, every other tag was dropped silently:
+    /// `layout: !custom {…}` loaded, `name: !!binary aGk=` named the template "aGk=", and
+    /// `inset: !!int abc` said "expected a number, got number abc".
+    static func tagProblem(_ tag: String, on node: TaggedNode) -> String? {
+        if tag == "!" { return nil }
+        let core = "tag:yaml.org,2002:"
+        let name = tag.hasPrefix(core) ? String(tag.dropFirst(core.count)) : nil
+        let written = name.map { "!!" + $0 } ?? tag
+        switch (node, name) {
+        case (.sequence, "seq"), (.mapping, "map"), (.scalar, "str"):
+            return nil
+        case (.scalar(let text), "int"), (.scalar(let text), "float"), (.scalar(let text), "bool"), (.scalar(let text), "null"):
+            let resolved = Resolver.default.resolveTag(of: Node(text)).rawValue
+            let fits = resolved == tag || (name == "float" && resolved == core + "int")
+            return fits ? nil : "'\(text)' is not a valid \(written) value"
+        case (_, "seq"), (_, "map"), (_, "str"), (_, "int"), (_, "float"), (_, "bool"), (_, "null"):
+            let what = switch node { case .scalar: "a single value"; case .sequence: "a list"; case .mapping: "a mapping" }
+            return "the tag '\(written)' does not fit \(what)"
+        default:
+            return "the tag '\(written)' is not supported: templates and stylesheets take plain strings, numbers, "
+                + "booleans, lists and mappings (remove the tag)"
+        }
+    }
+
     /// A list or mapping whose end event has not come yet, during `check`.
     private struct OpenCollection {
         var anchor: String?
@@ -146,6 +191,12 @@ public enum YAMLLimits {
         /// A list's items so far.
         var items = 0
     }
+}
+
+/// The name errors give a YAML file read from `path`: `stdin` for standard input (`-`), as
+/// every other input names it (a stylesheet read from it was reported as "-:1:2: …").
+func yamlFileName(_ path: String) -> String {
+    path == InputFile.standardInputPath ? "stdin" : path
 }
 
 /// Reads a YAML template or stylesheet through RowKit's one input path: a missing file, a

@@ -31,8 +31,34 @@ struct CairoContext {
 
     /// Intersects the clip with `rect`.
     func clip(to rect: Rect) {
-        cairo_rectangle(raw, rect.x, rect.y, rect.width, rect.height)
+        if let r = drawable(rect.x, rect.y, rect.width, rect.height, margin: 1) {
+            cairo_rectangle(raw, r.x, r.y, r.width, r.height)
+        } else {
+            cairo_rectangle(raw, 0, 0, 0, 0)
+        }
         cairo_clip(raw)
+    }
+
+    /// How far (px) a path may reach past the clip before ``drawable(_:_:_:_:margin:)`` cuts it.
+    static let farReach = Double(1 << 20)
+
+    /// The rectangle to give cairo for (`x`, `y`, `width`, `height`): itself when it stays within
+    /// ``farReach`` of the clip; else cut to the clip widened by `margin` on each side (nil when
+    /// nothing of it is left). cairo keeps path coordinates in 24.8 fixed point (±8,388,608 px):
+    /// a row millions of pixels tall drawn at an offset would wrap around and paint the wrong
+    /// places. An edge moved lies `margin` outside the clip, so what is drawn is the same (a
+    /// rounded corner or a stroke of that edge stays out of sight when `margin` exceeds the
+    /// radius and the line width).
+    func drawable(_ x: Double, _ y: Double, _ width: Double, _ height: Double, margin: Double) -> Rect? {
+        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+        cairo_clip_extents(raw, &x0, &y0, &x1, &y1)
+        let left = min(x, x + width), right = max(x, x + width), top = min(y, y + height), bottom = max(y, y + height)
+        let far = Self.farReach
+        guard left.isFinite, right.isFinite, top.isFinite, bottom.isFinite else { return nil }
+        if left >= x0 - far && right <= x1 + far && top >= y0 - far && bottom <= y1 + far { return Rect(x: x, y: y, width: width, height: height) }
+        let l = max(left, x0 - margin), r = min(right, x1 + margin), t = max(top, y0 - margin), b = min(bottom, y1 + margin)
+        guard l < r, t < b else { return nil }
+        return Rect(x: l, y: t, width: r - l, height: b - t)
     }
 
     /// Intersects the clip with the current path (and clears the path).
@@ -75,9 +101,38 @@ struct CairoContext {
         cairo_restore(raw)
     }
 
+    /// Whether `rect` reaches more than ``farReach`` past the clip (cairo could not take it as a path).
+    func reachesFar(_ rect: Rect) -> Bool {
+        guard let r = drawable(rect.x, rect.y, rect.width, rect.height, margin: 1) else { return true }
+        return r.x != rect.x || r.y != rect.y || r.width != rect.width || r.height != rect.height
+    }
+
+    /// Paints `image` scaled into `rect`, as ``paint(_:)`` after a translation to `rect`'s
+    /// corner and a scale does, with no path in the image's space: for a `rect` that
+    /// ``reachesFar(_:)``; only its part near the clip is painted.
+    func paint(_ image: CairoImage, into rect: Rect) {
+        guard rect.width > 0, rect.height > 0, let visible = drawable(rect.x, rect.y, rect.width, rect.height, margin: 1) else { return }
+        cairo_save(raw)
+        cairo_rectangle(raw, visible.x, visible.y, visible.width, visible.height)
+        cairo_clip(raw)
+        cairo_set_source_surface(raw, image.surface, 0, 0)
+        var matrix = cairo_matrix_t()
+        cairo_matrix_init_scale(&matrix, Double(image.width) / rect.width, Double(image.height) / rect.height)
+        cairo_matrix_translate(&matrix, -rect.x, -rect.y)
+        cairo_pattern_set_matrix(cairo_get_source(raw), &matrix)
+        cairo_pattern_set_filter(cairo_get_source(raw), CAIRO_FILTER_GOOD)
+        cairo_pattern_set_extend(cairo_get_source(raw), CAIRO_EXTEND_PAD)
+        cairo_paint(raw)
+        cairo_restore(raw)
+    }
+
     // MARK: paths
 
-    func rectangle(_ x: Double, _ y: Double, _ width: Double, _ height: Double) { cairo_rectangle(raw, x, y, width, height) }
+    /// Adds a rectangle (cut to what can show when it reaches far past the clip: ``drawable(_:_:_:_:margin:)``).
+    func rectangle(_ x: Double, _ y: Double, _ width: Double, _ height: Double) {
+        guard let r = drawable(x, y, width, height, margin: 1024) else { return }
+        cairo_rectangle(raw, r.x, r.y, r.width, r.height)
+    }
     func move(to x: Double, _ y: Double) { cairo_move_to(raw, x, y) }
     func line(to x: Double, _ y: Double) { cairo_line_to(raw, x, y) }
     func arc(_ x: Double, _ y: Double, radius: Double, from a0: Double = 0, to a1: Double = 2 * .pi) { cairo_arc(raw, x, y, radius, a0, a1) }
@@ -86,7 +141,11 @@ struct CairoContext {
 
     /// Adds a rectangle with corners rounded to `radius` (at most half a side).
     func roundedRectangle(_ x: Double, _ y: Double, _ w: Double, _ h: Double, radius: Double) {
-        let r = min(radius, w / 2, h / 2)
+        let r0 = min(radius, w / 2, h / 2)
+        // Cut when it reaches far past the clip: the moved edges and their corners lie out of sight.
+        guard let cut = drawable(x, y, w, h, margin: max(0, r0) + 1024) else { return }
+        let (x, y, w, h) = (cut.x, cut.y, cut.width, cut.height)
+        let r = min(r0, w / 2, h / 2)
         guard r > 0 else { cairo_rectangle(raw, x, y, w, h); return }
         cairo_new_sub_path(raw)
         cairo_arc(raw, x + w - r, y + r, r, -.pi / 2, 0)

@@ -104,7 +104,8 @@ public final class BufferedInput {
         }
     }
 
-    /// Skips a byte order mark at the very start of the input.
+    /// Skips a byte order mark at the very start of the input; a UTF-16 or UTF-32 one is an
+    /// error that names the encoding (it was "binary data (a NUL byte)").
     func skipByteOrderMark() throws(InputError) {
         guard !checkedByteOrderMark else { return }
         checkedByteOrderMark = true
@@ -112,6 +113,13 @@ public final class BufferedInput {
         if end - start >= 3, storage[start] == 0xEF, storage[start + 1] == 0xBB, storage[start + 2] == 0xBF {
             start += 3
             consumedBytes += 3
+        } else if end - start >= 2, [0x00, 0xFE, 0xFF].contains(storage[start]) {
+            // Never the start of UTF-8 text, so waiting for a fourth byte (UTF-16 or UTF-32?)
+            // cannot hold back the answer to a short first line typed at a terminal.
+            while end - start < 4, try fillMore() {}
+            if let problem = otherEncodingProblem(Array(storage[start..<min(end, start + 4)])) {
+                throw InputError(.malformed, source: name, position: .start, message: problem)
+            }
         }
     }
 

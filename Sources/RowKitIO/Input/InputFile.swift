@@ -119,6 +119,9 @@ public final class InputFile {
     public func readText(limit: Int, what: String = "input") throws(InputError) -> String {
         let bytes = try readAll(limit: limit, what: what)
         if let text = String(validating: bytes, as: UTF8.self) { return text }
+        if let problem = otherEncodingProblem(Array(bytes.prefix(4))) {
+            throw InputError(.malformed, source: name, position: .start, message: problem)
+        }
         throw InputError(source: name, position: firstInvalidUTF8(in: bytes), message: "not valid UTF-8 text")
     }
 
@@ -147,6 +150,21 @@ public func checkReadableFile(_ path: String, limit: Int, what: String) throws(I
         throw InputError(.unreadable, source: path, message: "\(what) is not a regular file")
     }
     if size > limit { throw file.tooLarge(limit, what) }
+}
+
+/// What is wrong with a text that starts with `bytes` (its first four bytes or fewer) when they
+/// are a UTF-16 or UTF-32 byte order mark: such a file is read as UTF-8 and fails with a
+/// confusing error (a NUL byte, bad UTF-8 at 1:1). Nil for any other start.
+func otherEncodingProblem(_ bytes: [UInt8]) -> String? {
+    let encoding: String
+    if bytes.starts(with: [0xFF, 0xFE, 0, 0]) { encoding = "UTF-32 (little-endian)" }
+    else if bytes.starts(with: [0, 0, 0xFE, 0xFF]) { encoding = "UTF-32 (big-endian)" }
+    else if bytes.starts(with: [0xFF, 0xFE]) { encoding = "UTF-16 (little-endian)" }
+    else if bytes.starts(with: [0xFE, 0xFF]) { encoding = "UTF-16 (big-endian)" }
+    else { return nil }
+    let mark = bytes.prefix(encoding.hasPrefix("UTF-32") ? 4 : 2).map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined(separator: " ")
+    return "the text is \(encoding) (it starts with the byte order mark \(mark)); RowKit reads UTF-8: "
+        + "convert it first, e.g. with iconv -f \(encoding.prefix(6)) -t UTF-8"
 }
 
 /// The line and column of the first byte that is not valid UTF-8 (nil when all are valid).

@@ -81,6 +81,58 @@ public final class JSONReader {
         }
     }
 
+    /// Skips one value without keeping it, however long (its bytes are scanned as they stream
+    /// past, never held whole): after ``readValue()`` threw ``InputError/Kind/limitExceeded``
+    /// for an array element, reading goes on with the next one. Only the nesting and strings
+    /// are followed, so a malformed value is skipped as far as its brackets say.
+    public func skipValue() throws(InputError) {
+        try input.skipByteOrderMark()
+        var started = false, done = false, inString = false, escaped = false, isScalar = false
+        var depth = 0
+        while !done {
+            var position = input.position
+            let consumed: Int = input.withWindow { bytes, _ in
+                var i = 0
+                scan: while i < bytes.count {
+                    let byte = bytes[i]
+                    if !started {
+                        switch byte {
+                        case 0x20, 0x09, 0x0D, 0x0A: break
+                        case UInt8(ascii: "{"), UInt8(ascii: "["): started = true; depth = 1
+                        case UInt8(ascii: "\""): started = true; inString = true
+                        default: started = true; isScalar = true
+                        }
+                    } else if inString {
+                        if escaped { escaped = false }
+                        else if byte == UInt8(ascii: "\\") { escaped = true }
+                        else if byte == UInt8(ascii: "\"") { inString = false; if depth == 0 { done = true } }
+                    } else if isScalar {
+                        // A number or literal ends before a delimiter, which is not consumed.
+                        if [0x20, 0x09, 0x0D, 0x0A, UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}")].contains(byte) { done = true; break scan }
+                    } else {
+                        switch byte {
+                        case UInt8(ascii: "\""): inString = true
+                        case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                        case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1; if depth == 0 { done = true }
+                        default: break
+                        }
+                    }
+                    if byte == 0x0A { position = TextPosition(line: position.line + 1, column: 1) }
+                    else if byte & 0xC0 != 0x80 { position.column += 1 }
+                    i += 1
+                    if done { break }
+                }
+                return i
+            }
+            input.commit(consumed, position: position)
+            if done { return }
+            if try input.fill() == .ended {
+                if isScalar && started { return }
+                throw InputError(source: input.name, position: input.position, message: "unexpected end of input inside a value")
+            }
+        }
+    }
+
     /// Reads `"key" :` and returns the key and where it starts.
     public func readKey() throws(InputError) -> (key: String, position: TextPosition) {
         try step { (scanner) throws(JSONScanError) in

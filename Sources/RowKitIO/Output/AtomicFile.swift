@@ -13,7 +13,7 @@ import Darwin
 /// file's descriptor is never 0, 1 or 2 (so a closed standard stream can never receive it). A
 /// target that is a symbolic link is resolved: the file it points to is replaced, or created
 /// when the link is dangling (the link stays). A new file gets mode 0666 less the umask; a
-/// replaced file keeps its mode. The temporary name fits in 255 bytes whatever the target's.
+/// replaced file keeps its mode, and a file the user may not write (read-only) is refused. The temporary name fits in 255 bytes whatever the target's.
 ///
 /// Not thread-safe.
 public final class AtomicFile {
@@ -62,6 +62,12 @@ public final class AtomicFile {
             if exists {
                 switch info.st_mode & S_IFMT {
                 case S_IFREG:
+                    // Renaming over a file needs only its folder's permission, so a file made
+                    // read-only (chmod a-w) was replaced all the same; refuse as writing it would.
+                    if access(target, W_OK) != 0, case let code = errno, code == EACCES || code == EPERM || code == EROFS {
+                        throw OutputError(target: path, message: "cannot write: \(systemErrorText(code)) (the file is read-only; "
+                                          + "make it writable or choose another output file)", code: code)
+                    }
                     mode = info.st_mode & 0o7777
                     keepMode = true
                 case S_IFDIR: throw OutputError(target: path, message: "cannot write: it is a directory")

@@ -122,6 +122,20 @@ public final class OutputWriter {
     }
 }
 
+/// `text` as a message quotes a value read from an input (a key, a name, an id): on one line
+/// and at most `limit` characters, then `…`. A hostile input's 16 MiB key or a text file's whole
+/// content would otherwise be the message.
+public func shortenedForMessage(_ text: String, limit: Int = 60) -> String {
+    var result = ""
+    var count = 0
+    for character in text {
+        if count == limit { return result + "…" }
+        result += character == "\n" || character == "\r\n" ? "\\n" : String(character)
+        count += 1
+    }
+    return result
+}
+
 /// Messages for the user on standard error: `rowkit heights: rows.jsonl:7: …`.
 ///
 /// Each message is one `write` (so lines from several threads never interleave). A message

@@ -1096,4 +1096,10 @@ extension TextMetrics {
     package func copyBlock(hotTo hot: UnsafeMutableRawPointer, coldTo cold: UnsafeMutableRawPointer) {
         _ = withView { $0.copy(hotTo: hot, coldTo: cold) }
     }
+
+    /// ``copyBlock(hotTo:coldTo:)`` of the block at `base` (one written by
+    /// `TextMetrics.Blocks`).
+    package static func copyBlock(at base: UnsafeRawPointer, hotTo hot: UnsafeMutableRawPointer, coldTo cold: UnsafeMutableRawPointer) {
+        MetricsBlock.View(base).copy(hotTo: hot, coldTo: cold)
+    }
 }

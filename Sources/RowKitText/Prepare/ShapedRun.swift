@@ -143,11 +143,26 @@ package final class ShapedRun: Sendable {
     }
 }
 
+/// ThreadSanitizer's happens-before annotations, when the process runs under it (the shape
+/// cache's shards annotate their lock with them).
+private struct ShapeCacheSanitizerHooks: Sendable {
+    typealias Hook = @convention(c) (UnsafeMutableRawPointer?) -> Void
+    let acquire: Hook
+    let release: Hook
+
+    static let shared: ShapeCacheSanitizerHooks? = {
+        let handle = dlopen(nil, RTLD_NOW)
+        guard let acquire = dlsym(handle, "__tsan_acquire"), let release = dlsym(handle, "__tsan_release") else { return nil }
+        return ShapeCacheSanitizerHooks(acquire: unsafeBitCast(acquire, to: Hook.self), release: unsafeBitCast(release, to: Hook.self))
+    }()
+}
+
 /// A bounded, thread-safe cache of shaped runs keyed by font, direction and text.
 ///
 /// Two generations approximate LRU at O(1): lookups hit the young generation, then the old one
 /// (copying the entry into the young one); when the young generation is full it becomes the old
-/// one and the old one is dropped. At most `2 × capacity` runs are held.
+/// one and the old one is dropped. At most `2 × capacity` runs are held. Once a generation has
+/// filled, a missed run is stored on its second miss only.
 public final class ShapeCache: Sendable {
     /// What a run is shaped from. Runs of up to 12 UTF-16 units without half-width positions,
     /// shaping context or context script (nearly every word) keep their text inline; longer ones
@@ -240,22 +255,36 @@ public final class ShapeCache: Sendable {
     }
 
     /// One generation: open addressing with linear probing over slots that hold the key
-    /// itself (a long key's text in `longText`), at most half full.
-    fileprivate struct Table {
+    /// itself (a long key's text in `longText`), at most half full. Its slots are made once, for
+    /// the generation's whole capacity, on the first insert: a table never grows, so no insert
+    /// (made under the shard's lock) rehashes and frees. Sendable by ownership: a table belongs
+    /// to one shard's lock until a rotation swaps it out, then to the thread that destroys it.
+    fileprivate struct Table: @unchecked Sendable {
         struct Slot {
             var mixed: UInt64
             /// ``Key``'s `meta`; for a long key, `word0` is where its text starts in `longText`
             /// and `word1` its length.
             var meta: UInt64
             var word0: UInt64, word1: UInt64, word2: UInt64
-            /// nil: an empty slot. Retained by the table.
+            /// nil: an empty slot (all bits zero: `calloc` makes empty slots). Retained by the table.
             var run: Unmanaged<ShapedRun>?
         }
 
         private(set) var slots: UnsafeMutablePointer<Slot>?
-        private var mask = -1
+        /// Entries the table may hold: its slots are the next power of two at least twice that.
+        let capacity: Int
+        private let mask: Int
         private(set) var count = 0
         private var longText = RawBuffer<UInt16>()
+
+        init(capacity: Int) {
+            self.capacity = max(1, capacity)
+            var slotCount = 16
+            while slotCount < 2 * self.capacity { slotCount *= 2 }
+            mask = slotCount - 1
+        }
+
+        var isFull: Bool { count >= capacity }
 
         /// The run stored for `key`, if any.
         @inline(__always)
@@ -279,9 +308,12 @@ public final class ShapeCache: Sendable {
             return memcmp(longText.base! + Int(slot.word0), base, 2 * key.long.count) == 0
         }
 
-        /// Stores `run` for `key` (not in the table yet), growing the slots to stay half empty.
+        /// Stores `run` for `key` (not in the table yet; the table not full).
         mutating func insert(_ key: Key, _ run: ShapedRun) {
-            if 2 * (count + 1) > mask + 1 { grow() }
+            if slots == nil {
+                // Zeroed pages from the allocator, touched as slots fill.
+                slots = calloc(mask + 1, MemoryLayout<Slot>.stride)!.bindMemory(to: Slot.self, capacity: mask + 1)
+            }
             var slot = Slot(mixed: key.mixed, meta: key.meta, word0: key.word0, word1: key.word1, word2: key.word2,
                             run: .passRetained(run))
             if key.meta & Key.longBit != 0 {
@@ -289,68 +321,120 @@ public final class ShapeCache: Sendable {
                 slot.word1 = UInt64(key.long.count)
                 if let base = key.long.baseAddress { longText.append(from: base, count: key.long.count) }
             }
-            place(slot)
-            count += 1
-        }
-
-        private mutating func place(_ slot: Slot) {
             var i = Int(truncatingIfNeeded: slot.mixed) & mask
             while slots![i].run != nil { i = (i + 1) & mask }
             slots![i] = slot
-        }
-
-        private mutating func grow() {
-            let old = slots, oldCount = mask + 1
-            let newCount = max(16, 2 * oldCount)
-            let new = UnsafeMutablePointer<Slot>.allocate(capacity: newCount)
-            new.initialize(repeating: Slot(mixed: 0, meta: 0, word0: 0, word1: 0, word2: 0, run: nil), count: newCount)
-            slots = new
-            mask = newCount - 1
-            if let old {
-                for i in 0..<oldCount where old[i].run != nil { place(old[i]) }
-                old.deallocate()
-            }
+            count += 1
         }
 
         /// Releases every run and frees the memory.
         mutating func destroy() {
             if let slots {
                 for i in 0...mask { slots[i].run?.release() }
-                slots.deallocate()
+                free(slots)
             }
             slots = nil
-            mask = -1
             count = 0
             longText.deallocate()
         }
     }
 
+    /// Fingerprints of runs missed and not stored, one per slot (a doorkeeper, as in TinyLFU and
+    /// the word cache): once a shard's young generation has filled, a run is stored on its
+    /// second miss only, so that runs met once (a list's long tail: invented words, numbers,
+    /// rare punctuation and capital variants) do not fill the young generation and push out the
+    /// runs that come back. Its slots are made on the first use. Sendable by ownership, as
+    /// `Table`.
+    fileprivate struct Doorkeeper: @unchecked Sendable {
+        private var fingerprints: UnsafeMutablePointer<UInt32>?
+        private let mask: Int
+
+        /// A doorkeeper of the next power of two at least `slots` (16 or more).
+        init(slots: Int) {
+            var count = 16
+            while count < slots { count *= 2 }
+            mask = count - 1
+        }
+
+        /// Whether `key`'s fingerprint is in its slot (a miss since another key took the slot);
+        /// if not, puts it there.
+        @inline(__always)
+        mutating func admits(_ key: Key) -> Bool {
+            if fingerprints == nil {
+                fingerprints = calloc(mask + 1, MemoryLayout<UInt32>.stride)!.bindMemory(to: UInt32.self, capacity: mask + 1)
+            }
+            // The shard came from bits 40–43 and the table slot from the low bits.
+            let slot = Int(truncatingIfNeeded: key.mixed >> 44) & mask
+            let fingerprint = UInt32(truncatingIfNeeded: key.mixed) | 1
+            if fingerprints![slot] == fingerprint { return true }
+            fingerprints![slot] = fingerprint
+            return false
+        }
+
+        mutating func destroy() {
+            free(fingerprints)
+            fingerprints = nil
+        }
+    }
+
     private struct Generations {
-        var young = Table()
-        var old = Table()
+        var young: Table
+        var old: Table
+        /// Whether the young generation has filled once (the doorkeeper is in use from then on).
+        var hasOld = false
+        var doorkeeper: Doorkeeper
         var hits = 0, misses = 0
+
+        /// Generations of `capacity` runs, with a doorkeeper of as many slots.
+        init(capacity: Int) {
+            young = Table(capacity: capacity)
+            old = Table(capacity: capacity)
+            doorkeeper = Doorkeeper(slots: capacity)
+        }
+
+        mutating func destroy() {
+            young.destroy()
+            old.destroy()
+            doorkeeper.destroy()
+        }
     }
 
     /// One lock and two generations; keys are spread over several shards so that threads
     /// preparing texts in parallel rarely wait for each other.
+    ///
+    /// ThreadSanitizer does not see the futex inside `Mutex` on Linux; under it (only there: the
+    /// hooks are looked up once and absent otherwise) each hold is annotated as an acquire and a
+    /// release on the shard's address, as the list engine's `StateLock` does, so that TSan
+    /// checks the cache instead of reporting every access made under the lock.
     private final class Shard: Sendable {
-        let generations = Mutex(Generations())
+        private let generations: Mutex<Generations>
+        private let hooks = ShapeCacheSanitizerHooks.shared
+
+        init(capacity: Int) { generations = Mutex(Generations(capacity: capacity)) }
+
+        /// Runs `body` with the generations, the lock held.
+        @inline(__always)
+        func withLock<Result>(_ body: (inout sending Generations) -> sending Result) -> sending Result {
+            generations.withLock { g -> sending Result in
+                guard let hooks else { return body(&g) }
+                let address = Unmanaged.passUnretained(self).toOpaque()
+                hooks.acquire(address)
+                defer { hooks.release(address) }
+                return body(&g)
+            }
+        }
 
         deinit {
-            generations.withLock { g in
-                g.young.destroy()
-                g.old.destroy()
-            }
+            withLock { g in g.destroy() }
         }
     }
 
     /// The process-wide cache used by ``PreparedText`` unless another is given.
-    public static let shared = ShapeCache(capacity: 50_000)
+    public static let shared = ShapeCache(capacity: 65_536)
 
     /// Runs per generation, over all shards.
     public let capacity: Int
     private let shards: [Shard]
-    private let shardCapacity: Int
     /// Bumped by ``removeAll()``: each thread's word cache (WordCache.swift), which remembers
     /// what texts prepared through this cache looked like, empties itself when it changes.
     private let clearCount = Atomic<UInt64>(0)
@@ -360,8 +444,8 @@ public final class ShapeCache: Sendable {
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
         let count = capacity >= 1024 ? 16 : 1
-        self.shards = (0..<count).map { _ in Shard() }
-        self.shardCapacity = max(1, self.capacity / count)
+        let shardCapacity = max(1, self.capacity / count)
+        self.shards = (0..<count).map { _ in Shard(capacity: shardCapacity) }
     }
 
     @inline(__always) private func shard(_ key: Key) -> Shard {
@@ -369,41 +453,51 @@ public final class ShapeCache: Sendable {
     }
 
     func run(for key: Key) -> ShapedRun? {
-        shard(key).generations.withLock { g in
-            if let run = g.young.find(key) { g.hits += 1; return run }
+        var (run, dropped) = shard(key).withLock { g -> (ShapedRun?, Table?) in
+            if let run = g.young.find(key) { g.hits += 1; return (run, nil) }
             if let run = g.old.find(key) {
                 // Copy (not move) into the young generation: the old one is dropped whole later.
                 g.hits += 1
-                insert(key, run, into: &g)
-                return run
+                return (run, Self.insert(key, run, into: &g))
             }
             g.misses += 1
-            return nil
+            return (nil, nil)
         }
+        dropped?.destroy()
+        return run
     }
 
     func store(_ run: ShapedRun, for key: Key) {
-        shard(key).generations.withLock { g in
+        var dropped = shard(key).withLock { g -> Table? in
             // Another thread may have stored the same run meanwhile.
-            guard g.young.find(key) == nil else { return }
-            insert(key, run, into: &g)
+            guard g.young.find(key) == nil else { return nil }
+            // After the first rotation, only a run missed before (`Doorkeeper`).
+            if g.hasOld && !g.doorkeeper.admits(key) { return nil }
+            return Self.insert(key, run, into: &g)
         }
+        dropped?.destroy()
     }
 
-    private func insert(_ key: Key, _ run: ShapedRun, into g: inout Generations) {
-        if g.young.count >= shardCapacity {
-            g.old.destroy()
+    /// Inserts into the young generation; when it is full, it becomes the old one first and
+    /// the old one is returned, for the caller to destroy after unlocking (releasing a
+    /// generation's runs, thousands of frees, would hold the shard's lock for a millisecond).
+    private static func insert(_ key: Key, _ run: ShapedRun, into g: inout Generations) -> Table? {
+        var dropped: Table?
+        if g.young.isFull {
+            dropped = g.old
             g.old = g.young
-            g.young = Table()
+            g.young = Table(capacity: g.old.capacity)
+            g.hasOld = true
         }
         g.young.insert(key, run)
+        return dropped
     }
 
     /// Number of runs held and the hit/miss counts so far.
     public var statistics: (runs: Int, hits: Int, misses: Int) {
         var total = (runs: 0, hits: 0, misses: 0)
         for shard in shards {
-            shard.generations.withLock { g in
+            shard.withLock { g in
                 total.runs += g.young.count + g.old.count
                 total.hits += g.hits
                 total.misses += g.misses
@@ -416,11 +510,12 @@ public final class ShapeCache: Sendable {
     /// cache (the next texts are prepared from scratch).
     public func removeAll() {
         for shard in shards {
-            shard.generations.withLock { g in
-                g.young.destroy()
-                g.old.destroy()
-                g = Generations()
+            var dropped = shard.withLock { g -> Generations in
+                let dropped = g
+                g = Generations(capacity: g.young.capacity)
+                return dropped
             }
+            dropped.destroy()
         }
         clearCount.add(1, ordering: .releasing)
     }

@@ -37,6 +37,51 @@ public struct TextMetrics: Sendable {
         }
     }
 
+    /// Measuring forms written one after another into memory reused from call to call on a
+    /// thread (``withBlocks(_:)``), to be packed into one allocation — a list's row of several
+    /// texts — without a heap block per text.
+    package struct Blocks: ~Copyable {
+        fileprivate var buffer: RawBuffer<UInt64>
+
+        /// Prepares `text` as ``TextMetrics/init(_:style:fonts:cache:)`` does and writes its
+        /// measuring form after the ones before; returns where it starts (for ``base(_:)``).
+        /// Throws as the initializer does.
+        package mutating func append(_ text: String, style: TextStyle, fonts: FontLibrary, cache: ShapeCache) throws(TextError) -> Int {
+            try Preparation.prepare(text, style: style, fonts: fonts, cache: cache, keepRuns: false) { _, input, planner in
+                planner.plan(input)
+                let start = buffer.count
+                // Zeroed, as a heap block is: the writer leaves padding alone.
+                let words = (planner.byteCount + 7) / 8
+                buffer.append(repeating: 0, count: max(1, words))
+                planner.write(input, to: UnsafeMutableRawPointer(buffer.base! + start))
+                return start
+            }
+        }
+
+        /// The measuring form appended at `start`: valid until the next append or the end of
+        /// ``TextMetrics/withBlocks(_:)``.
+        package func base(_ start: Int) -> UnsafeRawPointer { UnsafeRawPointer(buffer.base! + start) }
+    }
+
+    /// Calls `body` with this thread's ``Blocks``, empty (a nested call gets memory of its own).
+    package static func withBlocks<R, E: Error>(_ body: (inout Blocks) throws(E) -> R) throws(E) -> R {
+        let scratch = PrepareScratch.current
+        guard !scratch.blocksInUse else {
+            var blocks = Blocks(buffer: RawBuffer())
+            defer { blocks.buffer.deallocate() }
+            return try body(&blocks)
+        }
+        scratch.blocksInUse = true
+        var blocks = Blocks(buffer: scratch.blocks)
+        scratch.blocks = RawBuffer()
+        defer {
+            blocks.buffer.removeAll()
+            scratch.blocks = blocks.buffer
+            scratch.blocksInUse = false
+        }
+        return try body(&blocks)
+    }
+
     /// A copy of the block `view` reads.
     init(copying view: MetricsBlock.View) {
         let bytes = view.byteCount
