@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "RowKitIO"),
 
         // Text engine: prepare once (ICU, fontconfig, HarfBuzz), layout at any width.
-        .target(name: "RowKitText", dependencies: ["CICU", "CHarfBuzz", "CFontconfig"]),
+        .target(name: "RowKitText", dependencies: ["CICU", "CHarfBuzz", "CFontconfig", "CPrefetch"]),
         // Cells: declarative layouts bound to row data, stylesheets, the classic cells.
         .target(name: "RowKitCells", dependencies: ["RowKitText", "RowKitIO", .product(name: "Yams", package: "Yams")]),
         // List engine: exact heights and offsets for any number of rows, reuse, updates —
