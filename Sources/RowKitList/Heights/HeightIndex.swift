@@ -229,33 +229,27 @@ package struct HeightIndex: Sendable {
         return min(rowsBefore + blocks[b].count, count - 1)
     }
 
-    /// Inserts rows with these heights before row `row` (`row == count` appends).
+    /// Inserts rows with these heights before row `row` (`row == count` appends): O(log n) while
+    /// they fit in the row's block, else one splice of that block, O(blocks + rows).
     package mutating func insert(_ heights: [Double], at row: Int) {
         precondition(row >= 0 && row <= count, "insert position \(row) out of 0...\(count)")
         guard !heights.isEmpty else { return }
-        if heights.count > Self.maximumBlock || blocks.isEmpty {
-            // Large insert: splice and rebuild, O(n).
-            var all = allUnits()
-            all.insert(contentsOf: heights.map(Self.units), at: row)
-            self = HeightIndex(units: all)
+        if blocks.isEmpty {
+            self = HeightIndex(units: heights.map(Self.units))
             return
         }
         let (b, i) = row == count ? (blocks.count - 1, blocks[blocks.count - 1].count) : locate(row)
+        if blocks[b].count + heights.count > Self.maximumBlock {
+            splice(heights, intoBlock: b, at: i)
+            return
+        }
         let units = heights.map(Self.units)
         blocks[b].insert(contentsOf: units, at: i)
         let added = units.reduce(Int64(0)) { $0 + Int64($1) }
         count += units.count
-        if blocks[b].count > Self.maximumBlock {
-            let half = blocks[b].count / 2
-            let tail = Array(blocks[b][half...])
-            blocks[b].removeSubrange(half...)
-            blocks.insert(tail, at: b + 1)
-            rebuild()
-        } else {
-            heightSums[b] += added
-            blockHeights.add(added, at: b)
-            blockCounts.add(Int64(units.count), at: b)
-        }
+        heightSums[b] += added
+        blockHeights.add(added, at: b)
+        blockCounts.add(Int64(units.count), at: b)
     }
 
     /// Removes row `row`; returns its height.
@@ -266,7 +260,8 @@ package struct HeightIndex: Sendable {
         count -= 1
         if blocks[b].isEmpty {
             blocks.remove(at: b)
-            rebuild()
+            heightSums.remove(at: b)
+            rebuildTrees()
         } else {
             heightSums[b] -= Int64(removed)
             blockHeights.add(-Int64(removed), at: b)
@@ -303,6 +298,49 @@ package struct HeightIndex: Sendable {
     }
 
     private func allUnits() -> [Int32] { blocks.flatMap { $0 } }
+
+    /// Inserts `heights` at `i` of block `b` when the block would overflow: the block and the
+    /// new rows become blocks half full, and only their sums are computed, so inserting many
+    /// rows costs O(blocks + rows) (a block split once summed every row of the list).
+    private mutating func splice(_ heights: [Double], intoBlock b: Int, at i: Int) {
+        let old = blocks[b]
+        // Blocks of equal size, about half full: room to grow on either side.
+        let total = old.count + heights.count
+        let pieces = (total + Self.maximumBlock / 2 - 1) / (Self.maximumBlock / 2)
+        func size(_ piece: Int) -> Int { total / pieces + (piece < total % pieces ? 1 : 0) }
+        var spliced: [[Int32]] = []
+        var sums: [Int64] = []
+        spliced.reserveCapacity(pieces)
+        var chunk: [Int32] = []
+        chunk.reserveCapacity(size(0))
+        var sum: Int64 = 0
+        func close() {
+            spliced.append(chunk)
+            sums.append(sum)
+            chunk = []
+            chunk.reserveCapacity(size(0))
+            sum = 0
+        }
+        func add(_ unit: Int32) {
+            chunk.append(unit)
+            sum += Int64(unit)
+            if chunk.count == size(spliced.count) { close() }
+        }
+        for unit in old[..<i] { add(unit) }
+        for height in heights { add(Self.units(height)) }
+        for unit in old[i...] { add(unit) }
+        if !chunk.isEmpty { close() }
+        blocks.replaceSubrange(b...b, with: spliced)
+        heightSums.replaceSubrange(b...b, with: sums)
+        count += heights.count
+        rebuildTrees()
+    }
+
+    /// The trees again from the blocks' sums (O(blocks)); the sums must be right.
+    private mutating func rebuildTrees() {
+        blockHeights = FenwickTree(heightSums)
+        blockCounts = FenwickTree(blocks.map { Int64($0.count) })
+    }
 
     private mutating func rebuild() {
         heightSums = blocks.map { $0.reduce(Int64(0)) { $0 + Int64($1) } }

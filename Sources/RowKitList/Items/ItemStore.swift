@@ -196,6 +196,56 @@ struct ItemStore: Sendable {
         }
     }
 
+    /// Inserts `elements` before `index` (`index == count` appends) in one splice: the block
+    /// holding `index` and the new items become blocks half full, counted once, and the trees
+    /// are rebuilt once — O(n / block + elements), where inserting one at a time split a block
+    /// (and rebuilt the trees) every half block.
+    mutating func insert(contentsOf elements: [Element], at index: Int) {
+        precondition(index >= 0 && index <= count, "insert position \(index) out of 0...\(count)")
+        guard elements.count > 1 else {
+            if let element = elements.first { insert(element, at: index) }
+            return
+        }
+        let (b, i) = blocks.isEmpty ? (0, 0) : index == count ? (blocks.count - 1, blocks[blocks.count - 1].items.count) : locate(index)
+        let old = blocks.isEmpty ? Block([], generation: generation) : blocks[b]
+        // Blocks of equal size, about half full: room to grow on either side.
+        let total = old.items.count + elements.count
+        let pieces = (total + Self.maximumBlock / 2 - 1) / (Self.maximumBlock / 2)
+        func size(_ piece: Int) -> Int { total / pieces + (piece < total % pieces ? 1 : 0) }
+        var spliced: [Block] = []
+        spliced.reserveCapacity(pieces)
+        var chunk: [Element] = []
+        chunk.reserveCapacity(size(0))
+        func add(_ slice: ArraySlice<Element>) {
+            var slice = slice
+            while !slice.isEmpty {
+                let n = min(size(spliced.count) - chunk.count, slice.count)
+                chunk.append(contentsOf: slice.prefix(n))
+                slice = slice.dropFirst(n)
+                if chunk.count == size(spliced.count) {
+                    spliced.append(Block(chunk, generation: generation))
+                    chunk = []
+                    chunk.reserveCapacity(size(0))
+                }
+            }
+        }
+        add(old.items[..<i])
+        add(elements[...])
+        add(old.items[i...])
+        if !chunk.isEmpty { spliced.append(Block(chunk, generation: generation)) }
+        measuredCount -= old.measured
+        formCount -= old.forms
+        selectedCount -= old.selected
+        for block in spliced {
+            measuredCount += block.measured
+            formCount += block.forms
+            selectedCount += block.selected
+        }
+        if blocks.isEmpty { blocks = spliced } else { blocks.replaceSubrange(b...b, with: spliced) }
+        count += elements.count
+        rebuild()
+    }
+
     @discardableResult
     mutating func remove(at index: Int) -> Element {
         let (b, i) = locate(index)
