@@ -145,6 +145,46 @@ import Testing
         }
     }
 
+    /// A batch of several operations (the general plan) inserting a large section and a run of
+    /// rows: ids in the model's order, the top item where it was on screen, the new items at
+    /// their kind's estimate.
+    @Test(arguments: [61 as UInt64, 62, 63])
+    func plannedBatchInsertsRunsInOrder(seed: UInt64) throws {
+        var rng = SeededRandom(seed: seed)
+        let e = try makeEngine([ListSection(rows: Rows.uniform(600, height: 18, prefix: "a")),
+                                ListSection(header: Rows.fixed("h1", 30), rows: Rows.uniform(500, height: 25, prefix: "b"))], viewport: 500)
+        try e.measureAll()
+        var model: [[String]] = [(0..<600).map { "a\($0)" }, ["h1"] + (0..<500).map { "b\($0)" }]
+        var next = 0
+        for round in 0..<6 {
+            e.scroll(to: Double(rng.int(0...30_000)) + 0.25)
+            let top = try e.item(at: e.item(atY: e.contentOffset)!)
+            let topScreenY = try e.offset(ofItem: top.index) - e.contentOffset
+            let sectionAt = rng.int(0...model.count)
+            let section = ListSection(header: Rows.fixed("sh\(round)", 40),
+                                      rows: (0..<rng.pick([1, 700, 1_500])).map { _ in next += 1; return Rows.fixed("s\(next)", 20) })
+            let target = rng.int(0..<model.count)   // a section before the update, not the new one
+            let finalTarget = target >= sectionAt ? target + 1 : target
+            let firstRow = model[target].first.map { $0.hasPrefix("h") || $0.hasPrefix("sh") } == true ? 1 : 0
+            let rowsThere = model[target].count - firstRow
+            let at = rng.int(0...rowsThere)
+            let rows = (0..<rng.pick([2, 600])).map { _ in next += 1; return Rows.fixed("n\(next)", 15) }
+            try e.performBatchUpdates { batch in
+                batch.insertSection(section, at: sectionAt)
+                batch.insert(rows, at: path(finalTarget, at))
+            }
+            model[target].insert(contentsOf: rows.map(\.id), at: firstRow + at)
+            model.insert([section.header!.id] + section.rows.map(\.id), at: sectionAt)
+            #expect(BatchRuleTests.ids(e) == model.flatMap { $0 }, "round \(round)")
+            let topNow = try #require(e.index(ofID: top.id))
+            #expect(try e.offset(ofItem: topNow) - e.contentOffset == topScreenY, "round \(round): the top item stays put")
+            let newRow = try #require(e.index(ofID: rows[0].id))
+            #expect(try e.height(ofItem: newRow) == e.height(ofItem: e.index(ofID: section.rows[0].id)!), "new rows count with the row estimate")
+            #expect(e.unmeasuredCount == 1 + section.rows.count + rows.count)
+            try e.measureAll()
+        }
+    }
+
     @Test func bulkInsertWithDuplicateIDsThrowsTheSameErrorsAndChangesNothing() throws {
         let e = try makeEngine([ListSection(rows: BatchRuleTests.letters("abcde")), ListSection(rows: BatchRuleTests.letters("fg"))])
         let fresh = (0..<600).map { Rows.fixed("x\($0)", 10) }

@@ -51,13 +51,23 @@ extension ListState {
 
         sections.replace(with: plan.finalTable)
 
-        for (flat, insertion) in plan.insertions {
+        var next = 0
+        while next < plan.insertions.count {
+            let (flat, insertion) = plan.insertions[next]
             let entry: (item: ItemRecord, id: ID, height: Double)
             var key: StashKey?
             switch insertion {
-            case .new(let kind, let element):
-                if let row = element.row { keptRows[element.id] = row }
-                entry = (ItemRecord(kind: kind, serial: takeSerial()), element.id, estimates.estimate(for: kind))
+            case .new:
+                // A run of new items at consecutive places (a section's, or rows inserted
+                // together) goes in with one splice of each column, as in `performSingle`;
+                // the anchor moves as it would for each of them (none of them is stashed).
+                let runStart = next
+                next = insertNewRun(plan.insertions, from: next)
+                if anchorStash == nil, var a = anchor, flat <= a.index {
+                    a.index += next - runStart
+                    anchor = a
+                }
+                continue
             case .stashedRow(let k):
                 key = .row(k)
                 entry = stash.removeValue(forKey: .row(k))!
@@ -65,6 +75,7 @@ extension ListState {
                 key = .section(old: old, offset: offset)
                 entry = stash.removeValue(forKey: .section(old: old, offset: offset))!
             }
+            next += 1
             items.insert(entry.item, at: flat)
             ids.insert(entry.id, at: flat)
             heights.insert([entry.height], at: flat)
@@ -79,6 +90,30 @@ extension ListState {
             }
         }
         restore(anchor)
+    }
+
+    /// Inserts the new items of `insertions` from `first` on while they are new and at
+    /// consecutive places: one splice of each column and one change. Returns the index after
+    /// the run.
+    private mutating func insertNewRun(_ insertions: [(flat: Int, insertion: BatchPlan<Row>.Insertion)], from first: Int) -> Int {
+        let start = insertions[first].flat
+        var newItems: [ItemRecord] = []
+        var newIDs: [ID] = []
+        var newHeights: [Double] = []
+        var end = first
+        while end < insertions.count, insertions[end].flat == start + (end - first), case .new(let kind, let element) = insertions[end].insertion {
+            let id = element.id
+            if case .row(let row) = element { keptRows[id] = row }
+            newItems.append(ItemRecord(kind: kind, serial: takeSerial()))
+            newIDs.append(id)
+            newHeights.append(estimates.estimate(for: kind))
+            end += 1
+        }
+        items.insert(contentsOf: newItems, at: start)
+        ids.insert(contentsOf: newIDs, at: start)
+        heights.insert(newHeights, at: start)
+        changes.record(.insert(at: start, count: end - first))
+        return end
     }
 
     /// A batch of one row insert, delete or reload, applied directly (the common case: a chat
