@@ -51,7 +51,7 @@ enum IDColumn {
     }
 
     /// Inserts `ids` into `set` in order, stopping at the first one already there (in the set
-    /// before, or earlier in `ids`); returns how many went in. Specialized as ``build`` is: a
+    /// before, or earlier in `ids`); returns how many went in. Specialized as `build` is: a
     /// batch update inserting many rows spent most of its time in unspecialized `Set.insert`.
     @_specialize(where ID == Int)
     @_specialize(where ID == String)
@@ -64,7 +64,7 @@ enum IDColumn {
         return added
     }
 
-    /// Removes `ids` from `set` (undoing ``insert(_:into:)``).
+    /// Removes `ids` from `set` (undoing `insert(_:into:)`).
     @_specialize(where ID == Int)
     @_specialize(where ID == String)
     static func remove<ID: Hashable & Sendable>(_ ids: ArraySlice<ID>, from set: inout Set<ID>) {
