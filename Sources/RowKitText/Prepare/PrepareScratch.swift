@@ -27,6 +27,14 @@ package final class PrepareScratch {
         /// The shape cache's generation the word cache's entries for this context date from.
         var generation: UInt64
 
+        /// Whether this context is `style`'s through `fonts` and `cache`. A method, so that the
+        /// stored style is compared in place: read from outside (`contexts[k].style == style`) it
+        /// was copied, its strings retained and released, twice a text.
+        @inline(__always)
+        func matches(_ style: borrowing TextStyle, fonts: FontLibrary, cache: ShapeCache) -> Bool {
+            self.fonts === fonts && self.cache === cache && self.style == style
+        }
+
         init(id: Int32, analysisID: Int32, fonts: FontLibrary, cache: ShapeCache, style: TextStyle, resolved: ResolvedStyle,
              fallback: FontFallback, language: ShapingLanguage, generation: UInt64) {
             self.id = id
@@ -98,9 +106,9 @@ package final class PrepareScratch {
     /// checks its numbers and finds its font).
     func context(_ style: TextStyle, fonts: FontLibrary, cache: ShapeCache) throws(TextError) -> Context {
         let generation = cache.generation
-        for k in contexts.indices where contexts[k].fonts === fonts && contexts[k].cache === cache && contexts[k].style == style {
-            if contexts[k].generation != generation { forget(cache, generation: generation) }
-            return contexts[k]
+        for context in contexts where context.matches(style, fonts: fonts, cache: cache) {
+            if context.generation != generation { forget(cache, generation: generation) }
+            return context
         }
         let resolved = try ResolvedStyle(style, fonts: fonts)
         if contexts.count >= Self.contextCapacity {

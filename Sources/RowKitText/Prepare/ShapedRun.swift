@@ -6,54 +6,78 @@ import Glibc
 /// Runs are immutable and shared between every prepared text that contains the same run,
 /// through ``ShapeCache``. Shaping happens at the font's units-per-em scale, so a run is valid
 /// for every font size: widths scale linearly (no hinting, as in Chromium on Linux). One
-/// allocation holds every array (glyph ids, advances, offsets, clusters, per-unit advances).
+/// allocation holds the counts and every array (glyph ids, advances, offsets, clusters,
+/// per-unit advances), so making a run is one malloc and dropping it (a shape cache rotation
+/// drops thousands) one free.
+///
+/// The class has no stored properties: `ManagedBufferPointer` allocates it with the counts as
+/// its header and the arrays as its tail elements (a `ManagedBuffer` subclass would do the
+/// same, but `ManagedBuffer` is not Sendable). Sendable because nothing writes a run after
+/// `shape` returns it. The header and elements are trivial, so nothing needs deinitializing.
 package final class ShapedRun: Sendable {
-    /// Glyph count, UTF-16 unit count, kerning pairs and line-start widths, and every array in
-    /// one block of Int32s: glyph ids, advances, x offsets, y offsets and clusters (a glyph
-    /// count each), then per-unit advances, then the kerning pairs (``LineEndKerning``), then
-    /// the line-start widths (``ClusterSplit``).
-    private let counts: (glyphs: Int, units: Int, kerning: Int, alone: Int)
-    nonisolated(unsafe) private let storage: UnsafeMutablePointer<Int32>
-    /// Whether a cluster has two or more glyphs that advance (``ClusterAdvances``).
-    let hasMultiAdvanceClusters: Bool
-
-    private init(glyphs: Int, units: Int, kerning: Int = 0, alone: Int = 0, multiAdvance: Bool = false) {
-        counts = (glyphs, units, kerning, alone)
-        hasMultiAdvanceClusters = multiAdvance
-        let size = max(1, 5 * glyphs + units + 2 * kerning + 3 * alone)
-        storage = .allocate(capacity: size)
-        storage.initialize(repeating: 0, count: size)
+    /// Glyph count, UTF-16 unit count, kerning pairs and line-start widths, and whether a
+    /// cluster has two or more glyphs that advance (``ClusterAdvances``). The tail is one block
+    /// of Int32s: glyph ids, advances, x offsets, y offsets and clusters (a glyph count each),
+    /// then per-unit advances, then the kerning pairs (``LineEndKerning``), then the line-start
+    /// widths (``ClusterSplit``). Int32 counts: a run's offsets are Int32 already.
+    struct Counts {
+        let glyphs: Int32, units: Int32, kerning: Int32, alone: Int32
+        let multiAdvance: Bool
     }
 
-    deinit { storage.deallocate() }
+    private typealias Buffer = ManagedBufferPointer<Counts, Int32>
+
+    /// Never called: runs are made by `make` (a stored property would break the tail layout).
+    private init() {}
+
+    /// A run with zeroed arrays of the given counts.
+    private static func make(glyphs: Int, units: Int, kerning: Int = 0, alone: Int = 0, multiAdvance: Bool = false) -> ShapedRun {
+        let size = max(1, 5 * glyphs + units + 2 * kerning + 3 * alone)
+        let counts = Counts(glyphs: Int32(glyphs), units: Int32(units), kerning: Int32(kerning), alone: Int32(alone),
+                            multiAdvance: multiAdvance)
+        let buffer = Buffer(bufferClass: ShapedRun.self, minimumCapacity: size) { _, _ in counts }
+        buffer.withUnsafeMutablePointerToElements { $0.initialize(repeating: 0, count: size) }
+        return unsafeDowncast(buffer.buffer, to: ShapedRun.self)
+    }
+
+    @inline(__always) private var buffer: Buffer { Buffer(unsafeBufferObject: self) }
+    /// The tail's first Int32 (valid while the run lives: the tail never moves).
+    @inline(__always) private var storage: UnsafeMutablePointer<Int32> { buffer.withUnsafeMutablePointerToElements { $0 } }
+    @inline(__always) private var counts: Counts { buffer.header }
 
     @inline(__always) private func part(_ k: Int, _ count: Int) -> UnsafeBufferPointer<Int32> {
-        UnsafeBufferPointer(start: storage + k * counts.glyphs, count: count)
+        UnsafeBufferPointer(start: storage + k * Int(counts.glyphs), count: count)
     }
 
+    /// Whether a cluster has two or more glyphs that advance (``ClusterAdvances``).
+    var hasMultiAdvanceClusters: Bool { counts.multiAdvance }
     /// Number of glyphs.
-    package var glyphCount: Int { counts.glyphs }
+    package var glyphCount: Int { Int(counts.glyphs) }
     /// Glyph ids, in visual order (HarfBuzz output order).
     package var glyphIDs: UnsafeBufferPointer<UInt32> {
-        UnsafeBufferPointer(start: UnsafeRawPointer(storage).assumingMemoryBound(to: UInt32.self), count: counts.glyphs)
+        UnsafeBufferPointer(start: UnsafeRawPointer(storage).assumingMemoryBound(to: UInt32.self), count: Int(counts.glyphs))
     }
     /// Horizontal advance of each glyph.
-    package var glyphAdvances: UnsafeBufferPointer<Int32> { part(1, counts.glyphs) }
+    package var glyphAdvances: UnsafeBufferPointer<Int32> { part(1, Int(counts.glyphs)) }
     /// Glyph offsets from the pen position.
-    package var glyphOffsetsX: UnsafeBufferPointer<Int32> { part(2, counts.glyphs) }
-    package var glyphOffsetsY: UnsafeBufferPointer<Int32> { part(3, counts.glyphs) }
+    package var glyphOffsetsX: UnsafeBufferPointer<Int32> { part(2, Int(counts.glyphs)) }
+    package var glyphOffsetsY: UnsafeBufferPointer<Int32> { part(3, Int(counts.glyphs)) }
     /// UTF-16 offset, within the run, of the cluster each glyph belongs to.
-    package var glyphClusters: UnsafeBufferPointer<Int32> { part(4, counts.glyphs) }
+    package var glyphClusters: UnsafeBufferPointer<Int32> { part(4, Int(counts.glyphs)) }
     /// Advance credited to each UTF-16 unit of the run (a cluster's advance goes to its first
     /// unit; multi-grapheme clusters spread it over their graphemes, ``ClusterSplit``).
-    var unitAdvances: UnsafeBufferPointer<Int32> { part(5, counts.units) }
+    var unitAdvances: UnsafeBufferPointer<Int32> { part(5, Int(counts.units)) }
     /// Clusters that HarfBuzz kerned against the next one: (run offset, kerning in design
     /// units) pairs, flat (``LineEndKerning``).
-    var kerning: UnsafeBufferPointer<Int32> { UnsafeBufferPointer(start: storage + 5 * counts.glyphs + counts.units, count: 2 * counts.kerning) }
+    var kerning: UnsafeBufferPointer<Int32> {
+        let c = counts
+        return UnsafeBufferPointer(start: storage + 5 * Int(c.glyphs) + Int(c.units), count: 2 * Int(c.kerning))
+    }
     /// Widths of the rests of multi-grapheme clusters shaped alone, for lines that start inside
     /// such a cluster: (from, to, design units) triples, run offsets, flat (``ClusterSplit``).
     var aloneWidths: UnsafeBufferPointer<Int32> {
-        UnsafeBufferPointer(start: storage + 5 * counts.glyphs + counts.units + 2 * counts.kerning, count: 3 * counts.alone)
+        let c = counts
+        return UnsafeBufferPointer(start: storage + 5 * Int(c.glyphs) + Int(c.units) + 2 * Int(c.kerning), count: 3 * Int(c.alone))
     }
 
     /// The same, as arrays (for tests and tools).
@@ -61,8 +85,12 @@ package final class ShapedRun: Sendable {
     package var advances: [Int32] { Array(glyphAdvances) }
     package var clusters: [Int32] { Array(glyphClusters) }
 
-    /// Approximate heap bytes held by the run.
-    var byteCount: Int { 48 + counts.glyphs * 20 + counts.units * 4 + counts.kerning * 8 + counts.alone * 12 }
+    /// Heap bytes held by the run: its one allocation (header, counts and arrays, as the
+    /// allocator sized it) and the allocator's word of bookkeeping.
+    var byteCount: Int {
+        let head = (16 + MemoryLayout<Counts>.size + MemoryLayout<Int32>.alignment - 1) & ~(MemoryLayout<Int32>.alignment - 1)
+        return head + buffer.capacity * MemoryLayout<Int32>.stride + MemoryLayout<Int>.size
+    }
 
     /// Shapes `units[item]` (one run: one font, one direction) with HarfBuzz; the units around
     /// `item` are context only (Arabic joining across a font change).
@@ -88,7 +116,7 @@ package final class ShapedRun: Sendable {
             }
         }
         if oneGlyphPerUnit {
-            let run = ShapedRun(glyphs: n, units: u, kerning: kerning.count / 2)
+            let run = ShapedRun.make(glyphs: n, units: u, kerning: kerning.count / 2)
             let base = run.storage
             for i in 0..<n {
                 base[i] = Int32(bitPattern: shaped.glyph(i))
@@ -133,7 +161,7 @@ package final class ShapedRun: Sendable {
                                                  rightToLeft: rightToLeft, language: language, buffer: buffer,
                                                  knownBreaks: knownBreaks)
         if !rightToLeft { UnsafeLineStart.record(clusters: clusters, unsafe: unsafe, count: u, into: &alone) }
-        let run = ShapedRun(glyphs: n, units: u, kerning: kerning.count / 2, alone: alone.count / 3, multiAdvance: multiAdvance)
+        let run = ShapedRun.make(glyphs: n, units: u, kerning: kerning.count / 2, alone: alone.count / 3, multiAdvance: multiAdvance)
         let base = run.storage
         for k in 0..<(5 * n) { base[k] = glyphs[k] }
         for k in 0..<u { base[5 * n + k] = unitAdvances[k] }
