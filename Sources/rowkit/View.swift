@@ -220,13 +220,16 @@ struct SampleMeasurer: RowMeasurer {
 /// cost their ids, not a million row values built before the first frame.
 struct SampleRows: ListDataSource {
     let template: CellTemplate
+    /// The template's samples (one empty row when it has none).
+    private let samples: [RowData]
     /// For each sample, its string fields of three words or more, in key order: found once (a
     /// script inserting 100,000 rows spent a quarter of its time splitting the same samples).
     private let sentenceKeys: [[String]]
 
     init(template: CellTemplate) {
         self.template = template
-        sentenceKeys = (template.samples.isEmpty ? [RowData()] : template.samples).map { sample in
+        samples = template.samples.isEmpty ? [RowData()] : template.samples
+        sentenceKeys = samples.map { sample in
             sample.fields.keys.sorted().filter { key in
                 guard case .string(let text)? = sample.fields[key] else { return false }
                 return text.split(whereSeparator: \.isWhitespace).count >= 3
@@ -249,7 +252,6 @@ struct SampleRows: ListDataSource {
 
     /// Row `index` of a generated set (`seed` picks the set).
     func row(id: String, index: Int, seed: UInt64) -> ListRow {
-        let samples = template.samples.isEmpty ? [RowData()] : template.samples
         var random = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
         var fields = samples[index % samples.count].fields
         for key in sentenceKeys[index % samples.count] {

@@ -130,8 +130,8 @@ extension CompiledLayout {
     /// a text cannot be prepared (bad style numbers, unreadable font file), naming the element.
     public func metrics(for row: RowData, fonts: FontLibrary = .shared, cache: ShapeCache = .shared) throws(CellError) -> CellMetrics {
         // Each text's measuring form is written into memory the thread reuses and copied once
-        // into the row's allocation (a heap block per text, made and freed, cost a list's cold
-        // pass ~0.7%: docs/DESIGN.md).
+        // into the row's allocation (a heap block per text, made and freed, cost this function
+        // ~1% of its instructions: docs/DESIGN.md).
         try TextMetrics.withBlocks { (blocks) throws(CellError) -> CellMetrics in
             let slots = texts.count
             return try withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, slots)) { (starts) throws(CellError) -> CellMetrics in

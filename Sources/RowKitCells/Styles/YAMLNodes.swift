@@ -45,16 +45,13 @@ struct YAMLReader {
         case .scalar(let scalar):
             switch node.tagName {
             case .null: return "nothing"
-            case .int, .float: return "number \(shortened(scalar.string))"
+            case .int, .float: return "number \(shortenedForMessage(scalar.string))"
             case .bool: return "boolean \(scalar.string)"
-            default: return "string '\(shortened(scalar.string))'"
+            default: return "string '\(shortenedForMessage(scalar.string))'"
             }
         }
     }
 
-    /// `text` as an error message quotes it: on one line, at most 60 characters (a text file
-    /// given as a stylesheet is one long scalar: its whole content, up to 8 MiB, was the message).
-    static func shortened(_ text: String) -> String { shortenedForMessage(text) }
 
     // MARK: Parsing
 
@@ -120,7 +117,7 @@ struct YAMLReader {
                             "YAML merge keys ('<<') are not supported: write the keys out, or give styles a parent with 'extends'")
             }
             if let allowed, !allowed.contains(key) {
-                throw error(.unknownKey, at: keyNode, Self.join(path, key), "unknown key '\(Self.shortened(key))'",
+                throw error(.unknownKey, at: keyNode, Self.join(path, key), "unknown key '\(shortenedForMessage(key))'",
                             suggestion: didYouMean(key, among: allowed))
             }
             entries.append((key, keyNode, value))
@@ -247,7 +244,7 @@ struct YAMLReader {
         let text = try string(node, path, expected: what)
         guard choices.contains(text) else {
             throw error(.wrongType, at: node, path,
-                        "unknown \(what) '\(Self.shortened(text))': expected \(choices.joined(separator: ", "))",
+                        "unknown \(what) '\(shortenedForMessage(text))': expected \(choices.joined(separator: ", "))",
                         suggestion: didYouMean(text, among: choices))
         }
         return text
@@ -278,13 +275,13 @@ struct YAMLReader {
             let text = scalar.string.trimmingCharacters(in: .whitespaces)
             if text.hasPrefix("#") {
                 guard let color = Color(hex: text) else {
-                    throw error(.badColor, at: node, path, "bad color '\(Self.shortened(text))': expected #rgb, #rrggbb or #rrggbbaa hex digits")
+                    throw error(.badColor, at: node, path, "bad color '\(shortenedForMessage(text))': expected #rgb, #rrggbb or #rrggbbaa hex digits")
                 }
                 return color
             }
             let key = text.lowercased().replacingOccurrences(of: " ", with: "")
             if let named = Self.colorNames.first(where: { $0.0 == key }) { return named.1 }
-            throw error(.badColor, at: node, path, "unknown color '\(Self.shortened(text))'",
+            throw error(.badColor, at: node, path, "unknown color '\(shortenedForMessage(text))'",
                         suggestion: didYouMean(key, among: Self.colorNames.map(\.0)))
         case .mapping:
             let fields = try mapping(node, path, allowed: ["white", "red", "green", "blue", "alpha"])

@@ -304,32 +304,8 @@ package struct HeightIndex: Sendable {
     /// rows costs O(blocks + rows) (a block split once summed every row of the list).
     private mutating func splice(_ heights: [Double], intoBlock b: Int, at i: Int) {
         let old = blocks[b]
-        // Blocks of equal size, about half full: room to grow on either side.
-        let total = old.count + heights.count
-        let pieces = (total + Self.maximumBlock / 2 - 1) / (Self.maximumBlock / 2)
-        func size(_ piece: Int) -> Int { total / pieces + (piece < total % pieces ? 1 : 0) }
-        var spliced: [[Int32]] = []
-        var sums: [Int64] = []
-        spliced.reserveCapacity(pieces)
-        var chunk: [Int32] = []
-        chunk.reserveCapacity(size(0))
-        var sum: Int64 = 0
-        func close() {
-            spliced.append(chunk)
-            sums.append(sum)
-            chunk = []
-            chunk.reserveCapacity(size(0))
-            sum = 0
-        }
-        func add(_ unit: Int32) {
-            chunk.append(unit)
-            sum += Int64(unit)
-            if chunk.count == size(spliced.count) { close() }
-        }
-        for unit in old[..<i] { add(unit) }
-        for height in heights { add(Self.units(height)) }
-        for unit in old[i...] { add(unit) }
-        if !chunk.isEmpty { close() }
+        let spliced = halfFullBlocks(old[..<i], heights.map(Self.units), old[i...], maximumBlock: Self.maximumBlock)
+        let sums = spliced.map { $0.reduce(Int64(0)) { $0 + Int64($1) } }
         blocks.replaceSubrange(b...b, with: spliced)
         heightSums.replaceSubrange(b...b, with: sums)
         count += heights.count

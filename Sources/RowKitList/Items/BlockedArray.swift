@@ -66,31 +66,7 @@ struct BlockedArray<Element>: Sendable where Element: Sendable {
         }
         let (b, i) = blocks.isEmpty ? (0, 0) : index == count ? (blocks.count - 1, blocks[blocks.count - 1].count) : locate(index)
         let old = blocks.isEmpty ? [] : blocks[b]
-        // Blocks of equal size, about half full: room to grow on either side.
-        let total = old.count + elements.count
-        let pieces = (total + Self.maximumBlock / 2 - 1) / (Self.maximumBlock / 2)
-        func size(_ piece: Int) -> Int { total / pieces + (piece < total % pieces ? 1 : 0) }
-        var spliced: [[Element]] = []
-        spliced.reserveCapacity(pieces)
-        var chunk: [Element] = []
-        chunk.reserveCapacity(size(0))
-        func add(_ slice: ArraySlice<Element>) {
-            var slice = slice
-            while !slice.isEmpty {
-                let n = min(size(spliced.count) - chunk.count, slice.count)
-                chunk.append(contentsOf: slice.prefix(n))
-                slice = slice.dropFirst(n)
-                if chunk.count == size(spliced.count) {
-                    spliced.append(chunk)
-                    chunk = []
-                    chunk.reserveCapacity(size(0))
-                }
-            }
-        }
-        add(old[..<i])
-        add(elements[...])
-        add(old[i...])
-        if !chunk.isEmpty { spliced.append(chunk) }
+        let spliced = halfFullBlocks(old[..<i], elements, old[i...], maximumBlock: Self.maximumBlock)
         if blocks.isEmpty { blocks = spliced } else { blocks.replaceSubrange(b...b, with: spliced) }
         count += elements.count
         rebuild()
@@ -176,4 +152,37 @@ struct BlockedArray<Element>: Sendable where Element: Sendable {
         let (b, before) = counts.search(Int64(index))
         return (b, index - Int(before))
     }
+}
+
+/// `before`, `inserted` and `after`, in that order, cut into blocks of equal size, about half
+/// of `maximumBlock` each (room to grow on either side): what a splice into a blocked column
+/// (``BlockedArray``, `ItemStore`, `HeightIndex`) puts in place of the block it opened.
+func halfFullBlocks<Element>(_ before: ArraySlice<Element>, _ inserted: [Element], _ after: ArraySlice<Element>,
+                             maximumBlock: Int) -> [[Element]] {
+    let total = before.count + inserted.count + after.count
+    guard total > 0 else { return [] }
+    let pieces = (total + maximumBlock / 2 - 1) / (maximumBlock / 2)
+    func size(_ piece: Int) -> Int { total / pieces + (piece < total % pieces ? 1 : 0) }
+    var blocks: [[Element]] = []
+    blocks.reserveCapacity(pieces)
+    var chunk: [Element] = []
+    chunk.reserveCapacity(size(0))
+    func add(_ slice: ArraySlice<Element>) {
+        var slice = slice
+        while !slice.isEmpty {
+            let n = min(size(blocks.count) - chunk.count, slice.count)
+            chunk.append(contentsOf: slice.prefix(n))
+            slice = slice.dropFirst(n)
+            if chunk.count == size(blocks.count) {
+                blocks.append(chunk)
+                chunk = []
+                chunk.reserveCapacity(size(0))
+            }
+        }
+    }
+    add(before)
+    add(inserted[...])
+    add(after)
+    if !chunk.isEmpty { blocks.append(chunk) }
+    return blocks
 }

@@ -208,31 +208,8 @@ struct ItemStore: Sendable {
         }
         let (b, i) = blocks.isEmpty ? (0, 0) : index == count ? (blocks.count - 1, blocks[blocks.count - 1].items.count) : locate(index)
         let old = blocks.isEmpty ? Block([], generation: generation) : blocks[b]
-        // Blocks of equal size, about half full: room to grow on either side.
-        let total = old.items.count + elements.count
-        let pieces = (total + Self.maximumBlock / 2 - 1) / (Self.maximumBlock / 2)
-        func size(_ piece: Int) -> Int { total / pieces + (piece < total % pieces ? 1 : 0) }
-        var spliced: [Block] = []
-        spliced.reserveCapacity(pieces)
-        var chunk: [Element] = []
-        chunk.reserveCapacity(size(0))
-        func add(_ slice: ArraySlice<Element>) {
-            var slice = slice
-            while !slice.isEmpty {
-                let n = min(size(spliced.count) - chunk.count, slice.count)
-                chunk.append(contentsOf: slice.prefix(n))
-                slice = slice.dropFirst(n)
-                if chunk.count == size(spliced.count) {
-                    spliced.append(Block(chunk, generation: generation))
-                    chunk = []
-                    chunk.reserveCapacity(size(0))
-                }
-            }
-        }
-        add(old.items[..<i])
-        add(elements[...])
-        add(old.items[i...])
-        if !chunk.isEmpty { spliced.append(Block(chunk, generation: generation)) }
+        let spliced = halfFullBlocks(old.items[..<i], elements, old.items[i...], maximumBlock: Self.maximumBlock)
+            .map { Block($0, generation: generation) }
         measuredCount -= old.measured
         formCount -= old.forms
         selectedCount -= old.selected

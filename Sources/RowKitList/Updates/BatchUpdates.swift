@@ -109,11 +109,18 @@ extension ListState {
             newHeights.append(estimates.estimate(for: kind))
             end += 1
         }
+        spliceIn(newItems, ids: newIDs, heights: newHeights, at: start)
+        return end
+    }
+
+    /// Puts new items at consecutive places from `start`: one splice of each column (items,
+    /// ids, heights) and one change.
+    private mutating func spliceIn(_ newItems: [ItemRecord], ids newIDs: [ID], heights newHeights: [Double], at start: Int) {
+        guard !newItems.isEmpty else { return }
         items.insert(contentsOf: newItems, at: start)
         ids.insert(contentsOf: newIDs, at: start)
         heights.insert(newHeights, at: start)
-        changes.record(.insert(at: start, count: end - first))
-        return end
+        changes.record(.insert(at: start, count: newItems.count))
     }
 
     /// A batch of one row insert, delete or reload, applied directly (the common case: a chat
@@ -160,12 +167,7 @@ extension ListState {
                 if case .row(let row) = elements[k] { keptRows[newIDs[k]] = row }
                 newItems.append(ItemRecord(kind: .row, serial: takeSerial()))
             }
-            if !elements.isEmpty {
-                items.insert(contentsOf: newItems, at: start)
-                ids.insert(contentsOf: newIDs, at: start)
-                heights.insert([Double](repeating: height, count: elements.count), at: start)
-                changes.record(.insert(at: start, count: elements.count))
-            }
+            spliceIn(newItems, ids: newIDs, heights: [Double](repeating: height, count: elements.count), at: start)
             // The per-row rule (a row inserted at or above the anchor pushes it down), for all.
             if var a = anchor, start <= a.index { a.index += elements.count; anchor = a }
             sections.addRows(elements.count, inSection: path.section)

@@ -160,7 +160,7 @@ struct ChunkedBuilder {
             // chunk after next has its table slots fetched now and the next one its entry (its
             // slot fetched one chunk ago), so that their misses overlap this chunk's work. A
             // wrong guess of their keys costs the fetches and nothing else.
-            if WordCache.prefetches && q < n && levels == nil {
+            if q < n && levels == nil {
                 ahead = beyond.start == q ? beyond : Lookahead(units, from: q, context: context.analysisID)
                 beyond = ahead.end < n ? Lookahead(units, from: ahead.end, context: context.analysisID) : .none
                 if beyond.hashed { words.prefetchSlots(beyond.hash) }

@@ -81,9 +81,8 @@ package final class PrepareScratch {
     /// A preparation on this thread is using ``workspace`` (a nested one makes its own).
     var workspaceInUse = false
     /// Measuring forms written one after another for packing (``TextMetrics/withBlocks(_:)``),
-    /// kept from row to row; in use while `blocksInUse`.
-    var blocks = RawBuffer<UInt64>()
-    var blocksInUse = false
+    /// kept from row to row; nil while a packing on this thread has them.
+    var blocks: RawBuffer<UInt64>? = RawBuffer()
     /// The word cache, nil while a preparation on this thread uses it.
     var words: WordCache? { workspaceInUse ? nil : workspace.pointee.words }
     let buffer: HBBuffer = HarfBuzz.createBuffer()

@@ -66,18 +66,16 @@ public struct TextMetrics: Sendable {
     /// Calls `body` with this thread's ``Blocks``, empty (a nested call gets memory of its own).
     package static func withBlocks<R, E: Error>(_ body: (inout Blocks) throws(E) -> R) throws(E) -> R {
         let scratch = PrepareScratch.current
-        guard !scratch.blocksInUse else {
+        guard let kept = scratch.blocks else {
             var blocks = Blocks(buffer: RawBuffer())
             defer { blocks.buffer.deallocate() }
             return try body(&blocks)
         }
-        scratch.blocksInUse = true
-        var blocks = Blocks(buffer: scratch.blocks)
-        scratch.blocks = RawBuffer()
+        var blocks = Blocks(buffer: kept)
+        scratch.blocks = nil
         defer {
             blocks.buffer.removeAll()
             scratch.blocks = blocks.buffer
-            scratch.blocksInUse = false
         }
         return try body(&blocks)
     }

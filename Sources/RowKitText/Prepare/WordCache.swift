@@ -1,10 +1,6 @@
 import Synchronization
-// Software prefetch (a one-instruction C inline: Swift has none), when the package gives this
-// module the CPrefetch target; without it the hints below are left out (results never depend
-// on them).
-#if canImport(CPrefetch)
+// Software prefetch (a one-instruction C inline: Swift has none); results never depend on it.
 import CPrefetch
-#endif
 /// How the chunks of earlier paragraphs were analysed — a chunk being a word and the white
 /// space after it, whose edges are breaks whatever surrounds them — so that a chunk met again
 /// in the same circumstances costs a hash lookup and a copy instead of break analysis, font
@@ -161,7 +157,7 @@ struct WordCache {
             while value >= 0 {
                 if value & ~indexMask == tag {
                     let index = Int(value & indexMask)
-                    if matches(index, hash, context: context, state: state, levels: levels, units: chunk) { return index }
+                    if matches(index, context: context, state: state, levels: levels, units: chunk) { return index }
                 }
                 slot = (slot + 1) & mask
                 value = table[slot]
@@ -193,7 +189,7 @@ struct WordCache {
 
         /// Whether entry `index` has the key.
         @inline(__always)
-        func matches(_ index: Int, _ hash: UInt64, context: Int32, state: FontFallback.CarriedState, levels: Levels,
+        func matches(_ index: Int, context: Int32, state: FontFallback.CarriedState, levels: Levels,
                      units chunk: UnsafeBufferPointer<UInt16>) -> Bool {
             let e = entries[index]
             let n = chunk.count
@@ -330,21 +326,9 @@ struct WordCache {
         return young.copy(index, from: old, hash: hash)
     }
 
-    /// Whether ``prefetch(_:)`` asks the CPU for anything (the package gives this module
-    /// CPrefetch): the chunked builder looks ahead for the chunks to come only then.
-    #if canImport(CPrefetch)
-    static let prefetches = true
-    #else
-    static let prefetches = false
-    #endif
-
-    /// Asks the CPU for the cache line holding `address` (nothing without CPrefetch).
+    /// Asks the CPU for the cache line holding `address`.
     @inline(__always)
-    static func prefetch(_ address: UnsafeRawPointer) {
-        #if canImport(CPrefetch)
-        rowkit_prefetch(address)
-        #endif
-    }
+    static func prefetch(_ address: UnsafeRawPointer) { rowkit_prefetch(address) }
 
     /// Asks for the cache lines of the slots where a lookup of `hash` starts, in both
     /// generations (a hint: results do not depend on it).
