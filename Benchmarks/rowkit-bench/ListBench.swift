@@ -167,6 +167,10 @@ func runListBench(rows count: Int) throws -> ListBenchResults {
         }
         return results
     }
+    if let kind = ProcessInfo.processInfo.environment["ROWKIT_LIST_BATCH"] {
+        try timeBatchUpdate(kind, rows: count)
+        return results
+    }
     results.loadBefore = loadAverage()
     progress("list: generating \(grouped(count)) rows…")
     let rssStart = residentBytes()
@@ -351,6 +355,58 @@ private func timeLookupsAndUpdates(_ engine: ListEngine<CellMeasurer>, store: Be
         }
     }
     results.updateMicroseconds = seconds(since: updateStart) / Double(updates) * 1e6
+}
+
+/// ROWKIT_LIST_BATCH=<kind>: one batch update of 100,000 rows (for `count` = 1,000,000) on a
+/// list of integer ids in three sections (45 %, 10 %, 45 % of the rows), the viewport a quarter
+/// down, the id set built: `delete` (the middle section's rows, one `delete(at:)` each),
+/// `scatter` (every 10th row), `section` (the middle section), `move` (every 4th row of the
+/// first section to the top of the last), `reload` (every 10th row), `mixed` (every 20th row
+/// deleted, every 40th moved, 25,000 rows inserted), `none` (no batch: the setup alone). For
+/// callgrind: `--toggle-collect='*runBatchForProfile*'`.
+private func timeBatchUpdate(_ kind: String, rows count: Int) throws {
+    let cut1 = count * 45 / 100, cut2 = count * 55 / 100
+    let sections = [ListSection(rows: Array(0..<cut1)), ListSection(rows: Array(cut1..<cut2)), ListSection(rows: Array(cut2..<count))]
+    let engine = try ListEngine(sections: sections, dataSource: IntRowSource(), measurer: IntRowMeasurer(), width: 320)
+    engine.viewportHeight = 844
+    engine.scroll(to: engine.contentHeight / 4 + 0.5)
+    _ = engine.contains(id: 0)   // builds the id set
+    let tenth = count / 10
+    func rowPath(_ flat: Int) -> ListIndexPath {
+        flat < cut1 ? ListIndexPath(section: 0, row: flat) : flat < cut2 ? ListIndexPath(section: 1, row: flat - cut1) : ListIndexPath(section: 2, row: flat - cut2)
+    }
+    let fill: (inout ListBatch<IntRow>) -> Void
+    switch kind {
+    case "delete": fill = { batch in for r in 0..<(cut2 - cut1) { batch.delete(at: ListIndexPath(section: 1, row: r)) } }
+    case "scatter": fill = { batch in for flat in stride(from: 0, to: count, by: 10) { batch.delete(at: rowPath(flat)) } }
+    case "section": fill = { $0.deleteSection(at: 1) }
+    case "move":
+        fill = { batch in for k in 0..<min(tenth, cut1 / 4) { batch.move(from: ListIndexPath(section: 0, row: 4 * k), to: ListIndexPath(section: 2, row: k)) } }
+    case "reload": fill = { batch in for flat in stride(from: 0, to: count, by: 10) { batch.reload(at: rowPath(flat)) } }
+    case "mixed":
+        fill = { batch in
+            for flat in stride(from: 0, to: cut1, by: 20) { batch.delete(at: rowPath(flat)) }
+            for (k, flat) in stride(from: 5, to: cut1, by: 40).enumerated() { batch.move(from: rowPath(flat), to: ListIndexPath(section: 2, row: 2 * k)) }
+            batch.insert(ids: Array(count..<(count + tenth / 4)), at: ListIndexPath(section: 1, row: 7))
+        }
+    case "none": fill = { _ in }
+    default: throw BenchFailure(what: "a batch kind (delete, scatter, section, move, reload, mixed, none), not \(kind)")
+    }
+    var batch = ListBatch<IntRow>()
+    fill(&batch)
+    let before = engine.itemCount
+    let start = ContinuousClock.now
+    let cpu = cpuSeconds()
+    try runBatchForProfile(engine, batch)
+    progress("list: batch \(kind) on \(grouped(before)) rows: \(String(format: "%.1f", seconds(since: start) * 1000)) ms wall, "
+             + "\(String(format: "%.1f", (cpuSeconds() - cpu) * 1000)) CPU-ms; \(grouped(engine.itemCount)) rows after, offset \(engine.contentOffset)")
+}
+
+/// The batch alone, under a name callgrind can toggle on.
+@inline(never)
+private func runBatchForProfile(_ engine: ListEngine<IntRowMeasurer>, _ batch: ListBatch<IntRow>) throws {
+    guard !batch.isEmpty else { return }
+    try engine.performBatchUpdates { $0 = batch }
 }
 
 /// Unwraps a value the benchmark needs, or stops with a message.

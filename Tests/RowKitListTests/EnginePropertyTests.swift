@@ -22,8 +22,9 @@ import Testing
     }
 
     /// A random valid batch (UIKit's index rule) over the model's list, with the list of ids it
-    /// must produce (to check the model itself).
-    static func batch(_ gen: inout Generator, _ m: ReferenceModel) -> (ops: [ReferenceModel.Op], expected: [[String]]) {
+    /// must produce (to check the model itself). `bulk`: many row operations (a contiguous run
+    /// of rows or a random share of them in each section, mostly deletes) and many inserts.
+    static func batch(_ gen: inout Generator, _ m: ReferenceModel, bulk: Bool = false) -> (ops: [ReferenceModel.Op], expected: [[String]]) {
         let old = m.listSections
         var ops: [ReferenceModel.Op] = []
         let size = gen.rng.chance(0.6) ? 1 : gen.rng.int(2...6)
@@ -70,15 +71,23 @@ import Testing
         for (j, p) in placed.enumerated() { if let p, p >= 0 { finalOf[p] = j } }
         var staying: [Int: [TestRow]] = [:]
         var incoming: [Int: [(TestRow, ListIndexPath?)]] = [:]   // final section → rows (with their old path if moved)
-        let rowBudget = size
+        let rowBudget = bulk ? Int.max : size
         var rowOps = 0
         for i in old.indices where rowsMutable(i) {
             var keep: [TestRow] = []
+            let rowCount = old[i].rows.count
+            let run = bulk && gen.rng.chance(0.5) ? { () -> Range<Int> in
+                let a = gen.rng.int(0...rowCount), b = gen.rng.int(0...rowCount)
+                return min(a, b)..<max(a, b)
+            }() : nil
+            let share = bulk ? gen.rng.pick([0.02, 0.2, 0.6]) : 0
             for (r, row) in old[i].rows.enumerated() {
                 let p = ListIndexPath(section: i, row: r)
-                guard rowOps < rowBudget, gen.rng.chance(min(0.5, 4.0 / Double(max(1, old[i].rows.count)))) else { keep.append(row); continue }
+                let chosen = bulk ? (run.map { $0.contains(r) } ?? gen.rng.chance(share))
+                                  : rowOps < rowBudget && gen.rng.chance(min(0.5, 4.0 / Double(max(1, rowCount))))
+                guard chosen else { keep.append(row); continue }
                 rowOps += 1
-                switch gen.rng.int(0..<3) {
+                switch bulk ? gen.rng.pick([0, 0, 0, 0, 1, 2, 2]) : gen.rng.int(0..<3) {
                 case 0: ops.append(.delete(p))
                 case 1:
                     var new = gen.row()
@@ -95,7 +104,7 @@ import Testing
         }
         let mutableFinals = finalOf.filter { rowsMutable($0.key) }.map(\.value).sorted()
         if !mutableFinals.isEmpty {
-            for _ in 0..<(rowOps == 0 ? gen.rng.int(1...3) : gen.rng.int(0...2)) {
+            for _ in 0..<(bulk ? gen.rng.pick([0, 1, 40, 300]) : rowOps == 0 ? gen.rng.int(1...3) : gen.rng.int(0...2)) {
                 incoming[gen.rng.pick(mutableFinals), default: []].append((gen.row(), nil))
             }
         }

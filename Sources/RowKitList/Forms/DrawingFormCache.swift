@@ -35,6 +35,18 @@ struct DrawingFormCache<ID: Hashable & Sendable, Drawing: Sendable>: Sendable {
 
     mutating func remove(_ id: ID) { entries[id] = nil }
 
+    /// Removes the forms of `ids`: by id while they are fewer than the forms kept, else by one
+    /// pass over the forms (a batch deleting 100,000 rows, most of them never drawn).
+    mutating func remove(_ ids: [ID]) {
+        guard !entries.isEmpty, !ids.isEmpty else { return }
+        if ids.count <= entries.count {
+            for id in ids { entries[id] = nil }
+        } else {
+            let gone = Set(entries.keys).intersection(ids)
+            for id in gone { entries[id] = nil }
+        }
+    }
+
     mutating func removeAll() {
         entries.removeAll()
         uses.removeAll()

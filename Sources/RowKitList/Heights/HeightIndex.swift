@@ -270,6 +270,67 @@ package struct HeightIndex: Sendable {
         return Self.pixels(Int64(removed))
     }
 
+    /// Removes the rows in `runs` (indices before the removal) in one walk over the blocks:
+    /// only new blocks are summed, the trees rebuilt once. Returns their heights in order.
+    @discardableResult
+    mutating func remove(_ runs: IndexRuns) -> [Double] {
+        guard !runs.isEmpty else { return [] }
+        precondition(runs.runs[runs.runs.count - 1].upperBound <= count, "removal beyond \(count)")
+        if isSmall(runs.total) {
+            var removed: [Double] = []
+            for run in runs.runs.reversed() { for row in run.reversed() { removed.append(remove(at: row)) } }
+            return removed.reversed()
+        }
+        var removed: [Int32] = []
+        removed.reserveCapacity(runs.total)
+        let pieces = blocksRemoving(runs, blockCount: blocks.count, block: { blocks[$0] }, maximumBlock: Self.maximumBlock, removed: &removed)
+        replaceBlocks(with: pieces)
+        count -= removed.count
+        return removed.map { Self.pixels(Int64($0)) }
+    }
+
+    /// Inserts rows with `heights` at `gaps` (ascending positions before the insertion, with
+    /// how many of `heights`, in order, go at each) in one walk over the blocks.
+    mutating func insert(_ heights: [Double], at gaps: [(at: Int, count: Int)]) {
+        guard !heights.isEmpty else { return }
+        precondition(gaps[gaps.count - 1].at <= count, "insert position beyond \(count)")
+        if isSmall(heights.count) {
+            var next = 0
+            for gap in gaps {
+                insert(Array(heights[next..<(next + gap.count)]), at: gap.at + next)
+                next += gap.count
+            }
+            return
+        }
+        let pieces = blocksInserting(gaps, heights.map(Self.units), blockCount: blocks.count, block: { blocks[$0] }, maximumBlock: Self.maximumBlock)
+        replaceBlocks(with: pieces)
+        count += heights.count
+    }
+
+    /// Puts `pieces` in place of the blocks (new ones summed), then the trees.
+    /// Whether `n` changes are few enough to make one at a time (O(log n + block) each) rather
+    /// than in one walk over every block.
+    private func isSmall(_ n: Int) -> Bool { n * 16 < blocks.count }
+
+    private mutating func replaceBlocks(with pieces: [BlockPiece<Int32>]) {
+        var nextBlocks: [[Int32]] = [], nextSums: [Int64] = []
+        nextBlocks.reserveCapacity(pieces.count)
+        nextSums.reserveCapacity(pieces.count)
+        for piece in pieces {
+            switch piece {
+            case .old(let b):
+                nextBlocks.append(blocks[b])
+                nextSums.append(heightSums[b])
+            case .new(let block):
+                nextBlocks.append(block)
+                nextSums.append(block.reduce(Int64(0)) { $0 + Int64($1) })
+            }
+        }
+        blocks = nextBlocks
+        heightSums = nextSums
+        rebuildTrees()
+    }
+
     /// Moves row `from` so that it ends up at index `to` (indices after the removal).
     package mutating func move(from: Int, to: Int) {
         let height = remove(at: from)

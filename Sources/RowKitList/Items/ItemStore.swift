@@ -239,6 +239,64 @@ struct ItemStore: Sendable {
         return element
     }
 
+    /// Removes the items in `runs` (indices before the removal) in one walk over the blocks:
+    /// new blocks are counted once, the totals and trees rebuilt once. Returns them in order.
+    @discardableResult
+    mutating func remove(_ runs: IndexRuns) -> [Element] {
+        guard !runs.isEmpty else { return [] }
+        precondition(runs.runs[runs.runs.count - 1].upperBound <= count, "removal beyond \(count)")
+        if isSmall(runs.total) {
+            var removed: [Element] = []
+            for run in runs.runs.reversed() { for index in run.reversed() { removed.append(remove(at: index)) } }
+            return removed.reversed()
+        }
+        var removed: [Element] = []
+        removed.reserveCapacity(runs.total)
+        let pieces = blocksRemoving(runs, blockCount: blocks.count, block: { blocks[$0].items }, maximumBlock: Self.maximumBlock, removed: &removed)
+        replaceBlocks(with: pieces)
+        count -= removed.count
+        return removed
+    }
+
+    /// Inserts `elements` at `gaps` (ascending positions before the insertion, with how many of
+    /// `elements`, in order, go at each) in one walk over the blocks.
+    mutating func insert(_ elements: [Element], at gaps: [(at: Int, count: Int)]) {
+        guard !elements.isEmpty else { return }
+        precondition(gaps[gaps.count - 1].at <= count, "insert position beyond \(count)")
+        if isSmall(elements.count) {
+            var next = 0
+            for gap in gaps {
+                insert(contentsOf: Array(elements[next..<(next + gap.count)]), at: gap.at + next)
+                next += gap.count
+            }
+            return
+        }
+        let pieces = blocksInserting(gaps, elements, blockCount: blocks.count, block: { blocks[$0].items }, maximumBlock: Self.maximumBlock)
+        replaceBlocks(with: pieces)
+        count += elements.count
+    }
+
+    /// Puts `pieces` in place of the blocks (new ones counted), then the totals and trees.
+    /// Whether `n` changes are few enough to make one at a time (O(log n + block) each) rather
+    /// than in one walk over every block.
+    private func isSmall(_ n: Int) -> Bool { n * 16 < blocks.count }
+
+    private mutating func replaceBlocks(with pieces: [BlockPiece<Element>]) {
+        var next: [Block] = []
+        next.reserveCapacity(pieces.count)
+        for piece in pieces {
+            switch piece {
+            case .old(let b): next.append(blocks[b])
+            case .new(let items): next.append(Block(items, generation: generation))
+            }
+        }
+        blocks = next
+        measuredCount = blocks.reduce(0) { $0 + $1.measured }
+        formCount = blocks.reduce(0) { $0 + $1.forms }
+        selectedCount = blocks.reduce(0) { $0 + $1.selected }
+        rebuild()
+    }
+
     /// Starts a new width generation: no item counts as measured any more.
     mutating func startGeneration(_ newGeneration: UInt32) {
         generation = newGeneration

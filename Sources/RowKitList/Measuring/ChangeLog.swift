@@ -11,6 +11,10 @@ struct ChangeLog: Sendable {
         case remove(at: Int)
         /// The item's data changed (a reload): results from before do not apply.
         case invalidate(at: Int)
+        /// A batch's removals: the items in the runs (indices before it).
+        case removeRuns(IndexRuns)
+        /// A batch's insertions: new items at the runs' indices (indices after it).
+        case insertRuns(IndexRuns)
     }
 
     /// Most entries kept.
@@ -74,6 +78,10 @@ struct ChangeLog: Sendable {
             case .insert(let at, let count): if at <= i { i += count }
             case .remove(let at): if at == i { return nil } else if at < i { i -= 1 }
             case .invalidate(let at): if at == i { return nil }
+            case .removeRuns(let runs):
+                guard let after = runs.indexAfterRemoving(i) else { return nil }
+                i = after
+            case .insertRuns(let runs): i = runs.indexAfterInserting(i)
             }
             k += 1
         }

@@ -1,40 +1,56 @@
+/// What a batch does with an item it takes out. The plan's per-row vocabulary is declared
+/// outside the generic `BatchPlan` so its arrays, dictionaries and sorts run specialized (a
+/// type nested in a generic one is generic too: sorting 100,000 removals went through the
+/// unspecialized standard library, a third of a large delete's instructions).
+enum BatchRemoval: Equatable {
+    case delete
+    /// A moved row, kept aside as `stash` number k.
+    case stashRow(Int)
+    /// An item of a moved section (old section, offset of the item in it).
+    case stashSection(old: Int, offset: Int)
+}
+
+/// What a batch puts in: a new item (its kind and its element's number in
+/// `BatchPlan.newElements`) or an item set aside by a removal.
+enum BatchInsertion {
+    case new(ListItemKind, Int)
+    case stashedRow(Int)
+    case stashedSection(old: Int, offset: Int)
+}
+
+/// Where an item set aside during the update waits.
+enum BatchStashKey: Hashable { case row(Int), section(old: Int, offset: Int) }
+
+/// A row operation at its old index path: a delete, a reload (its element's number in the
+/// plan's reload elements) or a move (the move's number).
+enum BatchOldRowOp { case delete, reload(Int), move(Int) }
+/// A row operation at its new index path: an insert (its element's number in
+/// `BatchPlan.newElements`) or a move (the move's number).
+enum BatchNewRowOp { case insert(Int), move(Int) }
+
 /// A batch update checked against the list and turned into steps that can no longer fail:
-/// in-place reloads (old flat indices), removals (old flat indices, descending) and
+/// in-place reloads (old flat indices), removals (old flat indices, ascending) and
 /// insertions (final flat indices, ascending). Items that stay keep their relative order, so
 /// inserting in ascending final order puts everything where it belongs.
 struct BatchPlan<Row: Identifiable & Sendable> where Row.ID: Sendable {
     typealias Element = ListBatch<Row>.Element
     typealias ID = Row.ID
 
-    enum Removal {
-        case delete
-        /// A moved row, kept aside as `stash` number k.
-        case stashRow(Int)
-        /// An item of a moved section (old section, offset of the item in it).
-        case stashSection(old: Int, offset: Int)
-    }
-
-    enum Insertion {
-        case new(ListItemKind, Element)
-        case stashedRow(Int)
-        case stashedSection(old: Int, offset: Int)
-    }
-
-    // Planning vocabulary: what an old section becomes, where a final section comes from, and
-    // what a row operation does at its old and new index paths.
+    // Planning vocabulary: what an old section becomes, where a final section comes from.
     enum OldRole { case keep, delete, reloadInPlace, replace(ListSection<Element>), move(to: Int) }
     enum Source { case kept(old: Int), moved(old: Int), new(ListSection<Element>), replaced(old: Int, ListSection<Element>) }
-    enum OldRowOp { case delete, reload(Element?), move(Int) }
-    enum NewRowOp { case insert(Element), move(Int) }
-    /// Where an item set aside during the update waits.
-    enum StashKey: Hashable { case row(Int), section(old: Int, offset: Int) }
 
     var reloads: [(flat: Int, element: Element?)] = []
-    var removals: [(flat: Int, removal: Removal)] = []
-    var insertions: [(flat: Int, insertion: Insertion)] = []
+    var removals: [(flat: Int, removal: BatchRemoval)] = []
+    var insertions: [(flat: Int, insertion: BatchInsertion)] = []
+    /// The elements of the new items, numbered by `BatchInsertion.new`.
+    var newElements: [Element] = []
     var finalTable: [SectionTable.Section] = []
-    var removedIDs = Set<ID>()
-    var addedIDs = Set<ID>()
+    /// Ids that reloads replace with other ids (the deleted items' ids are found as they are
+    /// removed).
+    var replacedIDs: [ID] = []
+    /// Ids the update adds (unique, and not in the list unless removed by it).
+    var addedIDs: [ID] = []
 }
 
 extension ListState {
@@ -46,8 +62,8 @@ extension ListState {
         typealias Element = Plan.Element
         typealias OldRole = Plan.OldRole
         typealias Source = Plan.Source
-        typealias OldRowOp = Plan.OldRowOp
-        typealias NewRowOp = Plan.NewRowOp
+        typealias OldRowOp = BatchOldRowOp
+        typealias NewRowOp = BatchNewRowOp
 
         /// Whether a row with this old-path operation (or none) stays in its section.
         func stays(_ op: OldRowOp?) -> Bool {
@@ -59,7 +75,20 @@ extension ListState {
         let oldCount = sections.count
         var role = [OldRole](repeating: .keep, count: oldCount)
         var fixed: [(index: Int, source: Source, what: String)] = []
-        var rowOps: [(what: String, old: ListIndexPath?, oldOp: OldRowOp?, new: ListIndexPath?, newOp: NewRowOp?)] = []
+        // Row operations by their operation's number (and row within an insert, `k`): the
+        // message naming one is built only for an error.
+        var rowOps: [(operation: Int, k: Int, old: ListIndexPath?, oldOp: OldRowOp?, new: ListIndexPath?, newOp: NewRowOp?)] = []
+        var reloadElements: [Element?] = []
+        var newElements: [Element] = []
+        func what(_ op: (operation: Int, k: Int, old: ListIndexPath?, oldOp: OldRowOp?, new: ListIndexPath?, newOp: NewRowOp?)) -> String {
+            switch batch.operations[op.operation] {
+            case .deleteRow(let path): return "delete \(path)"
+            case .reloadRow(let path, _): return "reload \(path)"
+            case .moveRow(let from, let to): return "move \(from) to \(to)"
+            case .insertRows(_, let path): return "insert at \(ListIndexPath(section: path.section, row: path.row + op.k))"
+            default: return ""
+            }
+        }
         var moves = 0, insertedSections = 0, deletedSections = 0
 
         func takeOld(_ index: Int, _ what: String, _ newRole: OldRole) throws(ListError) {
@@ -70,8 +99,9 @@ extension ListState {
             role[index] = newRole
         }
 
-        for operation in batch.operations {
-            switch operation {
+        rowOps.reserveCapacity(batch.operations.count)
+        for number in batch.operations.indices {
+            switch batch.operations[number] {
             case .deleteSection(let index):
                 try takeOld(index, "delete section \(index)", .delete)
                 deletedSections += 1
@@ -84,16 +114,17 @@ extension ListState {
                 fixed.append((index, .new(content), "insert section at \(index)"))
                 insertedSections += 1
             case .deleteRow(let path):
-                rowOps.append(("delete \(path)", path, .delete, nil, nil))
+                rowOps.append((number, 0, path, .delete, nil, nil))
             case .reloadRow(let path, let element):
-                rowOps.append(("reload \(path)", path, .reload(element), nil, nil))
+                rowOps.append((number, 0, path, .reload(reloadElements.count), nil, nil))
+                reloadElements.append(element)
             case .moveRow(let from, let to):
-                rowOps.append(("move \(from) to \(to)", from, .move(moves), to, .move(moves)))
+                rowOps.append((number, 0, from, .move(moves), to, .move(moves)))
                 moves += 1
             case .insertRows(let elements, let path):
-                for (k, element) in elements.enumerated() {
-                    let at = ListIndexPath(section: path.section, row: path.row + k)
-                    rowOps.append(("insert at \(at)", nil, nil, at, .insert(element)))
+                for k in elements.indices {
+                    rowOps.append((number, k, nil, nil, ListIndexPath(section: path.section, row: path.row + k), .insert(newElements.count)))
+                    newElements.append(elements[k])
                 }
             }
         }
@@ -127,43 +158,45 @@ extension ListState {
         // Rows: old paths checked against the list before, new paths against it after.
         var oldRows: [ListIndexPath: OldRowOp] = [:]
         var newRows: [ListIndexPath: NewRowOp] = [:]
+        oldRows.reserveCapacity(rowOps.count)
         var removedFrom = [Int](repeating: 0, count: oldCount)
         var addedTo = [Int](repeating: 0, count: finalCount)
         for op in rowOps {
             if let path = op.old, let oldOp = op.oldOp {
                 guard path.section >= 0 && path.section < oldCount else {
-                    throw .indexOutOfRange("\(op.what): section \(path.section) (the list has \(oldCount) sections before the update)")
+                    throw .indexOutOfRange("\(what(op)): section \(path.section) (the list has \(oldCount) sections before the update)")
                 }
                 switch role[path.section] {
                 case .delete, .reloadInPlace, .replace:
-                    throw .inconsistentBatch("\(op.what): section \(path.section) is deleted or reloaded in this batch")
+                    throw .inconsistentBatch("\(what(op)): section \(path.section) is deleted or reloaded in this batch")
                 case .keep, .move: break
                 }
                 guard path.row >= 0 && path.row < sections[path.section].rowCount else {
-                    throw .indexOutOfRange("\(op.what): row \(path) (section \(path.section) has \(sections[path.section].rowCount) rows before the update)")
+                    throw .indexOutOfRange("\(what(op)): row \(path) (section \(path.section) has \(sections[path.section].rowCount) rows before the update)")
                 }
-                guard oldRows[path] == nil else { throw .inconsistentBatch("\(op.what): row \(path) is already deleted, reloaded or moved in this batch") }
+                guard oldRows[path] == nil else { throw .inconsistentBatch("\(what(op)): row \(path) is already deleted, reloaded or moved in this batch") }
                 oldRows[path] = oldOp
                 if !stays(oldOp) { removedFrom[path.section] += 1 }
             }
             if let path = op.new, let newOp = op.newOp {
                 guard path.section >= 0 && path.section < finalCount else {
-                    throw .indexOutOfRange("\(op.what): section \(path.section) (the list will have \(finalCount) sections after the update)")
+                    throw .indexOutOfRange("\(what(op)): section \(path.section) (the list will have \(finalCount) sections after the update)")
                 }
                 switch finalSources[path.section] {
                 case .new, .replaced:
-                    throw .inconsistentBatch("\(op.what): section \(path.section) is inserted or reloaded in this batch (its rows come with it)")
+                    throw .inconsistentBatch("\(what(op)): section \(path.section) is inserted or reloaded in this batch (its rows come with it)")
                 case .kept(let old):
-                    if case .reloadInPlace = role[old] { throw .inconsistentBatch("\(op.what): section \(path.section) is reloaded in this batch") }
+                    if case .reloadInPlace = role[old] { throw .inconsistentBatch("\(what(op)): section \(path.section) is reloaded in this batch") }
                 case .moved: break
                 }
-                guard newRows[path] == nil else { throw .inconsistentBatch("\(op.what): another row is inserted or moved to \(path)") }
+                guard newRows[path] == nil else { throw .inconsistentBatch("\(what(op)): another row is inserted or moved to \(path)") }
                 newRows[path] = newOp
                 addedTo[path.section] += 1
             }
         }
         var finalRowCount = [Int](repeating: 0, count: finalCount)
         var plan = BatchPlan<Row>()
+        plan.newElements = newElements
         for (j, source) in finalSources.enumerated() {
             switch source {
             case .kept(let old), .moved(let old):
@@ -201,29 +234,38 @@ extension ListState {
 
         // Ids: every id the list holds after the update must be unique.
         var added: [(id: ID, path: ListIndexPath)] = []
-        for (path, op) in oldRows {
+        for op in rowOps {
+            guard let path = op.old, case .reload(let r)? = op.oldOp, let element = reloadElements[r] else { continue }
             let flat = sections.flatIndex(ofRow: path)
             let oldID = ids[flat]
-            switch op {
-            case .delete: plan.removedIDs.insert(oldID)
-            case .reload(let element):
-                if let element, element.id != oldID {
-                    plan.removedIDs.insert(oldID)
-                    added.append((element.id, finalPath(ofOld: flat)))
-                }
-            case .move: break
+            if element.id != oldID {
+                plan.replacedIDs.append(oldID)
+                added.append((element.id, finalPath(ofOld: flat)))
             }
         }
-        for old in 0..<oldCount {
-            switch role[old] {
-            case .delete, .replace:
-                let start = sections.start(of: old)
-                ids.forEach(in: start..<(start + sections[old].itemCount)) { _, id in plan.removedIDs.insert(id) }
-            default: break
+        // The ids the update removes, gathered only if an added id is already in the list
+        // (rare: most batches add only new ids, and a large delete needs no set of its ids).
+        var removedIDs: Set<ID>?
+        func isRemoved(_ id: ID) -> Bool {
+            if removedIDs == nil {
+                var set = Set(plan.replacedIDs)
+                for (path, op) in oldRows {
+                    if case .delete = op { set.insert(ids[sections.flatIndex(ofRow: path)]) }
+                }
+                for old in 0..<oldCount {
+                    switch role[old] {
+                    case .delete, .replace:
+                        let start = sections.start(of: old)
+                        ids.forEach(in: start..<(start + sections[old].itemCount)) { _, id in set.insert(id) }
+                    default: break
+                    }
+                }
+                removedIDs = set
             }
+            return removedIDs!.contains(id)
         }
         for (path, op) in newRows {
-            if case .insert(let element) = op { added.append((element.id, path)) }
+            if case .insert(let e) = op { added.append((newElements[e].id, path)) }
         }
         for (j, source) in finalSources.enumerated() {
             switch source {
@@ -237,19 +279,20 @@ extension ListState {
         var seen: [ID: ListIndexPath] = [:]
         for entry in added.sorted(by: { $0.path < $1.path }) {
             if let first = seen[entry.id] { throw .duplicateID(String(describing: entry.id), first, entry.path) }
-            if hasID(entry.id) && !plan.removedIDs.contains(entry.id) {
+            if hasID(entry.id) && !isRemoved(entry.id) {
                 let existing = ids.firstIndex { $0 == entry.id }.map(finalPath(ofOld:)) ?? entry.path
                 throw .duplicateID(String(describing: entry.id), min(existing, entry.path), max(existing, entry.path))
             }
             seen[entry.id] = entry.path
-            plan.addedIDs.insert(entry.id)
+            plan.addedIDs.append(entry.id)
         }
 
-        // The steps.
-        for (path, op) in oldRows {
+        // The steps. Row operations in the batch's order (usually top to bottom: no sort).
+        for op in rowOps {
+            guard let path = op.old, let oldOp = op.oldOp else { continue }
             let flat = sections.flatIndex(ofRow: path)
-            switch op {
-            case .reload(let element): plan.reloads.append((flat, element))
+            switch oldOp {
+            case .reload(let r): plan.reloads.append((flat, reloadElements[r]))
             case .delete: plan.removals.append((flat, .delete))
             case .move(let k): plan.removals.append((flat, .stashRow(k)))
             }
@@ -279,7 +322,7 @@ extension ListState {
                 // Only the rows inserted or moved here move: O(those), not O(rows).
                 for (path, op) in newRowsBySection[j] ?? [] {
                     switch op {
-                    case .insert(let element): plan.insertions.append((start + header + path.row, .new(.row, element)))
+                    case .insert(let e): plan.insertions.append((start + header + path.row, .new(.row, e)))
                     case .move(let k): plan.insertions.append((start + header + path.row, .stashedRow(k)))
                     }
                 }
@@ -289,7 +332,7 @@ extension ListState {
                 for r in 0..<finalRowCount[j] {
                     if let op = newRows[ListIndexPath(section: j, row: r)] {
                         switch op {
-                        case .insert(let element): plan.insertions.append((start + header + r, .new(.row, element)))
+                        case .insert(let e): plan.insertions.append((start + header + r, .new(.row, e)))
                         case .move(let k): plan.insertions.append((start + header + r, .stashedRow(k)))
                         }
                         continue
@@ -303,11 +346,15 @@ extension ListState {
                     plan.insertions.append((start + header + finalRowCount[j], .stashedSection(old: old, offset: sections[old].itemCount - 1)))
                 }
             case .new(let content), .replaced(_, let content):
-                for (k, entry) in content.items.enumerated() { plan.insertions.append((start + k, .new(entry.kind, entry.element))) }
+                for (k, entry) in content.items.enumerated() {
+                    plan.insertions.append((start + k, .new(entry.kind, plan.newElements.count)))
+                    plan.newElements.append(entry.element)
+                }
             }
         }
-        plan.removals.sort { $0.flat > $1.flat }
-        plan.insertions.sort { $0.flat < $1.flat }
+        // Usually in order already (rows deleted top to bottom, a section's items).
+        if !zip(plan.removals, plan.removals.dropFirst()).allSatisfy({ $0.flat < $1.flat }) { plan.removals.sort { $0.flat < $1.flat } }
+        if !zip(plan.insertions, plan.insertions.dropFirst()).allSatisfy({ $0.flat < $1.flat }) { plan.insertions.sort { $0.flat < $1.flat } }
         return plan
     }
 }

@@ -1,116 +1,130 @@
-/// Applying a planned batch: reloads in place, removals from the bottom up, insertions from
-/// the top down, the viewport anchored throughout. O(k log n) for k changed items.
+/// Applying a planned batch: removals, reloads in place, insertions, the viewport anchored
+/// throughout. Each column (items, ids, heights) loses its removed items in one walk over its
+/// blocks and takes its inserted ones in another, with one change-log entry and one anchor
+/// step for each; the id set changes in bulk. O(k log n + blocks) for k changed items, where
+/// one item at a time cost ~49,000 instructions per deleted row.
 extension ListState {
     mutating func execute(_ plan: BatchPlan<Row>) {
         var anchor = captureAnchor()
         // When the anchor item moves, it is set aside with the others and anchored again
         // where it lands.
-        typealias StashKey = BatchPlan<Row>.StashKey
-        var anchorStash: StashKey?
-        // Whether the anchor item was deleted: its replacement is an item that stays in place,
-        // never one that moves away (the viewport would follow it).
-        var anchorReplaced = false
+        var anchorStash: BatchStashKey?
 
-        // Ids and kept rows first: the plan checked that the result is unique.
-        idSet.subtract(plan.removedIDs)
-        idSet.formUnion(plan.addedIDs)
-        if !keptRows.isEmpty { for id in plan.removedIDs { keptRows[id] = nil } }
-        if let highlighted, plan.removedIDs.contains(highlighted) { self.highlighted = nil }
-        for id in plan.removedIDs { drawingForms.remove(id) }
-
+        // Kept rows of the items going away first: a reload may give its row one of their ids.
+        if !keptRows.isEmpty {
+            for (flat, removal) in plan.removals where removal == .delete { keptRows[ids[flat]] = nil }
+            for id in plan.replacedIDs { keptRows[id] = nil }
+        }
+        // Reloads in place (indices before the update; a reloaded item may move after).
         for (flat, element) in plan.reloads { reload(at: flat, with: element) }
 
-        var stash: [StashKey: (item: ItemRecord, id: ID, height: Double)] = [:]
-        for (flat, removal) in plan.removals {
-            let item = items.remove(at: flat)
-            let id = ids.remove(at: flat)
-            let height = heights.remove(at: flat)
-            changes.record(.remove(at: flat))
-            var key: StashKey?
-            switch removal {
-            case .delete: break
-            case .stashRow(let k): key = .row(k)
-            case .stashSection(let old, let offset): key = .section(old: old, offset: offset)
+        // Removals (indices before the update, ascending).
+        let removalRuns = IndexRuns(ascending: plan.removals.lazy.map(\.flat))
+        let countBefore = items.count
+        var removedItems: [ItemRecord] = []
+        var removedIDs: [ID] = []
+        var removedHeights: [Double] = []
+        if !removalRuns.isEmpty {
+            removedItems = items.remove(removalRuns)
+            removedIDs = ids.remove(removalRuns)
+            removedHeights = heights.remove(removalRuns)
+            changes.record(.removeRuns(removalRuns))
+            if var a = anchor {
+                if let run = removalRuns.run(containing: a.index) {
+                    switch plan.removals[Self.position(of: a.index, in: plan.removals)].removal {
+                    case .stashRow(let k): anchorStash = .row(k)
+                    case .stashSection(let old, let offset): anchorStash = .section(old: old, offset: offset)
+                    case .delete:
+                        // Its replacement is the next item that stays in place (never one that
+                        // moves away: the viewport would follow it); with none below, the one
+                        // above; with none, there is nothing to anchor.
+                        let replacement = run.upperBound < countBefore ? run.upperBound : run.lowerBound - 1
+                        if replacement >= 0, let index = removalRuns.indexAfterRemoving(replacement) { a.index = index } else { a.index = -1 }
+                    }
+                } else if let index = removalRuns.indexAfterRemoving(a.index) {
+                    a.index = index
+                }
+                anchor = a.index < 0 && anchorStash == nil ? nil : a
             }
-            if let key { stash[key] = (item, id, height) }
-            guard anchorStash == nil, var a = anchor else { continue }
-            if flat < a.index {
-                a.index -= 1
-            } else if flat == a.index {
-                if let key, !anchorReplaced {
-                    anchorStash = key
-                } else {
-                    // Removals run from the bottom up, so what now holds the index is the next
-                    // item that stays in place; with none left below, the one above.
-                    anchorReplaced = true
-                    if a.index >= items.count { a.index = items.count - 1 }
+        }
+
+        // Ids: out go the deleted items' (not the moved ones') and those reloads replace, in
+        // go the new ones (the plan checked that the result is unique).
+        var stash: [BatchStashKey: Int] = [:]
+        var deletedIDs: [ID]
+        if plan.removals.allSatisfy({ $0.removal == .delete }) {
+            deletedIDs = removedIDs
+        } else {
+            deletedIDs = []
+            for (k, entry) in plan.removals.enumerated() {
+                switch entry.removal {
+                case .delete: deletedIDs.append(removedIDs[k])
+                case .stashRow(let r): stash[.row(r)] = k
+                case .stashSection(let old, let offset): stash[.section(old: old, offset: offset)] = k
                 }
             }
-            anchor = items.count == 0 && anchorStash == nil ? nil : a
         }
+        deletedIDs.append(contentsOf: plan.replacedIDs)
+        IDColumn.remove(deletedIDs[...], from: &idSet)
+        // The highlighted item is in the list: gone from the set, it was removed.
+        if let highlighted, !idSet.contains(highlighted) { self.highlighted = nil }
+        _ = IDColumn.insert(plan.addedIDs, into: &idSet)
+        drawingForms.remove(deletedIDs)
 
         sections.replace(with: plan.finalTable)
 
-        var next = 0
-        while next < plan.insertions.count {
-            let (flat, insertion) = plan.insertions[next]
-            let entry: (item: ItemRecord, id: ID, height: Double)
-            var key: StashKey?
-            switch insertion {
-            case .new:
-                // A run of new items at consecutive places (a section's, or rows inserted
-                // together) goes in with one splice of each column, as in `performSingle`;
-                // the anchor moves as it would for each of them (none of them is stashed).
-                let runStart = next
-                next = insertNewRun(plan.insertions, from: next)
-                if anchorStash == nil, var a = anchor, flat <= a.index {
-                    a.index += next - runStart
-                    anchor = a
+        // Insertions (final indices, ascending): new items and the ones set aside, every
+        // column in one walk.
+        if !plan.insertions.isEmpty {
+            var newItems: [ItemRecord] = [], newIDs: [ID] = [], newHeights: [Double] = []
+            newItems.reserveCapacity(plan.insertions.count)
+            newIDs.reserveCapacity(plan.insertions.count)
+            newHeights.reserveCapacity(plan.insertions.count)
+            var anchorLanding: Int?
+            for (flat, insertion) in plan.insertions {
+                let key: BatchStashKey
+                switch insertion {
+                case .new(let kind, let e):
+                    let element = plan.newElements[e]
+                    let id = element.id
+                    if case .row(let row) = element { keptRows[id] = row }
+                    newItems.append(ItemRecord(kind: kind, serial: takeSerial()))
+                    newIDs.append(id)
+                    newHeights.append(estimates.estimate(for: kind))
+                    continue
+                case .stashedRow(let k): key = .row(k)
+                case .stashedSection(let old, let offset): key = .section(old: old, offset: offset)
                 }
-                continue
-            case .stashedRow(let k):
-                key = .row(k)
-                entry = stash.removeValue(forKey: .row(k))!
-            case .stashedSection(let old, let offset):
-                key = .section(old: old, offset: offset)
-                entry = stash.removeValue(forKey: .section(old: old, offset: offset))!
+                let k = stash[key]!
+                newItems.append(removedItems[k])
+                newIDs.append(removedIDs[k])
+                newHeights.append(removedHeights[k])
+                if key == anchorStash { anchorLanding = flat }
             }
-            next += 1
-            items.insert(entry.item, at: flat)
-            ids.insert(entry.id, at: flat)
-            heights.insert([entry.height], at: flat)
-            changes.record(.insert(at: flat, count: 1))
-            if let key, key == anchorStash, var a = anchor {
-                a.index = flat
-                anchor = a
-                anchorStash = nil
-            } else if anchorStash == nil, var a = anchor, flat <= a.index {
-                a.index += 1
+            let insertionRuns = IndexRuns(ascending: plan.insertions.lazy.map(\.flat))
+            let gaps = insertionRuns.gaps
+            items.insert(newItems, at: gaps)
+            ids.insert(newIDs, at: gaps)
+            heights.insert(newHeights, at: gaps)
+            changes.record(.insertRuns(insertionRuns))
+            // An item inserted at or above the anchor pushes it down; a moved anchor is where
+            // it lands.
+            if var a = anchor {
+                a.index = anchorStash == nil ? insertionRuns.indexAfterInserting(a.index) : anchorLanding ?? a.index
                 anchor = a
             }
         }
         restore(anchor)
     }
 
-    /// Inserts the new items of `insertions` from `first` on while they are new and at
-    /// consecutive places: one splice of each column and one change. Returns the index after
-    /// the run.
-    private mutating func insertNewRun(_ insertions: [(flat: Int, insertion: BatchPlan<Row>.Insertion)], from first: Int) -> Int {
-        let start = insertions[first].flat
-        var newItems: [ItemRecord] = []
-        var newIDs: [ID] = []
-        var newHeights: [Double] = []
-        var end = first
-        while end < insertions.count, insertions[end].flat == start + (end - first), case .new(let kind, let element) = insertions[end].insertion {
-            let id = element.id
-            if case .row(let row) = element { keptRows[id] = row }
-            newItems.append(ItemRecord(kind: kind, serial: takeSerial()))
-            newIDs.append(id)
-            newHeights.append(estimates.estimate(for: kind))
-            end += 1
+    /// The position of the removal at `flat` in `removals` (ascending; it is there).
+    private static func position(of flat: Int, in removals: [(flat: Int, removal: BatchRemoval)]) -> Int {
+        var low = 0, high = removals.count
+        while low < high {
+            let mid = (low + high) / 2
+            if removals[mid].flat < flat { low = mid + 1 } else { high = mid }
         }
-        spliceIn(newItems, ids: newIDs, heights: newHeights, at: start)
-        return end
+        return low
     }
 
     /// Puts new items at consecutive places from `start`: one splice of each column (items,
