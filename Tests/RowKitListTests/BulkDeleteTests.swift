@@ -262,6 +262,19 @@ import Testing
         }
     }
 
+    /// Dropping the drawing forms of many ids at once (more ids than forms: one pass over the
+    /// forms) drops exactly theirs.
+    @Test func drawingFormsOfManyIDsAreDroppedAtOnce() {
+        var cache = DrawingFormCache<Int, Int>(capacity: 100)
+        for id in 0..<50 { cache.insert(id * 10, for: id) }
+        cache.remove(Array(stride(from: 1, to: 5_000, by: 2)))   // the odd ids, and many never drawn
+        #expect(cache.count == 25)
+        for id in 0..<50 { #expect((cache.form(for: id) != nil) == (id % 2 == 0)) }
+        cache.remove([0, 2, 4])   // fewer ids than forms: one by one
+        #expect(cache.count == 22)
+        #expect(cache.form(for: 2) == nil && cache.form(for: 6) == 60)
+    }
+
     /// A rejected large batch changes nothing and names the same problem as before: a row
     /// deleted twice, a row out of range, an id inserted that the list keeps.
     @Test func rejectedBulkBatchesChangeNothing() throws {

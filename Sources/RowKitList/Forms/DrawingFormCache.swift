@@ -33,7 +33,11 @@ struct DrawingFormCache<ID: Hashable & Sendable, Drawing: Sendable>: Sendable {
         trim()
     }
 
-    mutating func remove(_ id: ID) { entries[id] = nil }
+    mutating func remove(_ id: ID) {
+        // Most removals (deletes, reloads) are of items never drawn, often with nothing kept.
+        guard !entries.isEmpty else { return }
+        entries[id] = nil
+    }
 
     /// Removes the forms of `ids`: by id while they are fewer than the forms kept, else by one
     /// pass over the forms (a batch deleting 100,000 rows, most of them never drawn).

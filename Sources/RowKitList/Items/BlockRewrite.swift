@@ -1,4 +1,4 @@
-/// Rewriting a blocked column (``BlockedArray``, `ItemStore`, `HeightIndex`) for a whole batch:
+/// Rewriting a blocked column (`BlockedArray`, `ItemStore`, `HeightIndex`) for a whole batch:
 /// many removals, or many insertions, in one walk over its blocks. Blocks no change touches are
 /// kept as they are; the rest are cut again about half full. A batch then costs O(blocks +
 /// touched items) and one rebuild of the column's trees, where one change at a time cost a

@@ -64,6 +64,22 @@ enum IDColumn {
         return added
     }
 
+    /// The first of `ids` (in order) that repeats an earlier one (with the earlier one's place)
+    /// or is in `set` without `isRemoved` saying it leaves; nil if there is none. Specialized as
+    /// `build` is: sorting and checking a batch's 25,000 added ids generically took ~24,000
+    /// instructions each.
+    @_specialize(where ID == Int)
+    @_specialize(where ID == String)
+    static func firstConflict<ID: Hashable & Sendable>(_ ids: [ID], in set: Set<ID>, isRemoved: (ID) -> Bool) -> (index: Int, earlier: Int?)? {
+        var first: [ID: Int] = [:]
+        first.reserveCapacity(ids.count)
+        for (k, id) in ids.enumerated() {
+            if let earlier = first.updateValue(k, forKey: id) { return (k, earlier) }
+            if set.contains(id) && !isRemoved(id) { return (k, nil) }
+        }
+        return nil
+    }
+
     /// Removes `ids` from `set` (undoing `insert(_:into:)`).
     @_specialize(where ID == Int)
     @_specialize(where ID == String)

@@ -40,7 +40,10 @@ struct BatchPlan<Row: Identifiable & Sendable> where Row.ID: Sendable {
     enum OldRole { case keep, delete, reloadInPlace, replace(ListSection<Element>), move(to: Int) }
     enum Source { case kept(old: Int), moved(old: Int), new(ListSection<Element>), replaced(old: Int, ListSection<Element>) }
 
-    var reloads: [(flat: Int, element: Element?)] = []
+    /// Reloads with new data (and maybe a new id).
+    var reloads: [(flat: Int, element: Element)] = []
+    /// Reloads keeping the id (`reload(at:)`, a section reloaded in place): flat indices.
+    var sameIDReloads: [Int] = []
     var removals: [(flat: Int, removal: BatchRemoval)] = []
     var insertions: [(flat: Int, insertion: BatchInsertion)] = []
     /// The elements of the new items, numbered by `BatchInsertion.new`.
@@ -174,8 +177,10 @@ extension ListState {
                 guard path.row >= 0 && path.row < sections[path.section].rowCount else {
                     throw .indexOutOfRange("\(what(op)): row \(path) (section \(path.section) has \(sections[path.section].rowCount) rows before the update)")
                 }
-                guard oldRows[path] == nil else { throw .inconsistentBatch("\(what(op)): row \(path) is already deleted, reloaded or moved in this batch") }
-                oldRows[path] = oldOp
+                // One hash lookup: the plan is dropped on an error.
+                guard oldRows.updateValue(oldOp, forKey: path) == nil else {
+                    throw .inconsistentBatch("\(what(op)): row \(path) is already deleted, reloaded or moved in this batch")
+                }
                 if !stays(oldOp) { removedFrom[path.section] += 1 }
             }
             if let path = op.new, let newOp = op.newOp {
@@ -189,8 +194,9 @@ extension ListState {
                     if case .reloadInPlace = role[old] { throw .inconsistentBatch("\(what(op)): section \(path.section) is reloaded in this batch") }
                 case .moved: break
                 }
-                guard newRows[path] == nil else { throw .inconsistentBatch("\(what(op)): another row is inserted or moved to \(path)") }
-                newRows[path] = newOp
+                guard newRows.updateValue(newOp, forKey: path) == nil else {
+                    throw .inconsistentBatch("\(what(op)): another row is inserted or moved to \(path)")
+                }
                 addedTo[path.section] += 1
             }
         }
@@ -233,14 +239,19 @@ extension ListState {
         }
 
         // Ids: every id the list holds after the update must be unique.
-        var added: [(id: ID, path: ListIndexPath)] = []
+        // Added ids and their paths apart, so sorting and checking them runs specialized.
+        var addedIDs: [ID] = [], addedPaths: [ListIndexPath] = []
+        func add(_ id: ID, _ path: ListIndexPath) {
+            addedIDs.append(id)
+            addedPaths.append(path)
+        }
         for op in rowOps {
             guard let path = op.old, case .reload(let r)? = op.oldOp, let element = reloadElements[r] else { continue }
             let flat = sections.flatIndex(ofRow: path)
             let oldID = ids[flat]
             if element.id != oldID {
                 plan.replacedIDs.append(oldID)
-                added.append((element.id, finalPath(ofOld: flat)))
+                add(element.id, finalPath(ofOld: flat))
             }
         }
         // The ids the update removes, gathered only if an added id is already in the list
@@ -265,34 +276,36 @@ extension ListState {
             return removedIDs!.contains(id)
         }
         for (path, op) in newRows {
-            if case .insert(let e) = op { added.append((newElements[e].id, path)) }
+            if case .insert(let e) = op { add(newElements[e].id, path) }
         }
         for (j, source) in finalSources.enumerated() {
             switch source {
             case .new(let content), .replaced(_, let content):
-                if let header = content.header { added.append((header.id, ListIndexPath(section: j, row: -1))) }
-                for (r, element) in content.rows.enumerated() { added.append((element.id, ListIndexPath(section: j, row: r))) }
-                if let footer = content.footer { added.append((footer.id, ListIndexPath(section: j, row: content.rows.count))) }
+                if let header = content.header { add(header.id, ListIndexPath(section: j, row: -1)) }
+                for (r, element) in content.rows.enumerated() { add(element.id, ListIndexPath(section: j, row: r)) }
+                if let footer = content.footer { add(footer.id, ListIndexPath(section: j, row: content.rows.count)) }
             default: break
             }
         }
-        var seen: [ID: ListIndexPath] = [:]
-        for entry in added.sorted(by: { $0.path < $1.path }) {
-            if let first = seen[entry.id] { throw .duplicateID(String(describing: entry.id), first, entry.path) }
-            if hasID(entry.id) && !isRemoved(entry.id) {
-                let existing = ids.firstIndex { $0 == entry.id }.map(finalPath(ofOld:)) ?? entry.path
-                throw .duplicateID(String(describing: entry.id), min(existing, entry.path), max(existing, entry.path))
-            }
-            seen[entry.id] = entry.path
-            plan.addedIDs.append(entry.id)
+        // In index-path order: the first problem there is the one named.
+        var order = Array(addedPaths.indices)
+        if !zip(addedPaths, addedPaths.dropFirst()).allSatisfy({ $0 < $1 }) { order.sort { addedPaths[$0] < addedPaths[$1] } }
+        let ordered = order.map { addedIDs[$0] }
+        if let conflict = IDColumn.firstConflict(ordered, in: idSetStorage ?? IDColumn.set(of: ids), isRemoved: isRemoved) {
+            let id = ordered[conflict.index], at = addedPaths[order[conflict.index]]
+            if let earlier = conflict.earlier { throw .duplicateID(String(describing: id), addedPaths[order[earlier]], at) }
+            let existing = ids.firstIndex { $0 == id }.map(finalPath(ofOld:)) ?? at
+            throw .duplicateID(String(describing: id), min(existing, at), max(existing, at))
         }
+        plan.addedIDs = ordered
 
         // The steps. Row operations in the batch's order (usually top to bottom: no sort).
         for op in rowOps {
             guard let path = op.old, let oldOp = op.oldOp else { continue }
             let flat = sections.flatIndex(ofRow: path)
             switch oldOp {
-            case .reload(let r): plan.reloads.append((flat, reloadElements[r]))
+            case .reload(let r):
+                if let element = reloadElements[r] { plan.reloads.append((flat, element)) } else { plan.sameIDReloads.append(flat) }
             case .delete: plan.removals.append((flat, .delete))
             case .move(let k): plan.removals.append((flat, .stashRow(k)))
             }
@@ -302,7 +315,7 @@ extension ListState {
             switch role[old] {
             case .keep: break
             case .reloadInPlace:
-                for flat in start..<(start + count) { plan.reloads.append((flat, nil)) }
+                plan.sameIDReloads.append(contentsOf: start..<(start + count))
             case .delete, .replace:
                 for flat in start..<(start + count) { plan.removals.append((flat, .delete)) }
             case .move:

@@ -17,6 +17,7 @@ extension ListState {
         }
         // Reloads in place (indices before the update; a reloaded item may move after).
         for (flat, element) in plan.reloads { reload(at: flat, with: element) }
+        reloadKeepingIDs(plan.sameIDReloads)
 
         // Removals (indices before the update, ascending).
         let removalRuns = IndexRuns(ascending: plan.removals.lazy.map(\.flat))
@@ -48,9 +49,15 @@ extension ListState {
             }
         }
 
+        // Where each item set aside is among the removed ones: by move number, and by old
+        // section and offset (arrays, not a dictionary of keys: hashing was most of a move).
+        // A moved section's items come one after the other.
+        var stashedMoves: [Int] = []
+        var stashedSections: [Int: [Int]] = [:]
+        var currentOld = -1
+        var current: [Int] = []
         // Ids: out go the deleted items' (not the moved ones') and those reloads replace, in
         // go the new ones (the plan checked that the result is unique).
-        var stash: [BatchStashKey: Int] = [:]
         var deletedIDs: [ID]
         if plan.removals.allSatisfy({ $0.removal == .delete }) {
             deletedIDs = removedIDs
@@ -59,10 +66,19 @@ extension ListState {
             for (k, entry) in plan.removals.enumerated() {
                 switch entry.removal {
                 case .delete: deletedIDs.append(removedIDs[k])
-                case .stashRow(let r): stash[.row(r)] = k
-                case .stashSection(let old, let offset): stash[.section(old: old, offset: offset)] = k
+                case .stashRow(let r):
+                    if r >= stashedMoves.count { stashedMoves.append(contentsOf: repeatElement(-1, count: r + 1 - stashedMoves.count)) }
+                    stashedMoves[r] = k
+                case .stashSection(let old, let offset):
+                    if old != currentOld {
+                        if currentOld >= 0 { stashedSections[currentOld] = current }
+                        currentOld = old
+                        current = stashedSections[old] ?? [Int](repeating: -1, count: sections[old].itemCount)
+                    }
+                    current[offset] = k
                 }
             }
+            if currentOld >= 0 { stashedSections[currentOld] = current }
         }
         deletedIDs.append(contentsOf: plan.replacedIDs)
         IDColumn.remove(deletedIDs[...], from: &idSet)
@@ -82,7 +98,7 @@ extension ListState {
             newHeights.reserveCapacity(plan.insertions.count)
             var anchorLanding: Int?
             for (flat, insertion) in plan.insertions {
-                let key: BatchStashKey
+                let key: BatchStashKey, k: Int
                 switch insertion {
                 case .new(let kind, let e):
                     let element = plan.newElements[e]
@@ -92,10 +108,17 @@ extension ListState {
                     newIDs.append(id)
                     newHeights.append(estimates.estimate(for: kind))
                     continue
-                case .stashedRow(let k): key = .row(k)
-                case .stashedSection(let old, let offset): key = .section(old: old, offset: offset)
+                case .stashedRow(let move):
+                    key = .row(move)
+                    k = stashedMoves[move]
+                case .stashedSection(let old, let offset):
+                    key = .section(old: old, offset: offset)
+                    if old != currentOld {
+                        currentOld = old
+                        current = stashedSections[old]!
+                    }
+                    k = current[offset]
                 }
-                let k = stash[key]!
                 newItems.append(removedItems[k])
                 newIDs.append(removedIDs[k])
                 newHeights.append(removedHeights[k])
@@ -237,6 +260,26 @@ extension ListState {
         default:
             return false
         }
+    }
+
+    /// Reloads the items at `flats` in place keeping their ids, as `reload(at:with: nil)` does
+    /// each, without its generic element (a batch reloading 100,000 rows spent most of its time
+    /// in type-metadata lookups for it): new serials, estimates, the drawing forms dropped.
+    mutating func reloadKeepingIDs(_ flats: [Int]) {
+        guard !flats.isEmpty else { return }
+        for flat in flats {
+            let serial = takeSerial()
+            let kind = items.update(at: flat) { item in
+                item.form = nil
+                item.generation = 0
+                item.serial = serial
+                return item.kind
+            }
+            heights.setHeight(estimates.estimate(for: kind), at: flat)
+            changes.record(.invalidate(at: flat))
+        }
+        if drawingForms.count > 0 { drawingForms.remove(flats.map { ids[$0] }) }
+        dataEpoch += flats.count
     }
 
     /// Reloads the item at `flat` in place: new data (and maybe a new id), measured again.
