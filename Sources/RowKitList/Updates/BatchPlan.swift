@@ -162,6 +162,25 @@ extension ListState {
         var oldRows: [ListIndexPath: OldRowOp] = [:]
         var newRows: [ListIndexPath: NewRowOp] = [:]
         oldRows.reserveCapacity(rowOps.count)
+        newRows.reserveCapacity(rowOps.count)
+        // What each section allows its rows, as plain values (the generic role and source enums
+        // were copied for every row operation): old sections kept or moved take row changes;
+        // final sections: 0 take rows, 1 reloaded in place, 2 come with their rows.
+        let oldRowsOpen = role.map { r -> Bool in
+            switch r {
+            case .keep, .move: return true
+            default: return false
+            }
+        }
+        let finalRowsRule = finalSources.map { source -> Int8 in
+            switch source {
+            case .new, .replaced: return 2
+            case .kept(let old):
+                if case .reloadInPlace = role[old] { return 1 }
+                return 0
+            case .moved: return 0
+            }
+        }
         var removedFrom = [Int](repeating: 0, count: oldCount)
         var addedTo = [Int](repeating: 0, count: finalCount)
         for op in rowOps {
@@ -169,10 +188,8 @@ extension ListState {
                 guard path.section >= 0 && path.section < oldCount else {
                     throw .indexOutOfRange("\(what(op)): section \(path.section) (the list has \(oldCount) sections before the update)")
                 }
-                switch role[path.section] {
-                case .delete, .reloadInPlace, .replace:
+                guard oldRowsOpen[path.section] else {
                     throw .inconsistentBatch("\(what(op)): section \(path.section) is deleted or reloaded in this batch")
-                case .keep, .move: break
                 }
                 guard path.row >= 0 && path.row < sections[path.section].rowCount else {
                     throw .indexOutOfRange("\(what(op)): row \(path) (section \(path.section) has \(sections[path.section].rowCount) rows before the update)")
@@ -187,12 +204,10 @@ extension ListState {
                 guard path.section >= 0 && path.section < finalCount else {
                     throw .indexOutOfRange("\(what(op)): section \(path.section) (the list will have \(finalCount) sections after the update)")
                 }
-                switch finalSources[path.section] {
-                case .new, .replaced:
-                    throw .inconsistentBatch("\(what(op)): section \(path.section) is inserted or reloaded in this batch (its rows come with it)")
-                case .kept(let old):
-                    if case .reloadInPlace = role[old] { throw .inconsistentBatch("\(what(op)): section \(path.section) is reloaded in this batch") }
-                case .moved: break
+                switch finalRowsRule[path.section] {
+                case 2: throw .inconsistentBatch("\(what(op)): section \(path.section) is inserted or reloaded in this batch (its rows come with it)")
+                case 1: throw .inconsistentBatch("\(what(op)): section \(path.section) is reloaded in this batch")
+                default: break
                 }
                 guard newRows.updateValue(newOp, forKey: path) == nil else {
                     throw .inconsistentBatch("\(what(op)): another row is inserted or moved to \(path)")
@@ -216,7 +231,6 @@ extension ListState {
         for path in newRows.keys where path.row < 0 || path.row >= finalRowCount[path.section] {
             throw .indexOutOfRange("insert or move to \(path): section \(path.section) will have \(finalRowCount[path.section]) rows after the update")
         }
-        let newRowsBySection = Dictionary(grouping: newRows, by: { $0.key.section })
         var finalStarts = [0]
         for section in plan.finalTable { finalStarts.append(finalStarts[finalStarts.count - 1] + section.itemCount) }
 
@@ -332,13 +346,9 @@ extension ListState {
             let start = finalStarts[j], header = plan.finalTable[j].hasHeader ? 1 : 0
             switch source {
             case .kept:
-                // Only the rows inserted or moved here move: O(those), not O(rows).
-                for (path, op) in newRowsBySection[j] ?? [] {
-                    switch op {
-                    case .insert(let e): plan.insertions.append((start + header + path.row, .new(.row, e)))
-                    case .move(let k): plan.insertions.append((start + header + path.row, .stashedRow(k)))
-                    }
-                }
+                // Only the rows inserted or moved here move: O(those), not O(rows); they are
+                // planned below, in the batch's order.
+                break
             case .moved(let old):
                 if header == 1 { plan.insertions.append((start, .stashedSection(old: old, offset: 0))) }
                 var nextOld = 0
@@ -363,6 +373,18 @@ extension ListState {
                     plan.insertions.append((start + k, .new(entry.kind, plan.newElements.count)))
                     plan.newElements.append(entry.element)
                 }
+            }
+        }
+        let keptFinal = finalSources.map { source -> Bool in
+            if case .kept = source { return true }
+            return false
+        }
+        for op in rowOps {
+            guard let path = op.new, let newOp = op.newOp, keptFinal[path.section] else { continue }
+            let flat = finalStarts[path.section] + (plan.finalTable[path.section].hasHeader ? 1 : 0) + path.row
+            switch newOp {
+            case .insert(let e): plan.insertions.append((flat, .new(.row, e)))
+            case .move(let k): plan.insertions.append((flat, .stashedRow(k)))
             }
         }
         // Usually in order already (rows deleted top to bottom, a section's items).
