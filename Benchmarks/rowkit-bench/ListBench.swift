@@ -361,7 +361,8 @@ private func timeLookupsAndUpdates(_ engine: ListEngine<CellMeasurer>, store: Be
 /// list of integer ids in three sections (45 %, 10 %, 45 % of the rows), the viewport a quarter
 /// down, the id set built: `delete` (the middle section's rows, one `delete(at:)` each),
 /// `scatter` (every 10th row), `section` (the middle section), `move` (every 4th row of the
-/// first section to the top of the last), `reload` (every 10th row), `mixed` (every 20th row
+/// first section to the top of the last), `reload` (every 10th row), `rename` (every 1,000th
+/// row reloaded with a new id), `mixed` (every 20th row
 /// deleted, every 40th moved, 25,000 rows inserted), `none` (no batch: the setup alone). For
 /// callgrind: `--toggle-collect='*runBatchForProfile*'`.
 private func timeBatchUpdate(_ kind: String, rows count: Int) throws {
@@ -383,6 +384,8 @@ private func timeBatchUpdate(_ kind: String, rows count: Int) throws {
     case "move":
         fill = { batch in for k in 0..<min(tenth, cut1 / 4) { batch.move(from: ListIndexPath(section: 0, row: 4 * k), to: ListIndexPath(section: 2, row: k)) } }
     case "reload": fill = { batch in for flat in stride(from: 0, to: count, by: 10) { batch.reload(at: rowPath(flat)) } }
+    case "rename":
+        fill = { batch in for flat in stride(from: 0, to: count, by: 1_000) { batch.reload(at: rowPath(flat), with: IntRow(id: count + flat)) } }
     case "mixed":
         fill = { batch in
             for flat in stride(from: 0, to: cut1, by: 20) { batch.delete(at: rowPath(flat)) }
@@ -390,7 +393,7 @@ private func timeBatchUpdate(_ kind: String, rows count: Int) throws {
             batch.insert(ids: Array(count..<(count + tenth / 4)), at: ListIndexPath(section: 1, row: 7))
         }
     case "none": fill = { _ in }
-    default: throw BenchFailure(what: "a batch kind (delete, scatter, section, move, reload, mixed, none), not \(kind)")
+    default: throw BenchFailure(what: "a batch kind (delete, scatter, section, move, reload, rename, mixed, none), not \(kind)")
     }
     var batch = ListBatch<IntRow>()
     fill(&batch)

@@ -262,6 +262,45 @@ import Testing
         }
     }
 
+    /// A reload giving a row a new id that an inserted row also has: the error names the
+    /// reloaded row where it ends up (after the batch's deletes, moves and inserts) and the
+    /// inserted one, in index-path order.
+    @Test(arguments: [111 as UInt64, 112, 113])
+    func renamedRowsAreNamedWhereTheyEndUp(seed: UInt64) throws {
+        var gen = EnginePropertyTests.Generator(rng: SeededRandom(seed: seed))
+        let sections = (0..<3).map { _ in gen.section(rows: gen.rng.int(50...600)) }
+        var checked = 0
+        for _ in 0..<40 where checked < 8 {
+            let e = try FakeEngine(sections: sections, measurer: FakeMeasurer(), width: 320)
+            let m = ReferenceModel(sections: sections, width: 320, defaultEstimate: 44)
+            let (ops, _) = EnginePropertyTests.batch(&gen, m, bulk: true)
+            let renamed = ops.indices.filter { k in
+                if case .reload(let p, let row?) = ops[k] { return row.id != m.items[m.flatIndex(p)].id }
+                return false
+            }
+            let inserts = ops.indices.filter { if case .insert = ops[$0] { return true }; return false }
+            guard let r = renamed.first.map({ _ in gen.rng.pick(renamed) }), let i = inserts.first.map({ _ in gen.rng.pick(inserts) }),
+                  case .reload(_, let newRow?) = ops[r], case .insert(var row, let at) = ops[i] else { continue }
+            row.id = newRow.id
+            var clashing = ops
+            clashing[i] = .insert(row, at)
+            let before = BatchRuleTests.ids(e)
+            do {
+                try EnginePropertyTests.apply(clashing, to: e)
+                Issue.record("seed \(seed): a batch giving \(newRow.id) to two rows was accepted")
+                return
+            } catch let error {
+                #expect(BatchRuleTests.ids(e) == before)
+                // Where the reloaded row ends up: apply the batch as it was.
+                try EnginePropertyTests.apply(ops, to: e)
+                let final = try e.item(at: try #require(e.index(ofID: newRow.id))).indexPath
+                #expect(error as? ListError == .duplicateID(newRow.id, min(final, at), max(final, at)), "seed \(seed)")
+            }
+            checked += 1
+        }
+        #expect(checked > 0)
+    }
+
     /// Dropping the drawing forms of many ids at once (more ids than forms: one pass over the
     /// forms) drops exactly theirs.
     @Test func drawingFormsOfManyIDsAreDroppedAtOnce() {

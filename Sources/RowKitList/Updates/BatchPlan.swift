@@ -252,6 +252,41 @@ extension ListState {
             }
         }
 
+        // Where rows that stay in their section (reloaded ones) end up, all at once:
+        // `finalPath(ofOld:)` for each, without its scan of every row operation and of every
+        // row above (a reload giving a row a new id deep in a large section cost a hash lookup
+        // per row above it).
+        func finalPaths(ofStaying paths: [ListIndexPath]) -> [ListIndexPath] {
+            var removedRows: [Int: [Int]] = [:], newRowsIn: [Int: [Int]] = [:]
+            for op in rowOps {
+                if let path = op.old, let oldOp = op.oldOp, !stays(oldOp) { removedRows[path.section, default: []].append(path.row) }
+                if let path = op.new { newRowsIn[path.section, default: []].append(path.row) }
+            }
+            for key in removedRows.keys { removedRows[key]!.sort() }
+            for key in newRowsIn.keys { newRowsIn[key]!.sort() }
+            func countBelow(_ value: Int, in sorted: [Int]) -> Int {
+                var low = 0, high = sorted.count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if sorted[mid] < value { low = mid + 1 } else { high = mid }
+                }
+                return low
+            }
+            return paths.map { path in
+                let j = oldToNew[path.section]!
+                // Its rank among the rows staying in its section, then the rank-th place there
+                // that no inserted or moved row takes.
+                let rank = path.row - countBelow(path.row, in: removedRows[path.section] ?? [])
+                let taken = newRowsIn[j] ?? []
+                var low = rank, high = rank + taken.count
+                while low < high {   // the smallest f with f − (taken places ≤ f) == rank
+                    let mid = (low + high) / 2
+                    if mid - countBelow(mid + 1, in: taken) < rank { low = mid + 1 } else { high = mid }
+                }
+                return ListIndexPath(section: j, row: low)
+            }
+        }
+
         // Ids: every id the list holds after the update must be unique.
         // Added ids and their paths apart, so sorting and checking them runs specialized.
         var addedIDs: [ID] = [], addedPaths: [ListIndexPath] = []
@@ -259,14 +294,17 @@ extension ListState {
             addedIDs.append(id)
             addedPaths.append(path)
         }
+        var renamed: [(id: ID, path: ListIndexPath)] = []
         for op in rowOps {
             guard let path = op.old, case .reload(let r)? = op.oldOp, let element = reloadElements[r] else { continue }
-            let flat = sections.flatIndex(ofRow: path)
-            let oldID = ids[flat]
+            let oldID = ids[sections.flatIndex(ofRow: path)]
             if element.id != oldID {
                 plan.replacedIDs.append(oldID)
-                add(element.id, finalPath(ofOld: flat))
+                renamed.append((element.id, path))
             }
+        }
+        if !renamed.isEmpty {
+            for (k, path) in finalPaths(ofStaying: renamed.map(\.path)).enumerated() { add(renamed[k].id, path) }
         }
         // The ids the update removes, gathered only if an added id is already in the list
         // (rare: most batches add only new ids, and a large delete needs no set of its ids).
