@@ -360,11 +360,11 @@ private func timeLookupsAndUpdates(_ engine: ListEngine<CellMeasurer>, store: Be
 /// ROWKIT_LIST_BATCH=<kind>: one batch update of 100,000 rows (for `count` = 1,000,000) on a
 /// list of integer ids in three sections (45 %, 10 %, 45 % of the rows), the viewport a quarter
 /// down, the id set built: `delete` (the middle section's rows, one `delete(at:)` each),
-/// `scatter` (every 10th row), `section` (the middle section), `move` (every 4th row of the
-/// first section to the top of the last), `reload` (every 10th row), `rename` (every 1,000th
-/// row reloaded with a new id), `mixed` (every 20th row
-/// deleted, every 40th moved, 25,000 rows inserted), `none` (no batch: the setup alone). For
-/// callgrind: `--toggle-collect='*runBatchForProfile*'`.
+/// `scatter` (every 10th row), `section` (the middle section), `movesection` (the middle
+/// section moved to the top), `move` (every 4th row of the first section to the top of the
+/// last), `reload` (every 10th row), `rename` (every 1,000th row reloaded with a new id),
+/// `mixed` (every 20th row deleted, every 40th moved, 25,000 rows inserted), `none` (no batch:
+/// the setup alone). For callgrind: `--toggle-collect='*runBatchForProfile*tKF'`.
 private func timeBatchUpdate(_ kind: String, rows count: Int) throws {
     let cut1 = count * 45 / 100, cut2 = count * 55 / 100
     let sections = [ListSection(rows: Array(0..<cut1)), ListSection(rows: Array(cut1..<cut2)), ListSection(rows: Array(cut2..<count))]
@@ -381,6 +381,7 @@ private func timeBatchUpdate(_ kind: String, rows count: Int) throws {
     case "delete": fill = { batch in for r in 0..<(cut2 - cut1) { batch.delete(at: ListIndexPath(section: 1, row: r)) } }
     case "scatter": fill = { batch in for flat in stride(from: 0, to: count, by: 10) { batch.delete(at: rowPath(flat)) } }
     case "section": fill = { $0.deleteSection(at: 1) }
+    case "movesection": fill = { $0.moveSection(from: 1, to: 0) }
     case "move":
         fill = { batch in for k in 0..<min(tenth, cut1 / 4) { batch.move(from: ListIndexPath(section: 0, row: 4 * k), to: ListIndexPath(section: 2, row: k)) } }
     case "reload": fill = { batch in for flat in stride(from: 0, to: count, by: 10) { batch.reload(at: rowPath(flat)) } }
@@ -393,7 +394,7 @@ private func timeBatchUpdate(_ kind: String, rows count: Int) throws {
             batch.insert(ids: Array(count..<(count + tenth / 4)), at: ListIndexPath(section: 1, row: 7))
         }
     case "none": fill = { _ in }
-    default: throw BenchFailure(what: "a batch kind (delete, scatter, section, move, reload, rename, mixed, none), not \(kind)")
+    default: throw BenchFailure(what: "a batch kind (delete, scatter, section, movesection, move, reload, rename, mixed, none), not \(kind)")
     }
     var batch = ListBatch<IntRow>()
     fill(&batch)
