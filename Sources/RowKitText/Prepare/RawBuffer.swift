@@ -38,6 +38,14 @@ struct RawBuffer<Element: BitwiseCopyable> {
         count += n
     }
 
+    /// Appends `n` elements stored (unaligned or not) at `source`.
+    @inline(__always) mutating func append(fromRaw source: UnsafeRawPointer, count n: Int) {
+        guard n > 0 else { return }
+        reserve(n)
+        UnsafeMutableRawPointer(base! + count).copyMemory(from: source, byteCount: n * MemoryLayout<Element>.stride)
+        count += n
+    }
+
     @inline(__always) mutating func append(repeating x: Element, count n: Int) {
         guard n > 0 else { return }
         reserve(n)
