@@ -188,6 +188,7 @@ struct ChunkedBuilder {
             } else {
                 // Analyse the chunk with the code that analyses whole paragraphs.
                 words.misses += 1
+                if cacheable { words.prefetchAdmission(hash) }
                 recentMisses += 1024 - (recentMisses >> 6)
                 builder.paragraphOffset = p
                 let plansBefore = builder.fallback.plansMade

@@ -399,6 +399,18 @@ struct WordCache {
         return false
     }
 
+    /// Asks for the cache line of the doorkeeper's slot for `hash` (a hint: the slot is read by
+    /// ``admits(_:)`` after the missed chunk's analysis, long enough for the line to arrive;
+    /// that read was a cache miss in a 256 KB array for every missed chunk).
+    @inline(__always)
+    func prefetchAdmission(_ hash: UInt64) {
+        guard hasOld else { return }
+        seenOnce.withUnsafeBufferPointer { slots in
+            guard let base = slots.baseAddress else { return }
+            WordCache.prefetch(base + Int(truncatingIfNeeded: hash >> 48))
+        }
+    }
+
     /// Entries held, over both generations.
     var count: Int { young.count + (hasOld ? old.count : 0) }
 
