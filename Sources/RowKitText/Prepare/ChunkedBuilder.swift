@@ -70,8 +70,8 @@ struct ChunkedBuilder {
         graphemeStartBits.append(repeating: 0, count: (n + 63) / 64)
         clusterInnerBits.removeAll()
         clusterInnerBits.append(repeating: 0, count: (n + 63) / 64)
-        kerns.removeAll(keepingCapacity: true)
-        alone.removeAll(keepingCapacity: true)
+        kerns.emptyKeepingCapacity()
+        alone.emptyKeepingCapacity()
         if !reshapedFonts.isEmpty { reshapedFonts.removeAll() }
         segmentEnds.removeAll()
         contentEnds.removeAll()
@@ -81,7 +81,7 @@ struct ChunkedBuilder {
         endTrimSegments.removeAll()
         endTrimAmounts.removeAll()
         runs.removeAll()
-        shaped.removeAll(keepingCapacity: true)
+        shaped.emptyKeepingCapacity()
         guard !context.resolved.primary.kernsAcrossSpaces else { return false }
 
         // One fallback chooser for the whole paragraph: its plans (system fallback for a script
@@ -237,8 +237,8 @@ struct ChunkedBuilder {
                         // This chunk's share, rebased: the breaks in p+1...q.
                         let from = Int32(whole.from), start = Int32(p)
                         while breakIndex < whole.breaks.count && whole.breaks[breakIndex] + from <= start { breakIndex += 1 }
-                        breaks.removeAll(keepingCapacity: true)
-                        mandatory.removeAll(keepingCapacity: true)
+                        breaks.emptyKeepingCapacity()
+                        mandatory.emptyKeepingCapacity()
                         k = breakIndex
                         while k < whole.breaks.count && Int(whole.breaks[k] + from) <= q {
                             breaks.append(whole.breaks[k] + from - start)
