@@ -195,6 +195,23 @@ import Testing
         #expect(try prepare("فقط, 142", small).layout(width: 37).height == 85)
     }
 
+    /// With `white-space: pre-wrap` Chromium keeps the letter (docs/CHROMIUM.md §3(n), twentieth
+    /// round): `السعر ١` in Liberation Serif 39.5 px is 235 px at every width from 2026/64 to
+    /// 2613/64 px (the `ر` line's box 31.67 px: the letter alone and the space, drawn); Georgia
+    /// (missing) 34 px, `السعر ١٢٠` at 29.1 px is 280 px (`random/arabic/0932`, seed 8801).
+    @Test func aPreWrapLineOfAWordsLastJoinedLetterKeepsThatLettersFont() throws {
+        let serif = TextStyle(font: FontDescriptor(family: "Liberation Serif"), size: 39.5, lineHeight: .normal,
+                              direction: .rtl, whiteSpace: .preWrap)
+        let p = try prepare("السعر ١", serif)
+        #expect(try lineTexts(p, width: 40.6) == ["ال", "س", "ع", "ر", "١"])
+        #expect(try p.layout(width: 40.6).height == 235)
+        #expect(try p.layout(width: 40.6).height(ofLine: 3) == 47)
+        #expect(try TextMetrics("السعر ١", style: serif).measure(width: 40.6).height == 235)
+        let georgia = TextStyle(font: FontDescriptor(family: "Georgia, \"Times New Roman\", serif"), size: 34,
+                                lineHeight: .normal, direction: .rtl, whiteSpace: .preWrap)
+        #expect(try TextMetrics("السعر ١٢٠", style: georgia).measure(width: 29.1).height == 280)
+    }
+
     /// The joined stretch a right-to-left run's last word ends in (Unicode's Arabic joining
     /// types): `السعر ` ends in `لسعر` (`ا` joins nothing after it), `مود ` in `د` alone (`و` joins
     /// nothing after it: no stretch), `فقط, ` in `فقط` with one unit of punctuation after it; a

@@ -158,7 +158,7 @@ extension ChunkedPreparationTests {
     @Test func repeatedWordsAreFoundInTheCache() throws {
         PrepareScratch.startOverOnThisThread()
         let cache = ShapeCache(capacity: 1000)
-        func entries() -> Int { PrepareScratch.current.words?.young.entries.count ?? 0 }
+        func entries() -> Int { PrepareScratch.current.words?.young.count ?? 0 }
         _ = try PreparedText("the quick brown fox jumps over the lazy dog", style: style(), cache: cache)
         let count = entries()
         #expect(count >= 8)
@@ -169,10 +169,11 @@ extension ChunkedPreparationTests {
         #expect(entries() == 1)
     }
 
-    /// The entry layout docs/DESIGN.md's cache table counts on (72 bytes of the ~200 a cached
-    /// word takes with its text, advances, segment and run).
+    /// The record header docs/DESIGN.md's cache table counts on (56 bytes of the ~150 a cached
+    /// word's record takes with its text, advances, segment and run).
     @Test func cacheEntriesStaySmall() {
-        #expect(MemoryLayout<WordCache.Entry>.stride <= 72)
+        #expect(WordCache.Layout.header <= 56)
+        #expect(MemoryLayout<WordCache.Segment>.stride == 24 && MemoryLayout<WordCache.Run>.stride == 24)
     }
 }
 
@@ -184,7 +185,7 @@ extension ChunkedPreparationTests {
     @Test func stylesDifferingOnlyInColourShareTheirWords() throws {
         PrepareScratch.startOverOnThisThread()
         let cache = ShapeCache(capacity: 1000)
-        func entries() -> Int { PrepareScratch.current.words?.young.entries.count ?? 0 }
+        func entries() -> Int { PrepareScratch.current.words?.young.count ?? 0 }
         let text = "the quick brown fox jumps over the lazy dog"
         var black = style(family: "DejaVu Sans", size: 13)
         black.color = Color(white: 0)
@@ -240,7 +241,7 @@ extension ChunkedPreparationTests {
         var cache = WordCache()
         #expect(cache.young.capacity == WordCache.capacity)
         #expect(cache.young.table.count == 2 * WordCache.capacity)
-        #expect(cache.young.entries.capacity == 0 && cache.young.units.capacity == 0)
+        #expect(cache.young.data.capacity == 0 && cache.young.shapedRuns.capacity == 0)
         #expect(cache.young.unitCapacity == 32 * WordCache.capacity)
         cache.rotate()
         cache.rotate()

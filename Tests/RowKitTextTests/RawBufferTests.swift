@@ -24,4 +24,29 @@ import Testing
         extended.extend(by: 2).update(repeating: 9, count: 2)
         #expect(Array(extended.elements) == [9, 9])
     }
+
+    /// `emptyKeepingCapacity()` empties arrays of no, one and many elements (counted
+    /// references among them: the one element is released) and keeps their storage.
+    @Test func emptyingKeepsTheStorage() {
+        for count in [0, 1, 2, 65] {
+            var values = zeroFilledArray(Int32(0), count: 100)
+            values.removeLast(100 - count)
+            let capacity = values.capacity
+            values.emptyKeepingCapacity()
+            #expect(values.isEmpty && values.capacity == capacity, "\(count) elements")
+            values.append(7)
+            #expect(values == [7])
+        }
+        final class Box {}
+        weak var released: Box?
+        var boxes: [Box] = []
+        boxes.reserveCapacity(4)
+        do {
+            let box = Box()
+            released = box
+            boxes.append(box)
+        }
+        boxes.emptyKeepingCapacity()
+        #expect(boxes.isEmpty && boxes.capacity >= 4 && released == nil)
+    }
 }

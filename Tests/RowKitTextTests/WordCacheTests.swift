@@ -1,22 +1,17 @@
 import Testing
 @testable import RowKitText
 
-/// The word cache's table (Prepare/WordCache.swift): slots hold an entry index and a tag from the
-/// key's hash, so probes skip other keys without reading their entries; a lookup still compares
-/// the whole key. Keys are placed with chosen hashes to make slots and tags collide.
+/// The word cache's table and records (Prepare/WordCache.swift): slots hold a record's offset
+/// and a tag from the key's hash, so probes skip other keys without reading their records; a
+/// lookup still compares the whole key. Keys are placed with chosen hashes to make slots and
+/// tags collide.
 @Suite struct WordCacheTests {
-    /// Adds an entry for `text` under `hash` (no segments or runs: the lookup reads only the key).
+    /// Adds a record for `text` under `hash` (no segments or runs: the lookup reads only the key).
     static func add(_ text: String, hash: UInt64, context: Int32 = 7, to g: inout WordCache.Generation) -> Int {
-        let units = Array(text.utf16)
-        let head = units.withUnsafeBufferPointer { WordCache.head($0) }
-        g.entries.append(WordCache.Entry(head: head, inFont: nil, levels: WordCache.Levels(), context: context, inScript: -1,
-                                         unitStart: Int32(g.units.count), length: Int32(units.count),
-                                         segmentStart: 0, segmentCount: 0, runStart: 0, runCount: 0, flags: 0))
-        g.units.append(contentsOf: units)
-        g.advances.append(contentsOf: repeatElement(0, count: units.count))
-        g.graphemeStarts.append(contentsOf: repeatElement(1, count: units.count))
-        g.link(g.entries.count - 1, hash: hash)
-        return g.entries.count - 1
+        Array(text.utf16).withUnsafeBufferPointer { units in
+            g.insert(units, hash: hash, context: context, in: .outsidePlan, levels: WordCache.Levels(),
+                     flags: WordCache.Flag.everyUnitStartsGrapheme, segmentCount: 0, runs: 0, fill: { _, _ in }, shaped: { _ in fatalError() })
+        }
     }
 
     static func find(_ text: String, hash: UInt64, context: Int32 = 7, in g: WordCache.Generation) -> Int? {
@@ -25,12 +20,22 @@ import Testing
         }
     }
 
-    /// A hash choosing slot `slot` with tag bits `tag` (above bit 33).
-    static func hash(slot: UInt64, tag: UInt64) -> UInt64 { tag << 33 | slot }
+    /// The units of the record at `offset`.
+    static func units(at offset: Int, in g: WordCache.Generation) -> [UInt16] {
+        let n = Int(g.entry(at: offset).length)
+        return g.data.withUnsafeBytes { raw in
+            (0..<n).map { raw.load(fromByteOffset: 8 * offset + WordCache.Layout.units + 2 * $0, as: UInt16.self) }
+        }
+    }
+
+    /// A hash choosing slot `slot` with tag `tag` (0..<512: the nine bits above the offset's,
+    /// taken from bits 55… of the hash).
+    static func hash(slot: UInt64, tag: UInt64) -> UInt64 { tag << 55 | slot }
 
     @Test func keysSharingASlotAreTellApartByTagAndKey() {
         var g = WordCache.Generation(capacity: 64)
-        let a = Self.hash(slot: 5, tag: 0x1234), b = Self.hash(slot: 5, tag: 0x5678), c = Self.hash(slot: 5, tag: 0x9ABC)
+        let a = Self.hash(slot: 5, tag: 0x12), b = Self.hash(slot: 5, tag: 0x56), c = Self.hash(slot: 5, tag: 0x9A)
+        #expect(g.tag(a) != g.tag(b) && g.tag(b) != g.tag(c) && g.tag(a) != g.tag(c))
         let first = Self.add("alpha ", hash: a, to: &g), second = Self.add("beta ", hash: b, to: &g)
         #expect(Self.find("alpha ", hash: a, in: g) == first)
         #expect(Self.find("beta ", hash: b, in: g) == second)
@@ -41,50 +46,121 @@ import Testing
         #expect(Self.find("delta ", hash: a, in: g) == third)
         #expect(Self.find("alpha ", hash: a, in: g) == first)
         #expect(Self.find("alpha ", hash: a, context: 8, in: g) == nil)
-        // Slots hold the tag above the index, and the index still fits below it.
-        #expect(g.table.contains { $0 >= 0 && Int($0 & g.indexMask) == third && $0 & ~g.indexMask == g.tag(a) })
+        // Slots hold the tag above the offset, and the offset still fits below it.
+        let mask = WordCache.Generation.offsetMask
+        #expect(g.table.contains { $0 >= 0 && Int($0 & mask) == third && $0 & ~mask == g.tag(a) })
+        #expect(g.count == 3 && g.entries.count == 3)
     }
 
-    /// Keys under one hash that differ only in the first four units (kept in the entry), in
-    /// their length, or only after the fourth unit (compared in `units`).
+    /// Keys under one hash that differ only in the first four units (kept in the header), in
+    /// their length, or only after the fourth unit (compared in the record's units).
     @Test func keysDifferingAnywhereAreTellApart() {
         var g = WordCache.Generation(capacity: 64)
-        let h = Self.hash(slot: 9, tag: 0x2468)
+        let h = Self.hash(slot: 9, tag: 0x1AB)
         let texts = ["ab", "ab ", "abc ", "abd ", "abcde", "abcdf", "abcdefgh ", "abcdefgi "]
-        let indices = texts.map { Self.add($0, hash: h, to: &g) }
-        for (text, index) in zip(texts, indices) { #expect(Self.find(text, hash: h, in: g) == index, "\(text)") }
+        let offsets = texts.map { Self.add($0, hash: h, to: &g) }
+        for (text, offset) in zip(texts, offsets) {
+            #expect(Self.find(text, hash: h, in: g) == offset, "\(text)")
+            #expect(Self.units(at: offset, in: g) == Array(text.utf16))
+        }
         #expect(Self.find("abe ", hash: h, in: g) == nil)
         #expect(Self.find("abcdg", hash: h, in: g) == nil)
         #expect(Self.find("a", hash: h, in: g) == nil)
     }
 
-    @Test func aFullGenerationsLastIndexKeepsItsTag() {
+    @Test func aFullGenerationsRecordsKeepTheirTags() {
         var g = WordCache.Generation(capacity: 8)
-        var indices: [Int] = []
-        for k in 0..<8 { indices.append(Self.add("w\(k) ", hash: Self.hash(slot: UInt64(k % 3), tag: 0x7FFF_0000 | UInt64(k)), to: &g)) }
+        var offsets: [Int] = []
+        for k in 0..<8 { offsets.append(Self.add("w\(k) ", hash: Self.hash(slot: UInt64(k % 3), tag: 0x1F8 | UInt64(k)), to: &g)) }
         #expect(g.isFull)
         for k in 0..<8 {
-            #expect(Self.find("w\(k) ", hash: Self.hash(slot: UInt64(k % 3), tag: 0x7FFF_0000 | UInt64(k)), in: g) == indices[k])
+            #expect(Self.find("w\(k) ", hash: Self.hash(slot: UInt64(k % 3), tag: 0x1F8 | UInt64(k)), in: g) == offsets[k])
         }
     }
 
-    @Test func entriesFoundInTheOldGenerationMoveToTheYoungOne() {
+    /// A record at the largest offset a generation takes before it is full keeps its tag (the
+    /// offset's bits stay below the tag's), and the generation is full after it.
+    @Test func theLastOffsetBeforeTheLimitKeepsItsTag() {
+        var g = WordCache.Generation(capacity: 8)
+        g.data = [UInt64](repeating: 0, count: WordCache.Generation.dataLimit - 1)
+        #expect(!g.isFull)
+        let h = Self.hash(slot: 3, tag: 0x1FF)
+        let offset = Self.add("last ", hash: h, to: &g)
+        #expect(offset == WordCache.Generation.dataLimit - 1 && offset <= Int(WordCache.Generation.offsetMask))
+        #expect(Self.find("last ", hash: h, in: g) == offset)
+        #expect(Self.find("last ", hash: Self.hash(slot: 3, tag: 0x1FE), in: g) == nil)
+        #expect(g.isFull)
+    }
+
+    @Test func entriesFoundInTheOldGenerationMoveToTheYoungOne() throws {
         var cache = WordCache()
-        let h = Self.hash(slot: 77, tag: 0x4242)
-        let index = Self.add("moved ", hash: h, to: &cache.young)
-        #expect(index == 0)
+        let h = Self.hash(slot: 77, tag: 0x142)
+        let offset = Self.add("moved ", hash: h, to: &cache.young)
+        #expect(offset == 0)
         cache.rotate()
         #expect(Self.find("moved ", hash: h, in: cache.young) == nil)
         let found = Array("moved ".utf16).withUnsafeBufferPointer {
             cache.find(h, context: 7, state: .outsidePlan, levels: WordCache.Levels(), units: $0)
         }
-        #expect(found == 0 && cache.young.entries.count == 1)
-        #expect(Array(cache.young.units) == Array("moved ".utf16))
+        #expect(found == 0 && cache.young.count == 1)
+        #expect(Self.units(at: 0, in: cache.young) == Array("moved ".utf16))
         #expect(Self.find("moved ", hash: h, in: cache.young) == 0)
         let missing = Array("other ".utf16).withUnsafeBufferPointer {
             cache.find(h, context: 7, state: .outsidePlan, levels: WordCache.Levels(), units: $0)
         }
         #expect(missing == nil)
+    }
+
+    /// A record with segments, runs and stored extras comes out of the old generation byte for
+    /// byte (but for its first run's index), after another record, and its shaped runs are
+    /// moved, not shared: the old generation no longer holds them.
+    @Test func movedRecordsKeepTheirDataAndTakeTheirRuns() throws {
+        let buffer = HarfBuzz.createBuffer()
+        defer { HarfBuzz.destroy(buffer: buffer) }
+        let runs = try ["ab", "cd"].map { try ShapedRunTests.shape($0, buffer: buffer) }
+        let font = try FontLibrary.shared.font(for: FontDescriptor(family: "DejaVu Sans"))
+        var cache = WordCache()
+        let h = Self.hash(slot: 21, tag: 0x0F0)
+        _ = Self.add("first ", hash: Self.hash(slot: 2, tag: 1), to: &cache.young)
+        let units = Array("abcd ".utf16)
+        let offset = units.withUnsafeBufferPointer { chunk in
+            cache.young.insert(chunk, hash: h, context: 7, in: .outsidePlan, levels: WordCache.Levels(), flags: WordCache.Flag.hasRunExtras,
+                               segmentCount: 2, runs: 2, fill: { record, layout in
+                for k in 0..<5 {
+                    record.storeBytes(of: UInt8(k == 3 ? 0 : 1), toByteOffset: layout.starts + k, as: UInt8.self)
+                    record.storeBytes(of: Int32(100 * k + 1), toByteOffset: layout.advances + 4 * k, as: Int32.self)
+                }
+                for k in 0..<2 {
+                    record.storeBytes(of: WordCache.Segment(end: Int32(2 + 3 * k), contentEnd: Int32(2 + 2 * k), width: Int32(7 + k),
+                                                            space: Int32(k), trim: 0, flags: UInt8(k)),
+                                      toByteOffset: layout.segments + k * MemoryLayout<WordCache.Segment>.stride, as: WordCache.Segment.self)
+                    record.storeBytes(of: WordCache.Run(start: Int32(2 * k), end: Int32(2 * k + 2), level: 0, font: .passUnretained(font)),
+                                      toByteOffset: layout.runs + k * MemoryLayout<WordCache.Run>.stride, as: WordCache.Run.self)
+                }
+            }, shaped: { runs[$0] })
+        }
+        cache.young.storeExtras(offset, kerns: [12, -3], alone: [11, 13, 40], offset: 10)
+        let stored = cache.young.entry(at: offset)
+        #expect(stored.flags & WordCache.Flag.storedExtras != 0 && stored.kernValues == 2 && stored.aloneValues == 3)
+        #expect(Int(stored.words) * 8 >= WordCache.Layout(stored).extras + 20 && offset + Int(stored.words) == cache.young.data.count)
+        let before = Array(cache.young.data[offset..<(offset + Int(stored.words))])
+        cache.rotate()
+        _ = Self.add("young ", hash: Self.hash(slot: 5, tag: 2), to: &cache.young)
+        let found = try #require(units.withUnsafeBufferPointer {
+            cache.find(h, context: 7, state: .outsidePlan, levels: WordCache.Levels(), units: $0)
+        })
+        let moved = cache.young.entry(at: found)
+        var after = Array(cache.young.data[found..<(found + Int(moved.words))])
+        #expect(moved.runStart == 0 && stored.runStart == 0)
+        #expect(after.count == before.count)
+        after.withUnsafeMutableBytes { $0.storeBytes(of: stored.runStart, toByteOffset: MemoryLayout<WordCache.Entry>.offset(of: \.runStart)!, as: Int32.self) }
+        #expect(after == before)
+        #expect(cache.young.shapedRuns.count == 2 && cache.young.shapedRuns[0] === runs[0] && cache.young.shapedRuns[1] === runs[1])
+        #expect(cache.old.shapedRuns.allSatisfy { $0 == nil })
+        let extras = cache.young.data.withUnsafeBytes { raw in
+            (0..<5).map { raw.load(fromByteOffset: 8 * found + WordCache.Layout(moved).extras + 4 * $0, as: Int32.self) }
+        }
+        #expect(extras == [2, -3, 1, 3, 40])
     }
 
     /// The inline comparison of units agrees with element-wise equality for every length up to

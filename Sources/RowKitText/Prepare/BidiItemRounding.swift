@@ -32,8 +32,11 @@ enum BidiItemRounding {
     /// The runs of `levels` that another run follows on the same line (not before a newline), in
     /// unit order; empty when the levels never change or the text has a tab. A newline or tab
     /// (`pre-wrap`) ends a Chromium item too: a run is measured from the last of them.
+    /// `collapsible`: the text's white space collapses (`white-space: normal`); only then does a
+    /// run record its `joinedRest` (with `pre-wrap` Chromium keeps the letter: measured,
+    /// docs/CHROMIUM.md §3(n), twentieth round).
     static func runs(levels: UnsafeBufferPointer<UInt8>, units: UnsafeBufferPointer<UInt16>,
-                     advances: UnsafeBufferPointer<Int32>) -> [Run] {
+                     advances: UnsafeBufferPointer<Int32>, collapsible: Bool = true) -> [Run] {
         let n = min(levels.count, advances.count, units.count)
         guard n > 1 else { return [] }
         var runs: [Run] = []
@@ -49,7 +52,7 @@ enum BidiItemRounding {
                 if unit != 0x0A {
                     let pad = ((width + 1023) & ~1023) - width
                     var run = Run(start: Int32(start), last: Int32(u - 1), width: Int32(clamping: width), pad: Int32(pad))
-                    if level & 1 != 0, let j = ArabicJoining.joinedRest(units, start, u), j.first < 1 << 24, j.tail < 128 {
+                    if collapsible, level & 1 != 0, let j = ArabicJoining.joinedRest(units, start, u), j.first < 1 << 24, j.tail < 128 {
                         run.joinedRest = Int32(j.first)
                         run.joinedRestTail = Int32(j.tail)
                     }
@@ -309,8 +312,9 @@ extension MetricsBlock.View {
     /// font not in the line box. Liberation Serif 39.5 px (Arabic from DejaVu Sans), `السعر ١`: at
     /// 31.66–40.8 px the `ر` line is 46 px, not 47; below 2026/64 px (`ر` alone 1395/64 + the space
     /// 632/64 do not fit) it is 47; with two letters left (`عر`) it is 47 too. Punctuation after
-    /// the letter stays and counts with the space (`ط,` of `فقط, 142`). Returns where the letter
-    /// ends, or nil when the rule does not apply (`limit` < 0: not known).
+    /// the letter stays and counts with the space (`ط,` of `فقط, 142`). With `white-space:
+    /// pre-wrap` the letter stays too (its runs record no `joinedRest`; twentieth round). Returns
+    /// where the letter ends, or nil when the rule does not apply (`limit` < 0: not known).
     func droppedLineStart(_ start: Int, _ end: Int, limit: Int64) -> Int? {
         guard limit >= 0, headerFlags & MetricsBlock.HeaderFlag.bidiRuns != 0, start > 0 else { return nil }
         let runs = bidiRunTable

@@ -70,8 +70,8 @@ struct ChunkedBuilder {
         graphemeStartBits.append(repeating: 0, count: (n + 63) / 64)
         clusterInnerBits.removeAll()
         clusterInnerBits.append(repeating: 0, count: (n + 63) / 64)
-        kerns.removeAll(keepingCapacity: true)
-        alone.removeAll(keepingCapacity: true)
+        kerns.emptyKeepingCapacity()
+        alone.emptyKeepingCapacity()
         if !reshapedFonts.isEmpty { reshapedFonts.removeAll() }
         segmentEnds.removeAll()
         contentEnds.removeAll()
@@ -81,7 +81,7 @@ struct ChunkedBuilder {
         endTrimSegments.removeAll()
         endTrimAmounts.removeAll()
         runs.removeAll()
-        shaped.removeAll(keepingCapacity: true)
+        shaped.emptyKeepingCapacity()
         guard !context.resolved.primary.kernsAcrossSpaces else { return false }
 
         // One fallback chooser for the whole paragraph: its plans (system fallback for a script
@@ -172,9 +172,9 @@ struct ChunkedBuilder {
             if cacheable, let index = words.find(hash, context: context.analysisID, state: state, levels: key, units: chunk) {
                 words.hits += 1
                 recentMisses -= recentMisses >> 6
-                let e = words.young.entries[index]
+                let e = words.young.entry(at: index)
                 if e.flags & WordCache.Flag.joinsNeighbours != 0 { return false }
-                if afterSpace && words.young.graphemeStarts[Int(e.unitStart)] & 2 != 0 { return false }
+                if afterSpace && e.flags & WordCache.Flag.startsWithExtender != 0 { return false }
                 append(words.young, index, at: p, keepRuns: keepRuns, size: context.style.size)
                 // The plan the chunk's analysis started, made again for the chunks after it.
                 if e.planStart >= 0 {
@@ -188,6 +188,7 @@ struct ChunkedBuilder {
             } else {
                 // Analyse the chunk with the code that analyses whole paragraphs.
                 words.misses += 1
+                if cacheable { words.prefetchAdmission(hash) }
                 recentMisses += 1024 - (recentMisses >> 6)
                 builder.paragraphOffset = p
                 let plansBefore = builder.fallback.plansMade
@@ -236,8 +237,8 @@ struct ChunkedBuilder {
                         // This chunk's share, rebased: the breaks in p+1...q.
                         let from = Int32(whole.from), start = Int32(p)
                         while breakIndex < whole.breaks.count && whole.breaks[breakIndex] + from <= start { breakIndex += 1 }
-                        breaks.removeAll(keepingCapacity: true)
-                        mandatory.removeAll(keepingCapacity: true)
+                        breaks.emptyKeepingCapacity()
+                        mandatory.emptyKeepingCapacity()
                         k = breakIndex
                         while k < whole.breaks.count && Int(whole.breaks[k] + from) <= q {
                             breaks.append(whole.breaks[k] + from - start)
@@ -279,10 +280,10 @@ struct ChunkedBuilder {
                     words.rotateIfFull()
                     let index = words.young.insert(builder, chunk: chunk, hash: hash, context: context.analysisID, in: state,
                                                   levels: key, extended: extended)
-                    words.young.entries[index].planStart = Int8(planStart)
+                    if planStart >= 0 { words.young.setPlanStart(index, Int8(planStart)) }
                     let kernsBefore = kerns.count, aloneBefore = alone.count
                     append(words.young, index, at: p, keepRuns: keepRuns, size: context.style.size)
-                    if words.young.entries[index].flags & WordCache.Flag.hasRunExtras != 0 {
+                    if words.young.entry(at: index).flags & WordCache.Flag.hasRunExtras != 0 {
                         words.young.storeExtras(index, kerns: kerns[kernsBefore...], alone: alone[aloneBefore...], offset: Int32(p))
                     }
                 } else {
@@ -398,36 +399,37 @@ struct ChunkedBuilder {
         return ends.first != 1
     }
 
-    /// Appends cached entry `index` of generation `g`, placed at unit `p`.
+    /// Appends the cached chunk whose record is at `offset` in generation `g`, placed at unit `p`.
     @inline(__always)
-    mutating func append(_ g: borrowing WordCache.Generation, _ index: Int, at p: Int, keepRuns: Bool, size: Double) {
-        let e = g.entries[index]
-        let u = Int(e.unitStart), n = Int(e.length)
-        g.advances.withUnsafeBufferPointer { a in unitAdvances.append(from: a.baseAddress! + u, count: n) }
-        g.graphemeStarts.withUnsafeBufferPointer { starts in
+    mutating func append(_ g: borrowing WordCache.Generation, _ offset: Int, at p: Int, keepRuns: Bool, size: Double) {
+        g.data.withUnsafeBytes { raw in
+            let record = raw.baseAddress! + 8 * offset
+            let e = record.load(as: WordCache.Entry.self)
+            let layout = WordCache.Layout(e)
+            let n = Int(e.length)
+            unitAdvances.append(fromRaw: record + layout.advances, count: n)
             let bits = graphemeStartBits.base!
+            let starts = (record + layout.starts).assumingMemoryBound(to: UInt8.self)
             if e.flags & WordCache.Flag.everyUnitStartsGrapheme != 0 {
                 ChunkedBuilder.setBits(bits, from: p, count: n)
             } else {
-                for k in 0..<n where starts[u + k] & 1 != 0 { bits[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
+                for k in 0..<n where starts[k] & 1 != 0 { bits[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
             }
-            guard e.flags & WordCache.Flag.hasClusterInner != 0 else { return }
-            let inner = clusterInnerBits.base!
-            for k in 0..<n where starts[u + k] & 4 != 0 { inner[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
-        }
-        let offset = Int32(p)
-        // The segments and runs are written through pointers to room made once (appending
-        // element by element checked capacity and stored five counts per segment: ~0.7% of
-        // `rowkit heights`).
-        let count = Int(e.segmentCount)
-        if count > 0 {
-            let firstSegment = widths.count
-            let ends = segmentEnds.extend(by: count), contents = contentEnds.extend(by: count), w = widths.extend(by: count)
-            let spaces = spaceWidths.extend(by: count), f = flags.extend(by: count)
-            g.segments.withUnsafeBufferPointer { segments in
-                let first = Int(e.segmentStart)
+            if e.flags & WordCache.Flag.hasClusterInner != 0 {
+                let inner = clusterInnerBits.base!
+                for k in 0..<n where starts[k] & 4 != 0 { inner[(p + k) >> 6] |= 1 << UInt64((p + k) & 63) }
+            }
+            let offset = Int32(p)
+            // The segments and runs are written through pointers to room made once (appending
+            // element by element checked capacity and stored five counts per segment: ~0.7% of
+            // `rowkit heights`).
+            let count = Int(e.segmentCount)
+            if count > 0 {
+                let firstSegment = widths.count
+                let ends = segmentEnds.extend(by: count), contents = contentEnds.extend(by: count), w = widths.extend(by: count)
+                let spaces = spaceWidths.extend(by: count), f = flags.extend(by: count)
                 for k in 0..<count {
-                    let s = segments[first + k]
+                    let s = record.load(fromByteOffset: layout.segments + k * MemoryLayout<WordCache.Segment>.stride, as: WordCache.Segment.self)
                     if s.flags & MetricsBlock.Flag.endTrim != 0 {
                         endTrimSegments.append(Int32(firstSegment + k))
                         endTrimAmounts.append(s.trim)
@@ -439,25 +441,24 @@ struct ChunkedBuilder {
                     f[k] = s.flags
                 }
             }
-        }
-        let runCount = Int(e.runCount)
-        if runCount > 0 {
-            let out = runs.extend(by: runCount)
-            g.runs.withUnsafeBufferPointer { r in
-                let first = Int(e.runStart)
+            let runCount = Int(e.runCount)
+            if runCount > 0 {
+                let out = runs.extend(by: runCount)
                 for k in 0..<runCount {
-                    var run = r[first + k]
+                    var run = record.load(fromByteOffset: layout.runs + k * MemoryLayout<WordCache.Run>.stride, as: WordCache.Run.self)
                     run.start &+= offset
                     run.end &+= offset
                     out[k] = run
                 }
             }
-        }
-        if keepRuns { shaped.append(contentsOf: g.shapedRuns[Int(e.runStart)..<Int(e.runStart + e.runCount)]) }
-        if e.flags & WordCache.Flag.storedExtras != 0 {
-            appendStoredExtras(g, e, at: p)
-        } else if e.flags & WordCache.Flag.hasRunExtras != 0 {
-            appendRunExtras(g, e, at: p, size: size)
+            // Force-unwrapped: only the old generation holds moved (nil) runs, and chunks are
+            // appended from the young one.
+            if keepRuns { for k in Int(e.runStart)..<Int(e.runStart) + runCount { shaped.append(g.shapedRuns[k]!) } }
+            if e.flags & WordCache.Flag.storedExtras != 0 {
+                appendStoredExtras(record + layout.extras, e, at: p)
+            } else if e.flags & WordCache.Flag.hasRunExtras != 0 {
+                appendRunExtras(g, record + layout.runs, e, at: p, size: size)
+            }
         }
     }
 
@@ -475,35 +476,35 @@ struct ChunkedBuilder {
         }
     }
 
-    /// The run extras stored with cached entry `e` (``WordCache/Flag/storedExtras``), placed
-    /// at unit `p`: what ``appendRunExtras(_:_:at:size:)`` would collect again.
+    /// The run extras stored with cached entry `e` (``WordCache/Flag/storedExtras``) at
+    /// `extras`, placed at unit `p`: what ``appendRunExtras(_:_:_:at:size:)`` would collect again.
     @inline(never)
-    mutating func appendStoredExtras(_ g: borrowing WordCache.Generation, _ e: WordCache.Entry, at p: Int) {
+    mutating func appendStoredExtras(_ extras: UnsafeRawPointer, _ e: WordCache.Entry, at p: Int) {
         let offset = Int32(p)
-        g.extras.withUnsafeBufferPointer { x in
-            var k = Int(e.extrasStart)
-            let kernEnd = k + Int(e.kernValues), aloneEnd = kernEnd + Int(e.aloneValues)
-            while k < kernEnd {
-                kerns.append(x[k] &+ offset)
-                kerns.append(x[k + 1])
-                k += 2
-            }
-            while k < aloneEnd {
-                alone.append(x[k] &+ offset)
-                alone.append(x[k + 1] &+ offset)
-                alone.append(x[k + 2])
-                k += 3
-            }
+        let x = extras.assumingMemoryBound(to: Int32.self)
+        var k = 0
+        let kernEnd = Int(e.kernValues), aloneEnd = kernEnd + Int(e.aloneValues)
+        while k < kernEnd {
+            kerns.append(x[k] &+ offset)
+            kerns.append(x[k + 1])
+            k += 2
+        }
+        while k < aloneEnd {
+            alone.append(x[k] &+ offset)
+            alone.append(x[k + 1] &+ offset)
+            alone.append(x[k + 2])
+            k += 3
         }
     }
 
-    /// The kerning growths and line-start widths of cached entry `e`'s runs, placed at unit `p`
-    /// (kept out of ``append(_:_:at:keepRuns:size:)``, which runs for every cached word).
+    /// The kerning growths and line-start widths of cached entry `e`'s runs (at `runs`), placed
+    /// at unit `p` (kept out of ``append(_:_:at:keepRuns:size:)``, which runs for every cached word).
     @inline(never)
-    mutating func appendRunExtras(_ g: borrowing WordCache.Generation, _ e: WordCache.Entry, at p: Int, size: Double) {
-        for k in Int(e.runStart)..<Int(e.runStart + e.runCount) {
-            let run = g.runs[k]
-            RunExtras.collect(g.shapedRuns[k], font: run.font.takeUnretainedValue(), size: size, at: p + Int(run.start),
+    mutating func appendRunExtras(_ g: borrowing WordCache.Generation, _ runs: UnsafeRawPointer, _ e: WordCache.Entry, at p: Int,
+                                  size: Double) {
+        for k in 0..<Int(e.runCount) {
+            let run = runs.load(fromByteOffset: k * MemoryLayout<WordCache.Run>.stride, as: WordCache.Run.self)
+            RunExtras.collect(g.shapedRuns[Int(e.runStart) + k]!, font: run.font.takeUnretainedValue(), size: size, at: p + Int(run.start),
                               end: p + Int(run.end), graphemeStartBits: graphemeStartBits.elements, kerns: &kerns, alone: &alone)
         }
     }
@@ -556,44 +557,44 @@ struct ChunkedBuilder {
 }
 
 extension WordCache.Generation {
-    /// Adds the analysis of `chunk` made by `b`, and returns its entry index.
+    /// Adds the analysis of `chunk` made by `b`, and returns its record's offset.
     mutating func insert(_ b: borrowing Builder, chunk: UnsafeBufferPointer<UInt16>, hash: UInt64, context: Int32,
                 in state: FontFallback.CarriedState, levels: WordCache.Levels, extended: Bool) -> Int {
-        let unitStart = Int32(units.count), segmentStart = Int32(segments.count), runStart = Int32(runs.count)
-        units.append(contentsOf: chunk)
-        advances.append(contentsOf: b.unitAdvances)
-        for k in 0..<chunk.count {
-            var bits: UInt8 = b.graphemeStartBits[k >> 6] & (1 << UInt64(k & 63)) != 0 ? 1 : 0
-            if k == 0 && extended { bits |= 2 }
-            if b.clusterInnerBits[k >> 6] & (1 << UInt64(k & 63)) != 0 { bits |= 4 }
-            graphemeStarts.append(bits)
-        }
-        var trim = 0
-        for i in b.widths.indices {
-            var amount: Int32 = 0
-            if b.flags[i] & MetricsBlock.Flag.endTrim != 0 {
-                while trim < b.endTrimSegments.count && Int(b.endTrimSegments[trim]) < i { trim += 1 }
-                if trim < b.endTrimSegments.count { amount = b.endTrimAmounts[trim] }
-            }
-            segments.append(WordCache.Segment(end: b.segmentEnds[i], contentEnd: b.contentEnds[i], width: b.widths[i],
-                                              space: b.spaceWidths[i], trim: amount, flags: b.flags[i]))
-        }
-        for run in b.runs {
-            runs.append(WordCache.Run(start: run.start, end: run.end, level: run.bidiLevel, font: .passUnretained(run.font)))
-            shapedRuns.append(run.shaped)
-        }
+        let n = chunk.count
         var flags: UInt8 = 0
         if let first = b.runs.first, let last = b.runs.last, first.font.kernsAcrossSpaces || last.font.kernsAcrossSpaces {
             flags |= WordCache.Flag.joinsNeighbours
         }
         if !b.kerns.isEmpty || !b.alone.isEmpty { flags |= WordCache.Flag.hasRunExtras }
         if b.clusterInnerBits.contains(where: { $0 != 0 }) { flags |= WordCache.Flag.hasClusterInner }
-        if graphemeStarts[Int(unitStart)...].allSatisfy({ $0 & 1 != 0 }) { flags |= WordCache.Flag.everyUnitStartsGrapheme }
-        entries.append(WordCache.Entry(head: WordCache.head(chunk), inFont: state.fallback.map { .passUnretained($0) }, levels: levels,
-                                       context: context, inScript: state.script, unitStart: unitStart, length: Int32(chunk.count),
-                                       segmentStart: segmentStart, segmentCount: Int32(segments.count) - segmentStart,
-                                       runStart: runStart, runCount: Int32(runs.count) - runStart, flags: flags))
-        link(entries.count - 1, hash: hash)
-        return entries.count - 1
+        var every = true
+        for k in 0..<n where b.graphemeStartBits[k >> 6] & (1 << UInt64(k & 63)) == 0 { every = false; break }
+        if every { flags |= WordCache.Flag.everyUnitStartsGrapheme }
+        if extended { flags |= WordCache.Flag.startsWithExtender }
+        return insert(chunk, hash: hash, context: context, in: state, levels: levels, flags: flags, segmentCount: b.widths.count,
+                      runs: b.runs.count, fill: { record, layout in
+            for k in 0..<n {
+                var bits: UInt8 = b.graphemeStartBits[k >> 6] & (1 << UInt64(k & 63)) != 0 ? 1 : 0
+                if k == 0 && extended { bits |= 2 }
+                if b.clusterInnerBits[k >> 6] & (1 << UInt64(k & 63)) != 0 { bits |= 4 }
+                record.storeBytes(of: bits, toByteOffset: layout.starts + k, as: UInt8.self)
+            }
+            b.unitAdvances.withUnsafeBytes { if let base = $0.baseAddress { record.advanced(by: layout.advances).copyMemory(from: base, byteCount: min($0.count, 4 * n)) } }
+            var trim = 0
+            for i in b.widths.indices {
+                var amount: Int32 = 0
+                if b.flags[i] & MetricsBlock.Flag.endTrim != 0 {
+                    while trim < b.endTrimSegments.count && Int(b.endTrimSegments[trim]) < i { trim += 1 }
+                    if trim < b.endTrimSegments.count { amount = b.endTrimAmounts[trim] }
+                }
+                record.storeBytes(of: WordCache.Segment(end: b.segmentEnds[i], contentEnd: b.contentEnds[i], width: b.widths[i],
+                                                        space: b.spaceWidths[i], trim: amount, flags: b.flags[i]),
+                                  toByteOffset: layout.segments + i * MemoryLayout<WordCache.Segment>.stride, as: WordCache.Segment.self)
+            }
+            for (k, run) in b.runs.enumerated() {
+                record.storeBytes(of: WordCache.Run(start: run.start, end: run.end, level: run.bidiLevel, font: .passUnretained(run.font)),
+                                  toByteOffset: layout.runs + k * MemoryLayout<WordCache.Run>.stride, as: WordCache.Run.self)
+            }
+        }, shaped: { b.runs[$0].shaped })
     }
 }

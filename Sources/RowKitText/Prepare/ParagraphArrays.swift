@@ -93,7 +93,8 @@ extension ParagraphArrays {
                       _ body: (MetricsBlock.Input) -> R) -> R {
         let (classMetrics, classRuns) = fontClasses(unitCount: units.count, resolved)
         return withArrays { unpadded in
-            let runs = levels.map { BidiItemRounding.runs(levels: $0, units: units, advances: unpadded.unitAdvances) } ?? []
+            let runs = levels.map { BidiItemRounding.runs(levels: $0, units: units, advances: unpadded.unitAdvances,
+                                                               collapsible: resolved.style.whiteSpace == .normal) } ?? []
             if runs.isEmpty { return Self.input(units, resolved, unpadded, UnsafeBufferPointer(start: nil, count: 0), classMetrics, classRuns, mayHoldDictionaryScript, body) }
             let flat = BidiItemRounding.records(runs, segmentEnds: unpadded.segmentEnds, contentEnds: unpadded.contentEnds,
                                                 advances: unpadded.unitAdvances)

@@ -126,29 +126,30 @@ struct Builder {
     mutating func analyse(_ units: UnsafeBufferPointer<UInt16>, levels: UnsafeBufferPointer<UInt8>?, buffer: HBBuffer,
                           given: (breaks: [Int32], mandatory: [UInt8], graphemes: [Int32])? = nil,
                           forceUnicode: Bool = false) throws(TextError) {
-        // The arrays may hold a previous text's analysis (builders are reused).
-        runs.removeAll(keepingCapacity: true)
-        unitAdvances.removeAll(keepingCapacity: true)
+        // The arrays may hold a previous text's analysis (builders are reused). `emptyKeepingCapacity()`:
+        // a missed chunk's arrays mostly hold one element (one run, segment, bit word), and
+        // the mostly empty ones none (`removeAll(keepingCapacity:)` costs ~70 instructions
+        // whatever the count, ten or so a missed chunk).
+        runs.emptyKeepingCapacity()
+        unitAdvances.emptyKeepingCapacity()
         unitAdvances.append(contentsOf: repeatElement(0, count: units.count))
-        graphemeStartBits.removeAll(keepingCapacity: true)
+        graphemeStartBits.emptyKeepingCapacity()
         graphemeStartBits.append(contentsOf: repeatElement(0, count: (units.count + 63) / 64))
-        segmentEnds.removeAll(keepingCapacity: true)
-        contentEnds.removeAll(keepingCapacity: true)
-        widths.removeAll(keepingCapacity: true)
-        spaceWidths.removeAll(keepingCapacity: true)
-        flags.removeAll(keepingCapacity: true)
-        // Arrays that are mostly empty are emptied only when they are not (~70 instructions a
-        // reset, nine or so a missed chunk).
-        if !endTrimSegments.isEmpty { endTrimSegments.removeAll(keepingCapacity: true) }
-        if !endTrimAmounts.isEmpty { endTrimAmounts.removeAll(keepingCapacity: true) }
-        clusterInnerBits.removeAll(keepingCapacity: true)
+        segmentEnds.emptyKeepingCapacity()
+        contentEnds.emptyKeepingCapacity()
+        widths.emptyKeepingCapacity()
+        spaceWidths.emptyKeepingCapacity()
+        flags.emptyKeepingCapacity()
+        endTrimSegments.emptyKeepingCapacity()
+        endTrimAmounts.emptyKeepingCapacity()
+        clusterInnerBits.emptyKeepingCapacity()
         clusterInnerBits.append(contentsOf: repeatElement(0, count: (units.count + 63) / 64))
-        if !kerns.isEmpty { kerns.removeAll(keepingCapacity: true) }
-        if !alone.isEmpty { alone.removeAll(keepingCapacity: true) }
+        kerns.emptyKeepingCapacity()
+        alone.emptyKeepingCapacity()
         if !trimmed.isEmpty { trimmed.removeAll() }
         shapedWithContextScript = false
         recordsBeyondRuns = false
-        if !kerned.isEmpty { kerned.removeAll(keepingCapacity: true) }
+        kerned.emptyKeepingCapacity()
         guard !units.isEmpty else { return }
         if paragraph == nil { paragraphBreaks.reset() }
         if paragraph == nil { fallback.paragraphLevels = levels }

@@ -6,18 +6,18 @@ import CPrefetch
 /// in the same circumstances costs a hash lookup and a copy instead of break analysis, font
 /// choice, shaping and scaling.
 ///
-/// One per thread (``PrepareScratch``), so lookups take no lock and entries reference their
-/// data by index (no reference counting per word). A value type, handed around `inout` while a
+/// One per thread (``PrepareScratch``), so lookups take no lock; each entry's key and analysis
+/// are one record in a flat buffer (no reference counting per word but for its shaped runs). A value type, handed around `inout` while a
 /// paragraph is prepared, so that no access to it needs a dynamic exclusivity check. Keyed by the chunk's text and everything
 /// its analysis depends on: the style context (font library, shape cache, primary font, size,
 /// weight, slant), the font-fallback state carried in (``FontFallback/CarriedState``) and the
 /// chunk's bidi levels. Bounded: two generations of at most ``capacity`` entries (and 32 UTF-16
 /// units per entry) each; when the young one fills, it becomes the old one and the old one is
-/// dropped. Entries found in the old generation are copied to the young one.
+/// dropped. Entries found in the old generation are copied to the young one (their shaped runs moved).
 struct WordCache {
     /// Entries per generation: 32,768 (~300 B each with their data: ~10 MB per full generation,
     /// ~20 MB per preparing thread with both full and the doorkeeper). Only the 256 KB table is
-    /// made up front; the entries' arrays grow as they are added. Larger sizes were measured
+    /// made up front; the records' buffer grows as they are added. Larger sizes were measured
     /// (docs/DESIGN.md, "Issue 8, sixth round"): 65,536 and 131,072 entries cut a steady list
     /// row by 9% and 11% but cost ~20 and ~59 MB more per preparing thread, which a million-row
     /// list's 1,000 B-per-row budget has no room for.
@@ -43,37 +43,60 @@ struct WordCache {
     }
 
     /// One glyph run of a chunk (offsets relative to the chunk). The font is kept alive by the
-    /// font library its context holds; the shaped glyphs by `shapedRuns`.
+    /// font library its context holds; the shaped glyphs by the generation's `shapedRuns`.
     struct Run {
         var start: Int32, end: Int32
         var level: UInt8
         var font: Unmanaged<Font>
     }
 
-    /// A chunk's key and where its analysis lies in the generation's arrays (fields ordered so
-    /// the entry packs into 72 bytes).
+    /// A chunk's key and the counts of its analysis: the header of its record (``Layout``).
     struct Entry {
-        /// The chunk's first four units (0 past its end), compared from the entry: a chunk of
-        /// up to four units needs no read of `units` (the key's hash is not kept: the table's
+        /// The chunk's first four units (0 past its end), compared from the header: a chunk of
+        /// up to four units needs no read of its units (the key's hash is not kept: the table's
         /// tag and the whole key's comparison decide).
         var head: UInt64
         var inFont: Unmanaged<Font>?
         var levels: Levels
         var context: Int32
         var inScript: Int32
-        /// Where the chunk's kerning growths and cluster rests start in the generation's
-        /// `extras` (with ``Flag/storedExtras``).
-        var extrasStart: Int32 = 0
-        /// Where the chunk's text (and per-unit advances and grapheme starts) start, and its length.
-        var unitStart: Int32, length: Int32
-        var segmentStart: Int32, segmentCount: Int32
-        var runStart: Int32, runCount: Int32
+        /// The chunk's first run in the generation's `shapedRuns`.
+        var runStart: Int32
+        /// The chunk's units, segments and glyph runs (at most ``maximumLength`` each).
+        var length: UInt8, segmentCount: UInt8, runCount: UInt8
         var flags: UInt8
         /// Where in the chunk a font-fallback plan starts (−1: none starts in it); a hit makes
         /// that plan again, so the chunks after it meet the state they would have met.
         var planStart: Int8 = -1
-        /// Int32 values of kerning growths (pairs) and cluster rests (triples) in `extras`.
+        /// Int32 values of kerning growths (pairs) and cluster rests (triples) in the record's
+        /// extras (with ``Flag/storedExtras``).
         var kernValues: UInt16 = 0, aloneValues: UInt16 = 0
+        /// The record's length in 8-byte words (header, data and stored extras).
+        var words: UInt16 = 0
+    }
+
+    /// Where the parts of a chunk's record lie, in bytes from its start: the header
+    /// (``Entry``), the units, their grapheme-start bytes (bit 0: starts a grapheme, bit 1:
+    /// the chunk starts with an extender, bit 2: inside a HarfBuzz cluster), their advances,
+    /// the segments, the runs, then the stored run extras. One record is one stretch of
+    /// memory: a lookup and a hit read a few neighbouring cache lines, and moving an entry to
+    /// the young generation is one copy.
+    struct Layout {
+        static let header = (MemoryLayout<Entry>.size + 7) & ~7
+        static let units = header
+        let starts: Int, advances: Int, segments: Int, runs: Int, extras: Int
+
+        @inline(__always)
+        init(length n: Int, segments s: Int, runs r: Int) {
+            starts = Layout.units + 2 * n
+            advances = (starts + n + 3) & ~3
+            segments = advances + 4 * n
+            runs = (segments + s * MemoryLayout<Segment>.stride + 7) & ~7
+            extras = runs + r * MemoryLayout<Run>.stride
+        }
+
+        @inline(__always)
+        init(_ e: Entry) { self.init(length: Int(e.length), segments: Int(e.segmentCount), runs: Int(e.runCount)) }
     }
 
     /// Entry flags.
@@ -83,44 +106,52 @@ struct WordCache {
         static let joinsNeighbours: UInt8 = 1
         /// The chunk's runs carry kerning growths or cluster rests shaped alone (``RunExtras``).
         static let hasRunExtras: UInt8 = 2
-        /// Some unit of the chunk is inside a HarfBuzz cluster (its grapheme-start byte has bit 4).
+        /// Some unit of the chunk is inside a HarfBuzz cluster (its grapheme-start byte has bit 2).
         static let hasClusterInner: UInt8 = 4
         /// The run extras, as the chunk's first use computed them (``RunExtras/collect``), are
-        /// kept in `extras` with units relative to the chunk, so a hit copies them instead of
-        /// collecting them again (they depend only on the entry's runs, style and grapheme
-        /// starts, all part of the entry).
+        /// kept at the end of the record with units relative to the chunk, so a hit copies
+        /// them instead of collecting them again (they depend only on the entry's runs, style
+        /// and grapheme starts, all part of the entry).
         static let storedExtras: UInt8 = 8
         /// Every unit of the chunk starts a grapheme cluster (nearly every word of alphabetic
         /// text): a hit sets the chunk's grapheme bits a 64-bit word at a time.
         static let everyUnitStartsGrapheme: UInt8 = 16
+        /// The chunk starts with a grapheme extender (its first grapheme-start byte has bit 1):
+        /// kept in the header too, so that a hit after a space need not read those bytes.
+        static let startsWithExtender: UInt8 = 32
     }
 
-    /// One generation: an open-addressing table over entries, and the entries' data.
+    /// One generation: an open-addressing table over records, and the records, one after
+    /// another in `data`.
     struct Generation {
-        /// Slots: −1 when empty, else an entry index (the low bits, ``indexMask``) and its
-        /// key's tag (the bits above, ``tag(_:)``).
+        /// Slots: −1 when empty, else a record's offset in `data` in 8-byte words (the low
+        /// ``offsetBits``) and its key's tag (the bits above, ``tag(_:)``).
         var table: [Int32]
         var mask: Int
-        /// The bits of a slot that hold the entry index (capacity − 1).
-        let indexMask: Int32
-        var entries: [Entry] = []
-        var units: [UInt16] = []
-        var advances: [Int32] = []
-        var graphemeStarts: [UInt8] = []
-        var segments: [Segment] = []
-        var runs: [Run] = []
-        var shapedRuns: [ShapedRun] = []
-        /// Stored run extras (``Flag/storedExtras``): kerning pairs, then cluster-rest triples.
-        var extras: [Int32] = []
+        /// The records (``Layout``), each starting on an 8-byte word.
+        var data: [UInt64] = []
+        /// The runs' shaped glyphs, by the headers' `runStart`; nil once moved to the young
+        /// generation by ``copy(_:from:hash:)`` (such a record is never read here again: the
+        /// young one is found first, and this generation is dropped at the next rotation).
+        var shapedRuns: [ShapedRun?] = []
+        /// Records held, and their units.
+        private(set) var count = 0, unitCount = 0
 
         /// UTF-16 units of chunk text the generation takes (32 per entry on average).
         let unitCapacity: Int
+
+        /// Bits of a slot holding the record's offset (in words: 32 MB of records), and the
+        /// mask of them; the 9 bits above hold the tag.
+        static let offsetBits = 22
+        static let offsetMask = Int32(1 << offsetBits) - 1
+        /// Words of records after which the generation is full (room below 2²² for the
+        /// largest record, ~5 KB).
+        static let dataLimit = (1 << offsetBits) - 2048
 
         /// A generation of at most `capacity` entries (a power of two).
         init(capacity: Int) {
             table = [Int32](repeating: -1, count: 2 * capacity)
             mask = table.count - 1
-            indexMask = Int32(capacity - 1)
             unitCapacity = 32 * capacity
         }
 
@@ -129,35 +160,49 @@ struct WordCache {
 
         /// Heap bytes of the generation's arrays (by capacity; the shaped runs it references are
         /// shared with the shape cache and not counted).
-        var byteCount: Int {
-            table.capacity * 4 + entries.capacity * MemoryLayout<Entry>.stride + units.capacity * 2 + advances.capacity * 4
-                + graphemeStarts.capacity + segments.capacity * MemoryLayout<Segment>.stride
-                + runs.capacity * MemoryLayout<Run>.stride + shapedRuns.capacity * 8 + extras.capacity * 4
-        }
+        var byteCount: Int { table.capacity * 4 + data.capacity * 8 + shapedRuns.capacity * 8 }
 
-        var isFull: Bool { 2 * entries.count >= table.count || units.count >= unitCapacity }
+        var isFull: Bool { 2 * count >= table.count || unitCount >= unitCapacity || data.count >= Generation.dataLimit }
 
         /// The slot a key's probe starts at.
         @inline(__always)
         func firstSlot(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash) & mask }
 
-        /// The tag a key's slots hold above the entry index: hash bits that do not choose the
-        /// slot (so a probe passes other keys' slots, and a lookup misses, without reading an
-        /// entry: each read was a cache miss).
+        /// The tag a key's slots hold above the record offset: hash bits that do not choose the
+        /// slot (so a probe passes other keys' slots, and a lookup misses, without reading a
+        /// record: each read was a cache miss).
         @inline(__always)
-        func tag(_ hash: UInt64) -> Int32 { Int32(truncatingIfNeeded: hash >> 33) & ~indexMask }
+        func tag(_ hash: UInt64) -> Int32 { Int32(truncatingIfNeeded: hash >> 33) & ~Generation.offsetMask }
 
-        /// The index of the entry matching the key, or nil; the probe starts at `slot`, whose
-        /// value (`first`, read by the caller) is passed along.
+        /// The header of the record at `offset`.
+        @inline(__always)
+        func entry(at offset: Int) -> Entry {
+            data.withUnsafeBytes { $0.load(fromByteOffset: 8 * offset, as: Entry.self) }
+        }
+
+        /// Every record's header, in order (for tests).
+        var entries: [Entry] {
+            var result: [Entry] = []
+            var offset = 0
+            while offset < data.count {
+                let e = entry(at: offset)
+                result.append(e)
+                offset += Int(e.words)
+            }
+            return result
+        }
+
+        /// The record of the entry matching the key (its offset), or nil; the probe starts at
+        /// `slot`, whose value (`first`, read by the caller) is passed along.
         @inline(__always)
         func find(_ hash: UInt64, context: Int32, state: FontFallback.CarriedState, levels: Levels,
                   units chunk: UnsafeBufferPointer<UInt16>, at slot: Int, holding first: Int32) -> Int? {
             let tag = tag(hash)
             var slot = slot, value = first
             while value >= 0 {
-                if value & ~indexMask == tag {
-                    let index = Int(value & indexMask)
-                    if matches(index, context: context, state: state, levels: levels, units: chunk) { return index }
+                if value & ~Generation.offsetMask == tag {
+                    let offset = Int(value & Generation.offsetMask)
+                    if matches(offset, context: context, state: state, levels: levels, units: chunk) { return offset }
                 }
                 slot = (slot + 1) & mask
                 value = table[slot]
@@ -165,7 +210,7 @@ struct WordCache {
             return nil
         }
 
-        /// The index of the entry matching the key, or nil.
+        /// The record of the entry matching the key (its offset), or nil.
         @inline(__always)
         func find(_ hash: UInt64, context: Int32, state: FontFallback.CarriedState, levels: Levels,
                   units chunk: UnsafeBufferPointer<UInt16>) -> Int? {
@@ -173,87 +218,136 @@ struct WordCache {
             return find(hash, context: context, state: state, levels: levels, units: chunk, at: slot, holding: table[slot])
         }
 
-        /// Asks for the cache lines of the entry in `hash`'s first slot, when it holds the tag.
+        /// Asks for the first cache lines of the record named by `hash`'s first slot, when it
+        /// holds the tag (the header, units and advances of most words).
         @inline(__always)
         func prefetchEntry(_ hash: UInt64) {
             let value = table[firstSlot(hash)]
-            guard value >= 0 && value & ~indexMask == tag(hash) else { return }
-            let index = Int(value & indexMask)
-            entries.withUnsafeBufferPointer {
-                guard index < $0.count else { return }
-                let entry = UnsafeRawPointer($0.baseAddress! + index)
-                WordCache.prefetch(entry)
-                WordCache.prefetch(entry + (MemoryLayout<Entry>.size - 1))
+            guard value >= 0 && value & ~Generation.offsetMask == tag(hash) else { return }
+            let offset = Int(value & Generation.offsetMask)
+            data.withUnsafeBufferPointer {
+                guard offset < $0.count else { return }
+                let record = UnsafeRawPointer($0.baseAddress! + offset)
+                WordCache.prefetch(record)
+                WordCache.prefetch(record + 64)
+                WordCache.prefetch(record + 128)
             }
         }
 
-        /// Whether entry `index` has the key.
+        /// Whether the record at `offset` has the key.
         @inline(__always)
-        func matches(_ index: Int, context: Int32, state: FontFallback.CarriedState, levels: Levels,
+        func matches(_ offset: Int, context: Int32, state: FontFallback.CarriedState, levels: Levels,
                      units chunk: UnsafeBufferPointer<UInt16>) -> Bool {
-            let e = entries[index]
+            data.withUnsafeBytes { raw in
+                let record = raw.baseAddress! + 8 * offset
+                let e = record.load(as: Entry.self)
+                let n = chunk.count
+                return e.head == WordCache.head(chunk) && e.context == context && Int(e.length) == n && e.inScript == state.script
+                    && e.inFont?.toOpaque() == state.fallback.map({ Unmanaged.passUnretained($0).toOpaque() }) && e.levels == levels
+                    && (n <= 4 || WordCache.equal(record + (Layout.units + 8), UnsafeRawPointer(chunk.baseAddress! + 4), bytes: 2 * (n - 4)))
+            }
+        }
+
+        /// Appends a record for `chunk` (its key's hash `hash`) with `segmentCount` segments and
+        /// `runs` (their shaped glyphs), whose data `fill` writes (the units and header are
+        /// written here), and links it; returns its offset.
+        @inline(__always)
+        mutating func insert(_ chunk: UnsafeBufferPointer<UInt16>, hash: UInt64, context: Int32, in state: FontFallback.CarriedState,
+                             levels: Levels, flags: UInt8, segmentCount: Int, runs: Int,
+                             fill: (UnsafeMutableRawPointer, Layout) -> Void, shaped: (Int) -> ShapedRun) -> Int {
             let n = chunk.count
-            return e.head == WordCache.head(chunk) && e.context == context && Int(e.length) == n && e.inScript == state.script
-                && e.inFont?.toOpaque() == state.fallback.map({ Unmanaged.passUnretained($0).toOpaque() }) && e.levels == levels
-                && (n <= 4 || units.withUnsafeBufferPointer({
-                    WordCache.equal($0.baseAddress! + Int(e.unitStart) + 4, chunk.baseAddress! + 4, count: n - 4)
-                }))
+            let layout = Layout(length: n, segments: segmentCount, runs: runs)
+            let words = (layout.extras + 7) / 8
+            let offset = data.count
+            data.append(contentsOf: repeatElement(0, count: words))
+            let runStart = Int32(shapedRuns.count)
+            data.withUnsafeMutableBytes { raw in
+                let record = raw.baseAddress! + 8 * offset
+                record.storeBytes(of: Entry(head: WordCache.head(chunk), inFont: state.fallback.map { .passUnretained($0) },
+                                            levels: levels, context: context, inScript: state.script, runStart: runStart,
+                                            length: UInt8(n), segmentCount: UInt8(segmentCount), runCount: UInt8(runs), flags: flags,
+                                            words: UInt16(words)), as: Entry.self)
+                if n > 0 { (record + Layout.units).copyMemory(from: chunk.baseAddress!, byteCount: 2 * n) }
+                fill(record, layout)
+            }
+            for k in 0..<runs { shapedRuns.append(shaped(k)) }
+            count += 1
+            unitCount += n
+            link(offset, hash: hash)
+            return offset
         }
 
-        /// Keeps entry `index`'s run extras, as collected for the chunk placed at unit `offset`
-        /// (absolute units in `kerns` pairs and `alone` triples), relative to the chunk.
-        mutating func storeExtras(_ index: Int, kerns: ArraySlice<Int32>, alone: ArraySlice<Int32>, offset: Int32) {
-            guard kerns.count <= Int(UInt16.max), alone.count <= Int(UInt16.max) else { return }
-            entries[index].extrasStart = Int32(extras.count)
-            entries[index].kernValues = UInt16(kerns.count)
-            entries[index].aloneValues = UInt16(alone.count)
-            entries[index].flags |= Flag.storedExtras
-            var k = kerns.startIndex
-            while k < kerns.endIndex {
-                extras.append(kerns[k] &- offset)
-                extras.append(kerns[k + 1])
-                k += 2
-            }
-            k = alone.startIndex
-            while k < alone.endIndex {
-                extras.append(alone[k] &- offset)
-                extras.append(alone[k + 1] &- offset)
-                extras.append(alone[k + 2])
-                k += 3
+        /// Sets the record's plan start (``Entry/planStart``).
+        mutating func setPlanStart(_ offset: Int, _ start: Int8) {
+            data.withUnsafeMutableBytes { raw in
+                raw.storeBytes(of: start, toByteOffset: 8 * offset + MemoryLayout<Entry>.offset(of: \.planStart)!, as: Int8.self)
             }
         }
 
-        /// Links entry `index` (just appended, its key's hash `hash`) into the table.
-        mutating func link(_ index: Int, hash: UInt64) {
+        /// Keeps the run extras of the record at `offset` (the last one), as collected for the
+        /// chunk placed at unit `at` (absolute units in `kerns` pairs and `alone` triples),
+        /// relative to the chunk, at the record's end.
+        mutating func storeExtras(_ offset: Int, kerns: ArraySlice<Int32>, alone: ArraySlice<Int32>, offset at: Int32) {
+            var e = entry(at: offset)
+            guard kerns.count <= Int(UInt16.max), alone.count <= Int(UInt16.max), offset + Int(e.words) == data.count else { return }
+            let layout = Layout(e)
+            let values = kerns.count + alone.count
+            let words = (layout.extras + 4 * values + 7) / 8
+            guard words <= Int(UInt16.max) else { return }
+            if words > Int(e.words) { data.append(contentsOf: repeatElement(0, count: words - Int(e.words))) }
+            e.kernValues = UInt16(kerns.count)
+            e.aloneValues = UInt16(alone.count)
+            e.flags |= Flag.storedExtras
+            e.words = UInt16(words)
+            data.withUnsafeMutableBytes { raw in
+                let record = raw.baseAddress! + 8 * offset
+                record.storeBytes(of: e, as: Entry.self)
+                var x = record + layout.extras
+                func put(_ value: Int32) {
+                    x.storeBytes(of: value, as: Int32.self)
+                    x += 4
+                }
+                var k = kerns.startIndex
+                while k < kerns.endIndex {
+                    put(kerns[k] &- at)
+                    put(kerns[k + 1])
+                    k += 2
+                }
+                k = alone.startIndex
+                while k < alone.endIndex {
+                    put(alone[k] &- at)
+                    put(alone[k + 1] &- at)
+                    put(alone[k + 2])
+                    k += 3
+                }
+            }
+        }
+
+        /// Links the record at `offset` (just appended, its key's hash `hash`) into the table.
+        mutating func link(_ offset: Int, hash: UInt64) {
             var slot = firstSlot(hash)
             while table[slot] >= 0 { slot = (slot + 1) & mask }
-            table[slot] = tag(hash) | Int32(index)
+            table[slot] = tag(hash) | Int32(offset)
         }
 
-        /// Appends a copy of entry `index` of `other` (with its data; its key's hash `hash`) and
-        /// returns its index here.
-        mutating func copy(_ index: Int, from other: borrowing Generation, hash: UInt64) -> Int {
-            var e = other.entries[index]
-            let u = Int(e.unitStart), n = Int(e.length)
-            e.unitStart = Int32(units.count)
-            units.append(contentsOf: other.units[u..<(u + n)])
-            advances.append(contentsOf: other.advances[u..<(u + n)])
-            graphemeStarts.append(contentsOf: other.graphemeStarts[u..<(u + n)])
-            let s = Int(e.segmentStart)
-            e.segmentStart = Int32(segments.count)
-            segments.append(contentsOf: other.segments[s..<(s + Int(e.segmentCount))])
+        /// Appends a copy of the record at `offset` in `other` (its key's hash `hash`) and
+        /// returns its offset here: one copy of the record, whose shaped runs are moved, not
+        /// copied (retaining each — a cache miss on the run's header, long untouched — and
+        /// releasing it when `other` is dropped were ~2% of a long list's cold pass).
+        mutating func copy(_ offset: Int, from other: inout Generation, hash: UInt64) -> Int {
+            var e = other.entry(at: offset)
+            let here = data.count
+            other.data.withUnsafeBufferPointer { data.append(contentsOf: UnsafeBufferPointer(rebasing: $0[offset..<(offset + Int(e.words))])) }
             let r = Int(e.runStart)
-            e.runStart = Int32(runs.count)
-            runs.append(contentsOf: other.runs[r..<(r + Int(e.runCount))])
-            shapedRuns.append(contentsOf: other.shapedRuns[r..<(r + Int(e.runCount))])
-            if e.flags & Flag.storedExtras != 0 {
-                let x = Int(e.extrasStart)
-                e.extrasStart = Int32(extras.count)
-                extras.append(contentsOf: other.extras[x..<(x + Int(e.kernValues) + Int(e.aloneValues))])
+            e.runStart = Int32(shapedRuns.count)
+            for k in r..<(r + Int(e.runCount)) { shapedRuns.append(other.shapedRuns[k].take()) }
+            data.withUnsafeMutableBytes { raw in
+                raw.storeBytes(of: e.runStart, toByteOffset: 8 * here + MemoryLayout<Entry>.offset(of: \.runStart)!, as: Int32.self)
             }
-            entries.append(e)
-            link(entries.count - 1, hash: hash)
-            return entries.count - 1
+            count += 1
+            unitCount += Int(e.length)
+            link(here, hash: hash)
+            return here
         }
     }
 
@@ -305,8 +399,20 @@ struct WordCache {
         return false
     }
 
+    /// Asks for the cache line of the doorkeeper's slot for `hash` (a hint: the slot is read by
+    /// ``admits(_:)`` after the missed chunk's analysis, long enough for the line to arrive;
+    /// that read was a cache miss in a 256 KB array for every missed chunk).
+    @inline(__always)
+    func prefetchAdmission(_ hash: UInt64) {
+        guard hasOld else { return }
+        seenOnce.withUnsafeBufferPointer { slots in
+            guard let base = slots.baseAddress else { return }
+            WordCache.prefetch(base + Int(truncatingIfNeeded: hash >> 48))
+        }
+    }
+
     /// Entries held, over both generations.
-    var count: Int { young.entries.count + (hasOld ? old.entries.count : 0) }
+    var count: Int { young.count + (hasOld ? old.count : 0) }
 
     /// Heap bytes held, over both generations (``Generation/byteCount``).
     var byteCount: Int { young.byteCount + (hasOld ? old.byteCount : 0) + 4 * seenOnce.count }
@@ -319,11 +425,11 @@ struct WordCache {
         guard hasOld, let index = old.find(hash, context: context, state: state, levels: levels, units: units) else { return nil }
         if young.isFull {
             // Rare: the rotation drops the generation the entry is in, so keep it for the copy.
-            let previous = old
+            var previous = old
             rotateIfFull()
-            return young.copy(index, from: previous, hash: hash)
+            return young.copy(index, from: &previous, hash: hash)
         }
-        return young.copy(index, from: old, hash: hash)
+        return young.copy(index, from: &old, hash: hash)
     }
 
     /// Asks the CPU for the cache line holding `address`.
@@ -357,12 +463,16 @@ struct WordCache {
         return word
     }
 
-    /// Whether `count` UTF-16 units at `a` and at `b` are equal (inline: chunks are short, and
-    /// a call to `memcmp` cost more than the comparison).
+    /// Whether `count` UTF-16 units at `a` and at `b` are equal.
     @inline(__always)
     static func equal(_ a: UnsafePointer<UInt16>, _ b: UnsafePointer<UInt16>, count: Int) -> Bool {
-        let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
-        let bytes = 2 * count
+        equal(UnsafeRawPointer(a), UnsafeRawPointer(b), bytes: 2 * count)
+    }
+
+    /// Whether `bytes` (even) bytes at `x` and at `y` are equal (inline: chunks are short, and
+    /// a call to `memcmp` cost more than the comparison).
+    @inline(__always)
+    static func equal(_ x: UnsafeRawPointer, _ y: UnsafeRawPointer, bytes: Int) -> Bool {
         var k = 0
         while k + 8 <= bytes {
             if x.loadUnaligned(fromByteOffset: k, as: UInt64.self) != y.loadUnaligned(fromByteOffset: k, as: UInt64.self) { return false }
