@@ -275,12 +275,8 @@ package struct HeightIndex: Sendable {
     @discardableResult
     mutating func remove(_ runs: IndexRuns) -> [Double] {
         guard !runs.isEmpty else { return [] }
+        if isSmall(runs.total) { return runs.removedOneByOne(from: count) { remove(at: $0) } }
         precondition(runs.runs[runs.runs.count - 1].upperBound <= count, "removal beyond \(count)")
-        if isSmall(runs.total) {
-            var removed: [Double] = []
-            for run in runs.runs.reversed() { for row in run.reversed() { removed.append(remove(at: row)) } }
-            return removed.reversed()
-        }
         var removed: [Int32] = []
         removed.reserveCapacity(runs.total)
         let pieces = blocksRemoving(runs, blockCount: blocks.count, block: { blocks[$0] }, maximumBlock: Self.maximumBlock, removed: &removed)

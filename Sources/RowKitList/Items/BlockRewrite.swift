@@ -29,6 +29,17 @@ struct IndexRuns: Sendable {
 
     var isEmpty: Bool { runs.isEmpty }
 
+    /// The small-batch path of a column's bulk removal: each index removed by `remove(at:)`,
+    /// the last first (so the indices before it still hold), returned in index order. Checks
+    /// that the runs lie within a column of `count` elements.
+    func removedOneByOne<T>(from count: Int, _ remove: (Int) -> T) -> [T] {
+        precondition(runs.last.map { $0.upperBound <= count } ?? true, "removal beyond \(count)")
+        var removed: [T] = []
+        removed.reserveCapacity(total)
+        for run in runs.reversed() { for index in run.reversed() { removed.append(remove(index)) } }
+        return removed.reversed()
+    }
+
     /// Where the item at `index` (before the removal of every run) is after it; nil if removed.
     func indexAfterRemoving(_ index: Int) -> Int? {
         // The last run starting at or before `index`.

@@ -93,12 +93,8 @@ struct BlockedArray<Element>: Sendable where Element: Sendable {
     @discardableResult
     mutating func remove(_ runs: IndexRuns) -> [Element] {
         guard !runs.isEmpty else { return [] }
+        if isSmall(runs.total) { return runs.removedOneByOne(from: count) { remove(at: $0) } }
         precondition(runs.runs[runs.runs.count - 1].upperBound <= count, "removal beyond \(count)")
-        if isSmall(runs.total) {
-            var removed: [Element] = []
-            for run in runs.runs.reversed() { for index in run.reversed() { removed.append(remove(at: index)) } }
-            return removed.reversed()
-        }
         var removed: [Element] = []
         removed.reserveCapacity(runs.total)
         let pieces = blocksRemoving(runs, blockCount: blocks.count, block: { blocks[$0] }, maximumBlock: Self.maximumBlock, removed: &removed)
