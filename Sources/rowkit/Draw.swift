@@ -72,6 +72,8 @@ struct Draw: ParsableCommand {
                                    inputs: [("--input", input), ("--font", TextOptions.isFontPath(text.font) ? text.font : nil)])
         try text.checkFont()
         var records: [InputRecord] = texts.map { InputRecord(text: $0) }
+        // Where each record was read (`lines.jsonl:7`), nil for a --text.
+        var places: [String?] = texts.map { _ in nil }
         if let input {
             let source = BufferedInput(try InputFile(input, what: "input"))
             var failures = 0
@@ -91,6 +93,7 @@ struct Draw: ParsableCommand {
                         do { try FontPaths.check(font) } catch { throw .message(error.description, column: record.fontColumn) }
                     }
                     records.append(record)
+                    places.append("\(source.name):\(line.number)")
                 } catch {
                     failures += 1
                     Diagnostics.error("\(source.name):\(line.number)\(error.columnSuffix): \(error)")
@@ -120,7 +123,9 @@ struct Draw: ParsableCommand {
             height += max(layouts[layouts.count - 1].height, 1) + padding
             if height > tallest {
                 let which = layouts.count == records.count ? "the drawing would be" : "the first \(layouts.count) of \(records.count) texts are already"
-                throw CommandError("\(which) \(JSONText.number(height.rounded(.up))) px tall, "
+                // The text that passed the limit, where it was read (a --text has no place).
+                let place = places[layouts.count - 1].map { "\($0): " } ?? ""
+                throw CommandError("\(place)\(which) \(JSONText.number(height.rounded(.up))) px tall, "
                                    + "more than an image can be (32767 \(ImageFormat(path: output) == .png ? "device pixels at scale \(JSONText.number(scale))" : "pixels")); "
                                    + "draw fewer or shorter texts\(ImageFormat(path: output) == .png ? ", or lower --scale" : "")")
             }

@@ -224,7 +224,8 @@ struct InputRecord {
         var record = InputRecord(text: text)
         if let font = object["font"] {
             guard case .string(let name) = font.value, !name.isEmpty else {
-                throw .message("\"font\" must be a non-empty string, not \(font.value.kindDescription)", column: font.valuePosition.column)
+                let got = font.value == .string("") ? "an empty string" : font.value.kindDescription
+                throw .message("\"font\" must be a non-empty string, not \(got)", column: font.valuePosition.column)
             }
             // Asked first: the font library then leaves this family's warning to us.
             if !TextOptions.isFontPath(name) { record.fontWarning = FontLibrary.shared.missingFamilyWarning(name) }

@@ -110,7 +110,7 @@ public final class RowFileReader {
     private var pendingIndex = 0
     private var state = State.start
     private var explicitIDs: [String: TextPosition] = [:]
-    private var sectionIDs: [String: TextPosition] = [:]
+    private var sectionIDs: [String: (position: TextPosition, written: Bool)] = [:]
     /// The ids of the title rows of the sections read so far (`<section id>-header`, the row
     /// that draws a section's title), with their section's id.
     private var titleRowIDs: [String: String] = [:]
@@ -310,10 +310,16 @@ public final class RowFileReader {
                 }
                 section.titleIsFinal = true
                 let idPosition = keys.id ?? section.position
+                // A section without "id" has the default id "s<index>", which another section may
+                // have written: the message says which of the two ids was not written.
                 if let first = sectionIDs[section.id] {
-                    emit(.error(error(idPosition, "duplicate section id '\(section.id)' (first used by the section at \(name):\(first))")))
+                    let quoted = shortenedForMessage(section.id)
+                    let firstPlace = "the section at \(name):\(first.position)\(first.written ? "" : ", which has no \"id\" and so the default one")"
+                    emit(.error(error(idPosition, keys.id == nil
+                        ? "section \(section.index) has no \"id\", and its default id '\(quoted)' is already used by \(firstPlace): give it an \"id\""
+                        : "duplicate section id '\(quoted)' (first used by \(firstPlace))")))
                 } else {
-                    sectionIDs[section.id] = idPosition
+                    sectionIDs[section.id] = (idPosition, keys.id != nil)
                 }
                 // A section's title is drawn by a row with the id `<section id>-header`, which
                 // no row may have; both are final only now (rows after it are checked as read).

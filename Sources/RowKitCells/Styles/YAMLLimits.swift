@@ -77,7 +77,7 @@ public enum YAMLLimits {
                     if let first = parent.keys[keyText] {
                         failure = StyleError(kind: .malformedYAML, file: file, line: line, column: column,
                                              keyPath: YAMLReader.join(parent.path, keyText),
-                                             message: "duplicate key '\(keyText)' (first at \(first.line):\(first.column))")
+                                             message: "duplicate key '\(shortenedForMessage(keyText))' (first at \(first.line):\(first.column))")
                     } else {
                         parent.keys[keyText] = (line, column)
                     }

@@ -26,7 +26,11 @@ struct YAMLFields {
 struct YAMLReader {
     let file: String
 
-    static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    /// A key path for messages; the key is quoted short (a YAML key may be megabytes long).
+    static func join(_ path: String, _ key: String) -> String {
+        let key = shortenedForMessage(key)
+        return path.isEmpty ? key : "\(path).\(key)"
+    }
 
     // MARK: Errors
 
@@ -89,7 +93,7 @@ struct YAMLReader {
             return StyleError(kind: .malformedYAML, file: file, line: line, column: column, keyPath: "",
                               message: "malformed YAML: \(problem)")
         case let .duplicatedKeysInMapping(duplicates, context):
-            let keys = duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            let keys = duplicates.sorted().map { "'\(shortenedForMessage($0))'" }.joined(separator: ", ")
             return StyleError(kind: .malformedYAML, file: file, line: context.mark.line, column: context.mark.column,
                               keyPath: "", message: "malformed YAML: duplicate key \(keys) in one mapping")
         default:

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// The hostile-input QA round of 2026-11-25 (helper 72: seed files mutated by a fuzz driver and
+/// run through every command, then outputs, images and fonts): each test failed before its fix.
+@Suite struct CLIFuzzRoundQATests {
+    /// Names quoted from inputs reached standard error raw: a row key, a YAML key or an image
+    /// name holding ESC, BEL, CR or NUL wrote escape sequences to the user's terminal (a key
+    /// could clear the screen or retitle the window), and an image name was quoted whole
+    /// (a 1,000-character name gave a 1,000-character warning line) with no place. They are
+    /// escapes now, and render's image warnings name the row that drew the image first.
+    @Test func controlCharactersFromInputsAreEscapedInMessages() {
+        let scratch = Scratch()
+        let key = #"{"ti\u001b]0;pwned\u0007tle\r": "x", "caption": "\u202eabc"}"#
+        let rowRun = scratch.rowkit("heights --cell caption-text --width 300 --data -", stdin: key + "\n")
+        expectRun(rowRun, status: 1, stderr: [#"stdin:1:2: unknown field 'ti\u{1B}]0;pwned\u{7}tle\u{D}'"#])
+        #expect(!rowRun.stderr.contains("\u{1B}") && !rowRun.stderr.contains("\u{7}") && !rowRun.stderr.contains("\r"), "\(rowRun)")
+
+        scratch.write("sheet.yaml", "styles:\n  \"a\\e[2Jb\": {colour: red}\n")
+        scratch.write("cell.yaml", "name: c\nlayout: {text: {field: t}}\n")
+        let yamlRun = scratch.rowkit("render --cell cell.yaml --stylesheet sheet.yaml --width 100 --data - --output o.png",
+                                     stdin: "{\"t\": \"x\"}\n")
+        expectRun(yamlRun, status: 1, stderr: [#"sheet.yaml:2:15: styles.a\u{1B}[2Jb.colour: unknown key 'colour'"#])
+        #expect(!yamlRun.stderr.contains("\u{1B}"), "\(yamlRun)")
+
+        scratch.write("icon.yaml", "name: icon\nlayout: {box: {width: 10, height: 10, image: {field: icon}}}\n")
+        let long = String(repeating: "x", count: 1000)
+        let imageRun = scratch.rowkit("render --cell icon.yaml --width 100 --data - --quiet --output o.png",
+                                      stdin: "{\"icon\": \"nul\\u0000x\\u001b[31mred\"}\n{\"icon\": \"\(long)\"}\n")
+        expectRun(imageRun, status: 0, stderr: [#"warning: stdin:1:1: image 'nul\u{0}x\u{1B}[31mred' not found"#, "warning: stdin:2:1: image 'xxx"])
+        #expect(!imageRun.stderr.contains("\u{1B}") && !imageRun.stderr.contains("\u{0}"), "\(imageRun)")
+        #expect(!imageRun.stderr.contains(long) && imageRun.stderr.split(separator: "\n").allSatisfy { $0.count < 300 }, "\(imageRun)")
+    }
+
+    /// render refused a row taller than the list can hold as "cannot draw row 0 of section 1"
+    /// with no place in the file (heights named it); it names the row's file:line:column now.
+    @Test func aRowTooTallToDrawIsNamedWhereItIsWritten() {
+        let scratch = Scratch()
+        let boxes = Array(repeating: "{box: {width: 1, height: 1000000}}", count: 40).joined(separator: ", ")
+        scratch.write("tall.yaml", "name: tall\nlayout: {vstack: {children: [\(boxes)]}}\n")
+        scratch.write("s.json", "{\"sections\": [{\"rows\": [{\"cell\": \"caption-text\", \"caption\": \"x\"}]},\n {\"title\": \"T\", \"rows\": [{}]}]}\n")
+        let run = scratch.rowkit("render --cell tall.yaml --data s.json --width 100 --offset 0 --height 100 --output t.png")
+        expectRun(run, status: 1, stderr: ["s.json:2:26: cannot draw row 0 of section 1: it is taller than a list row can be"])
+        #expect(!scratch.contents.contains("t.png"), "\(run)")
+    }
+
+    /// draw refused a text that made the image too tall as "the first 2 of 3 texts are already
+    /// … px tall" without saying where that text is; it names its file and line now.
+    @Test func drawNamesTheTextThatMakesTheImageTooTall() {
+        let scratch = Scratch()
+        let long = String(repeating: "word ", count: 20_000)
+        scratch.write("texts.jsonl", "\"short\"\n\"\(long)\"\n\"after\"\n")
+        let run = scratch.rowkit("draw --width 100 --input texts.jsonl --output t.png")
+        expectRun(run, status: 1, stderr: ["texts.jsonl:2: the first 2 of 3 texts are already"])
+        #expect(!scratch.contents.contains("t.png"), "\(run)")
+    }
+
+    /// A template's `stylesheet: "-"` read standard input, which is the rows of `--data -`
+    /// ("stdin:2:1: malformed YAML"), and a `stylesheet:` naming a FIFO waited for a writer
+    /// forever. A path written in a template names a file beside it ("-" too), and one that is
+    /// not a regular file is refused where the template names it.
+    @Test func aTemplatesStylesheetIsAFileNeverStandardInputOrAFIFO() throws {
+        let scratch = Scratch()
+        scratch.write("dash.yaml", "name: dash\nstylesheet: \"-\"\nlayout: {text: {field: t}}\n")
+        let run = scratch.rowkit("heights --cell dash.yaml --data - --width 100", stdin: "{\"t\": \"a\"}\n")
+        expectRun(run, status: 1, stderr: ["dash.yaml:2:13: stylesheet: stylesheet '-': cannot open stylesheet: No such file or directory (looked for ./-)"])
+        #expect(!run.stderr.contains("stdin"), "\(run)")
+
+        #expect(mkfifo(scratch.file("styles.yaml"), 0o644) == 0)
+        scratch.write("fifo.yaml", "name: fifo\nstylesheet: styles.yaml\nlayout: {text: {field: t}}\n")
+        // A regression would wait on the FIFO: after 30 s a writer opens and closes it, so the
+        // run ends (with another message) instead of hanging the suite. The answer comes at once.
+        let fifoPath = scratch.file("styles.yaml")
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) {
+            let descriptor = open(fifoPath, O_WRONLY | O_NONBLOCK)
+            if descriptor >= 0 { close(descriptor) }
+        }
+        let fifo = scratch.rowkit("heights --cell fifo.yaml --data - --width 100", stdin: "{\"t\": \"a\"}\n")
+        expectRun(fifo, status: 1, stderr: ["fifo.yaml:2:13: stylesheet: stylesheet 'styles.yaml' is not a regular file"])
+    }
+
+    /// A template named "" (or blanks) was accepted: its rows were drawn and reported with
+    /// "cell": "", and a row chose it with "cell": "". It is an error at the name now.
+    @Test func aTemplateNeedsANonEmptyName() {
+        let scratch = Scratch()
+        scratch.write("blank.yaml", "name: \"  \"\nlayout: {text: {field: t}}\n")
+        expectRun(scratch.rowkit("heights --cell blank.yaml --data - --width 100", stdin: "{\"t\": \"a\"}\n"), status: 1,
+                  stderr: ["blank.yaml:1:7: name: expected a template name, got an empty string"])
+    }
+}
