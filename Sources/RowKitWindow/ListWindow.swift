@@ -124,6 +124,9 @@ public final class ListWindow {
                                             })
         model.onWarning = options.warn
         model.onNeedsDisplay = { [unowned self] in
+            // Background results still arrive while the loop drains after the window is
+            // destroyed: the area is gone then (GTK-CRITICAL on a freed widget).
+            guard running else { return }
             if !drawing { gtk_widget_queue_draw(area) }
             if model.isAnimating { startTicking() }
         }

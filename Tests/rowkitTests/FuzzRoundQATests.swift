@@ -88,3 +88,34 @@ import Testing
                   stderr: ["blank.yaml:1:7: name: expected a template name, got an empty string"])
     }
 }
+
+extension CLIFuzzRoundQATests {
+    /// After a script's quit the window was destroyed while background heights were still
+    /// arriving (rows re-measured at 1 px after `resize 1 1`): each asked the freed drawing
+    /// area to redraw ("Gtk-CRITICAL: gtk_widget_queue_draw: assertion 'GTK_IS_WIDGET (widget)'
+    /// failed", a use after free). Nothing touches the widgets once the loop ends. Needs Xvfb.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run")))
+    func backgroundHeightsAfterQuitDoNotTouchTheDestroyedWindow() throws {
+        let scratch = Scratch()
+        let rows = [
+            #"{"caption": "\#(String(repeating: "x", count: 200_000))", "body": "y"}"#,
+            #"{"caption": "e\#(String(repeating: "\u{301}", count: 3000))", "body": "\#(String(repeating: "\u{202E}", count: 1000))"}"#,
+            #"{"caption": "\t\r\u0000\u0007", "body": ""}"#,
+        ]
+        scratch.write("rows.jsonl", rows.joined(separator: "\n") + "\n")
+        scratch.write("steps.txt", "0.5 resize 1 1\n1 quit\n")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
+        process.arguments = ["-a", rowkitBinary, "view", "--data", "rows.jsonl", "--script", "steps.txt"]
+        process.currentDirectoryURL = URL(fileURLWithPath: scratch.path)
+        process.environment = ProcessInfo.processInfo.environment.merging(["GDK_BACKEND": "x11", "GSK_RENDERER": "cairo", "GTK_A11Y": "none"]) { _, new in new }
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(!text.contains("CRITICAL"), "\(text)")
+    }
+}
