@@ -103,6 +103,12 @@ struct View: ParsableCommand {
         }
         if let images {
             do { try checkDirectory(images, what: "images folder") } catch { throw CommandError(error.description) }
+            // The log is opened (emptied) before any row is drawn, so an image the rows may draw
+            // is refused by name here (render checks the images it drew before replacing its output).
+            if let frameLog, let image = pngInFolder(images, sameFileAs: frameLog) {
+                throw CommandError("--frame-log '\(frameLog)' is the same file as the image '\(image)' in --images '\(images)': "
+                                   + "writing it would destroy the input; choose another output file")
+            }
         }
         let template = try loadTemplate(cell, stylesheet: stylesheet)
         if let frameLog { try refuseOverwritingInput(output: frameLog, option: "--frame-log", inputs: [stylesheetInput(of: template)]) }
@@ -299,4 +305,14 @@ struct SplitMix64 {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+}
+
+/// The `NAME.png` in `folder` that is the same file as `path` (which a row could draw), if any.
+func pngInFolder(_ folder: String, sameFileAs path: String) -> String? {
+    guard FileManager.default.fileExists(atPath: path),
+          let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+    for name in names where name.hasSuffix(".png") && isSameFile(output: path, input: (folder as NSString).appendingPathComponent(name)) {
+        return String(name.dropLast(4))
+    }
+    return nil
 }

@@ -119,3 +119,20 @@ extension CLIFuzzRoundQATests {
         #expect(!text.contains("CRITICAL"), "\(text)")
     }
 }
+
+extension CLIFuzzRoundQATests {
+    /// `view --images imgs --frame-log imgs/cat.png` emptied the image and wrote the frame log
+    /// into it (render refuses an output that is an image it drew; view opens its log before
+    /// drawing). A log that is a PNG of the --images folder is refused before it is opened.
+    @Test func aFrameLogThatIsAnImageOfTheFolderIsRefused() throws {
+        let scratch = Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.file("imgs"), withIntermediateDirectories: true)
+        let png = makePNG(width: 4, height: 4)
+        scratch.write("imgs/cat.png", bytes: png)
+        scratch.write("rows.jsonl", "{\"caption\": \"a\", \"body\": \"b\"}\n")
+        scratch.write("steps.txt", "0.2 quit\n")
+        let run = scratch.rowkit("view --data rows.jsonl --images imgs --script steps.txt --frame-log imgs/cat.png")
+        expectRun(run, status: 1, stderr: ["--frame-log 'imgs/cat.png' is the same file as the image 'cat' in --images 'imgs'"])
+        #expect(scratch.read("imgs/cat.png") == Data(png), "the image was overwritten: \(run)")
+    }
+}
