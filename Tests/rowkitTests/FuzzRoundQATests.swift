@@ -136,3 +136,17 @@ extension CLIFuzzRoundQATests {
         #expect(scratch.read("imgs/cat.png") == Data(png), "the image was overwritten: \(run)")
     }
 }
+
+extension CLIFuzzRoundQATests {
+    /// An empty string where a non-empty one belongs was refused as "must be a non-empty
+    /// string …, not a string", which reads as if it were no string at all.
+    @Test func anEmptyStringIsCalledEmpty() {
+        let scratch = Scratch()
+        expectRun(scratch.rowkit("measure --width 100", stdin: #"{"text": "a", "font": ""}"# + "\n"), status: 1,
+                  stderr: [#"stdin:1:23: "font" must be a non-empty string, not an empty string"#])
+        expectRun(scratch.rowkit("heights --cell caption-text --width 100 --data -", stdin: #"{"id": "", "caption": "a"}"# + "\n"), status: 1,
+                  stderr: [#"stdin:1:8: "id" must be a non-empty string or a number, not an empty string"#])
+        expectRun(scratch.rowkit("heights --cell caption-text --width 100 --data -", stdin: #"{"sections": [{"id": "", "rows": []}]}"#), status: 1,
+                  stderr: [#"section 0: "id" must be a non-empty string or a number, not an empty string"#])
+    }
+}

@@ -367,7 +367,7 @@ public final class RowFileReader {
                 case (.number(let number), _)?: section.id = number.text
                 case (.null, _)?, nil: break
                 case (let value, let valuePosition)?:
-                    emit(.error(error(valuePosition, "section \(section.index): \"id\" must be a non-empty string or a number, not \(value.kindDescription)")))
+                    emit(.error(error(valuePosition, "section \(section.index): \"id\" must be a non-empty string or a number, not \(value == .string("") ? "an empty string" : value.kindDescription)")))
                 }
             case "rows":
                 keys.rows = position
@@ -458,7 +458,7 @@ public final class RowFileReader {
             case .string(let text) where !text.isEmpty: id = text
             case .number(let number): id = number.text
             default:
-                return .failure(error(member.valuePosition, "\"id\" must be a non-empty string or a number, not \(member.value.kindDescription)"))
+                return .failure(error(member.valuePosition, "\"id\" must be a non-empty string or a number, not \(member.value == .string("") ? "an empty string" : member.value.kindDescription)"))
             }
         }
         // The fields.
