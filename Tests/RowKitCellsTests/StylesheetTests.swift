@@ -87,6 +87,24 @@ struct StylesheetTests {
         #expect(try sheet.appearance(named: "empty") == plain)
     }
 
+    /// YAML 1.1 reads a plain `013` as octal (11) and `1:30` as base 60 (90): `size: 013` drew
+    /// 11 px text and `size: 1:30` 90 px text without a word. Both are errors at their place
+    /// now; the forms that say what they are (`0o13`, `0x0d`) and a quoted string are unchanged.
+    @Test func numbersYAMLReadsUnlikeTheirLookAreRefused() throws {
+        expectError(styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  s: {size: 013}\n", file: "o.yaml") },
+                    .wrongType, file: "o.yaml", line: 2, column: 13, key: "styles.s.size",
+                    message: "'013' is an octal number in YAML (11): write it without the leading 0, or 0o13 for octal")
+        expectError(styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  s: {lineHeight: 1:30}\n", file: "b.yaml") },
+                    .wrongType, file: "b.yaml", line: 2, column: 19, key: "styles.s.lineHeight",
+                    message: "'1:30' is a base-60 number in YAML (90): write 90, or quote it")
+        expectError(styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  s: {maxLines: 010}\n", file: "m.yaml") },
+                    .wrongType, file: "m.yaml", line: 2, column: 17, key: "styles.s.maxLines", message: "(8)")
+        let sheet = try Stylesheet(yaml: "styles:\n  a: {size: 0o13}\n  b: {size: 0x0d}\n  c: {size: 0.5}\n", file: "ok.yaml")
+        #expect(try sheet.appearance(named: "a").style.size == 11)
+        #expect(try sheet.appearance(named: "b").style.size == 13)
+        #expect(try sheet.appearance(named: "c").style.size == 0.5)
+    }
+
     @Test func extendsChainsInheritUnsetFields() throws {
         let yaml = """
         styles:

@@ -181,6 +181,7 @@ struct YAMLReader {
         guard value.isFinite else {
             throw error(.outOfRange, at: node, path, "\(scalar.string) is not a finite number")
         }
+        if let problem = Self.yaml11NumberProblem(scalar, value: value) { throw error(.wrongType, at: node, path, problem) }
         if let minimum, exclusive ? value <= minimum : value < minimum {
             let bound = exclusive ? "greater than" : "at least"
             throw error(.outOfRange, at: node, path, "\(scalar.string) is out of range: must be \(bound) \(Self.format(minimum))")
@@ -189,6 +190,25 @@ struct YAMLReader {
             throw error(.outOfRange, at: node, path, "\(scalar.string) is out of range: must be at most \(Self.format(maximum))")
         }
         return value
+    }
+
+    /// Why a plain number that YAML 1.1 reads unlike its look is refused: `013` is octal (11)
+    /// and `1:30` base 60 (90), so `size: 013` drew 11 px text and `size: 1:30` 90 px, silently.
+    /// Nil for every other number (`0o13` and `0x0d` say what they are).
+    static func yaml11NumberProblem(_ scalar: Node.Scalar, value: Double) -> String? {
+        guard scalar.style == .plain else { return nil }
+        var text = Substring(scalar.string)
+        let sign = text.first == "-" ? "-" : ""
+        if text.first == "-" || text.first == "+" { text = text.dropFirst() }
+        let shown = Self.format(value)
+        if text.count > 1, text.first == "0", text.allSatisfy({ ("0"..."7").contains($0) || $0 == "_" }) {
+            let digits = text.filter { $0 != "_" }.drop { $0 == "0" }
+            return "'\(scalar.string)' is an octal number in YAML (\(shown)): write it without the leading 0, or \(sign)0o\(digits.isEmpty ? "0" : digits) for octal"
+        }
+        if text.contains(":"), text.first?.isNumber == true {
+            return "'\(scalar.string)' is a base-60 number in YAML (\(shown)): write \(shown), or quote it"
+        }
+        return nil
     }
 
     /// An integer scalar Yams resolves as `int` but cannot convert: a signed zero (`-0`, `+0`,
@@ -229,6 +249,7 @@ struct YAMLReader {
         guard case .scalar(let scalar) = node, let value = parsed else {
             throw error(.wrongType, at: node, path, "expected a whole number, got \(Self.describe(node))")
         }
+        if let problem = Self.yaml11NumberProblem(scalar, value: Double(value)) { throw error(.wrongType, at: node, path, problem) }
         guard range.contains(value) else {
             let upper = range.upperBound == Int.max ? "" : " and at most \(range.upperBound)"
             throw error(.outOfRange, at: node, path, "\(scalar.string) is out of range: must be at least \(range.lowerBound)\(upper)")
