@@ -103,6 +103,9 @@ struct StylesheetTests {
         #expect(try sheet.appearance(named: "a").style.size == 11)
         #expect(try sheet.appearance(named: "b").style.size == 13)
         #expect(try sheet.appearance(named: "c").style.size == 0.5)
+        // A template's samples show such numbers as written (`1:30` was shown as 90).
+        let template = try CellTemplate(yaml: "name: t\nlayout: {text: {field: a}}\nsamples:\n  - {a: 1:30}\n  - {a: 01234}\n", file: "t.yaml", stylesheet: nil)
+        #expect(template.samples == [RowData(["a": .string("1:30")]), RowData(["a": .string("01234")])])
     }
 
     @Test func extendsChainsInheritUnsetFields() throws {

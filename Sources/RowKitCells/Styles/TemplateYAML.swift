@@ -359,6 +359,12 @@ struct TemplateBuilder {
                 if bound.images.contains(key) {
                     throw reader.error(.wrongType, at: value, valuePath, "field '\(key)' names an image: expected a string, got \(YAMLReader.describe(value))")
                 }
+                // A sample shows its field as written: `zip: 01234` and `time: 1:30` are that
+                // text (YAML 1.1 would read octal 668 and base-60 90).
+                if YAMLReader.yaml11NumberProblem(scalar, value: 0) != nil {
+                    row.fields[key] = .string(scalar.string)
+                    continue
+                }
                 let number = try reader.number(value, valuePath)
                 // Kept as written when its Double would print differently (huge integers, 1.50).
                 row.fields[key] = FieldValue(numberText: scalar.string) ?? .number(number)
