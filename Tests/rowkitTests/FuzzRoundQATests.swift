@@ -150,3 +150,25 @@ extension CLIFuzzRoundQATests {
                   stderr: [#"section 0: "id" must be a non-empty string or a number, not an empty string"#])
     }
 }
+
+extension CLIFuzzRoundQATests {
+    /// With no font installed (an empty fontconfig configuration), measure and draw blamed the
+    /// default family: "--font 'DejaVu Sans' names no font family", a usage error (64), though
+    /// no --font was given. They say that no font is installed (status 1).
+    @Test func noInstalledFontIsSaidSoNotBlamedOnTheFamily() throws {
+        let scratch = Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.file("empty"), withIntermediateDirectories: true)
+        scratch.write("fonts.conf", """
+            <?xml version="1.0"?>
+            <!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+            <fontconfig><dir>\(scratch.file("empty"))</dir><cachedir>\(scratch.file("cache"))</cachedir></fontconfig>
+            """)
+        let setup = "export FONTCONFIG_FILE=\(shellQuoted(scratch.file("fonts.conf")));"
+        let message = "no font is installed: fontconfig finds none, not even for 'sans-serif'"
+        let measure = scratch.rowkit("measure --width 100", stdin: "\"hello\"\n", setup: setup)
+        expectRun(measure, status: 1, stderr: [message])
+        #expect(!measure.stderr.contains("names no font family"), "\(measure)")
+        expectRun(scratch.rowkit("draw --width 100 --text hello --output o.png", setup: setup), status: 1, stderr: [message])
+        #expect(!scratch.contents.contains("o.png"))
+    }
+}
