@@ -115,6 +115,18 @@ struct RowPlaces {
         let position = row.map { rows[section][$0] } ?? sections[section]
         return "\(file):\(position)"
     }
+
+    /// A list error about one row (`row 's0-r3': …`) as `file:line:column: …`; other errors as they are.
+    func locate(_ error: ListError, in list: [ListSection<ListRow>]) -> Error {
+        guard case .rowFailed(let id, let reason) = error else { return error }
+        for (s, section) in list.enumerated() {
+            if section.header?.id == id { return CommandError("\(describe(section: s, row: nil)): section title: \(reason)") }
+            if let r = section.rows.firstIndex(where: { $0.id == id }) {
+                return CommandError("\(describe(section: s, row: r)): row \(r) of section \(s): \(reason)")
+            }
+        }
+        return error
+    }
 }
 
 /// ``loadListSections(_:options:)`` and where each row was written.

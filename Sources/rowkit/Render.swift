@@ -95,7 +95,9 @@ struct Render: ParsableCommand {
         }
         let engine = try ListEngine(sections: sections, measurer: CellMeasurer(templates.all), width: width)
         let progress = ProgressBar(label: "render", unit: "rows", total: engine.itemCount)
-        try engine.measureAll { done, _ in progress.update(done) }
+        do throws(ListError) { try engine.measureAll { done, _ in progress.update(done) } } catch {
+            throw places?.locate(error, in: sections) ?? error
+        }
         progress.finish()
         // The list holds a row at most HeightIndex.maximumHeight tall and clamps a taller one;
         // drawn clamped, every later y would be silently wrong (heights reports it the same way).
@@ -131,7 +133,9 @@ struct Render: ParsableCommand {
                 let place = places.describe(section: item.indexPath.section, row: item.kind == .row ? item.indexPath.row : nil)
                 drawingPlace.withLock { $0 = item.kind == .footer ? "" : place }
             }
-            let arrangement = try engine.drawingForm(for: item).arrange(width: width)
+            let form: CellMeasurer.Drawing
+            do throws(ListError) { form = try engine.drawingForm(for: item) } catch { throw places?.locate(error, in: sections) ?? error }
+            let arrangement = try form.arrange(width: width)
             if !quiet {
                 let section = sections[item.indexPath.section]
                 let row: ListRow? = switch item.kind {

@@ -170,5 +170,9 @@ extension CLIFuzzRoundQATests {
         #expect(!measure.stderr.contains("names no font family"), "\(measure)")
         expectRun(scratch.rowkit("draw --width 100 --text hello --output o.png", setup: setup), status: 1, stderr: [message])
         #expect(!scratch.contents.contains("o.png"))
+        // render named the row by its made-up id ("row 's0-r0': …"); it names its place now.
+        scratch.write("rows.jsonl", "{\"caption\": \"a\"}\n")
+        expectRun(scratch.rowkit("render --cell caption-text --width 100 --data rows.jsonl --output o.png", setup: setup), status: 1,
+                  stderr: ["rows.jsonl:1:1: row 0 of section 0: text field 'caption': no installed font matches"])
     }
 }
