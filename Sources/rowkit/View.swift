@@ -117,8 +117,11 @@ struct View: ParsableCommand {
         let templates = [template] + (ClassicCells.all + [ClassicCells.sectionHeader]).filter { $0.name != template.name }
         let generator = SampleRows(template: template)
         let rows: [ListSection<ListRow>]?
+        var places: RowPlaces?
         if let data {
-            rows = try loadListSections(data, options: RowFileOptions(templates: templates, defaultTemplate: template.name))
+            let loaded = try loadListSectionsAndPlaces(data, options: RowFileOptions(templates: templates, defaultTemplate: template.name))
+            rows = loaded.sections
+            places = loaded.places
         } else if sample != nil {
             rows = nil
         } else {
@@ -181,7 +184,11 @@ struct View: ParsableCommand {
         options.liveInterval = live.map { $0 / 1000 }
         options.startTime = start
         let window = ListWindow(model: model, painter: makePainter(ImageStore(folder: images)), options: options)
-        do { try window.run() } catch { throw CommandError("\(error)") }
+        do { try window.run() } catch {
+            // A row of --data that cannot be drawn is named by its place, not the list's id for it.
+            if let listError = error as? ListError, let places, let rows { throw places.locate(listError, in: rows) }
+            throw CommandError("\(error)")
+        }
     }
 }
 

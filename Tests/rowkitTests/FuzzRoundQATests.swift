@@ -174,5 +174,11 @@ extension CLIFuzzRoundQATests {
         scratch.write("rows.jsonl", "{\"caption\": \"a\"}\n")
         expectRun(scratch.rowkit("render --cell caption-text --width 100 --data rows.jsonl --output o.png", setup: setup), status: 1,
                   stderr: ["rows.jsonl:1:1: row 0 of section 0: text field 'caption': no installed font matches"])
+        // So does view (under Xvfb).
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run") else { return }
+        scratch.write("steps.txt", "0.5 quit\n")
+        let view = scratch.rowkit("view --data rows.jsonl --script steps.txt",
+                                  setup: setup + #" export GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none; exec xvfb-run -a sh -c 'shift; exec "$@"' sh"#)
+        expectRun(view, status: 1, stderr: ["rows.jsonl:1:1: row 0 of section 0: text field 'caption': no installed font matches"])
     }
 }
