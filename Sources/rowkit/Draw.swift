@@ -78,7 +78,15 @@ struct Draw: ParsableCommand {
             let source = BufferedInput(try InputFile(input, what: "input"))
             var failures = 0
             var fontWarnings = FontWarnings()
+            // Each text is at least 1 px tall: more than the tallest image's pixels cannot be
+            // drawn, and reading them all first held every one (2,000,000 one-letter lines: 490 MB).
+            let mostTexts = Int(32_767 / (ImageFormat(path: output) == .png ? scale : 1))
             while let line = try source.nextLine() {
+                if records.count > mostTexts {
+                    throw CommandError("\(source.name):\(line.number): more than \(mostTexts) texts, more than an image can hold "
+                                       + "(each is at least 1 px tall; 32767 \(ImageFormat(path: output) == .png ? "device pixels at scale \(JSONText.number(scale))" : "pixels")); "
+                                       + "draw fewer texts\(ImageFormat(path: output) == .png ? ", or lower --scale" : "")")
+                }
                 if source.consumedBytes > InputLimits.wholeInputBytes {
                     throw CommandError("\(source.name): the input is larger than the \(byteCountText(InputLimits.wholeInputBytes)) limit for texts drawn at once")
                 }

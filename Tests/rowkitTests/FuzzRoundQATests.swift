@@ -182,3 +182,33 @@ extension CLIFuzzRoundQATests {
         expectRun(view, status: 1, stderr: ["rows.jsonl:1:1: row 0 of section 0: text field 'caption': no installed font matches"])
     }
 }
+
+extension CLIFuzzRoundQATests {
+    /// Rows read whole were bounded by bytes only: 256 MiB of `{},` is 85 million rows (about
+    /// 350 bytes each), and 6,000,000 empty rows from an 18 MB file ran out of 1.5 GB and
+    /// trapped ("Fatal error: failed to allocate"). A file of bad rows kept a message for each.
+    /// render and view now stop past 2,000,000 rows and after 1,000 bad rows.
+    @Test func rowsReadWholeAreBoundedInNumber() {
+        let scratch = Scratch()
+        scratch.write("many.json", "[" + Array(repeating: "{}", count: 2_000_001).joined(separator: ",") + "]")
+        let many = scratch.rowkit("render --cell caption-text --data many.json --width 100 --offset 0 --height 10 --output o.png", setup: "ulimit -v 3000000;")
+        expectRun(many, status: 1, stderr: ["many.json: more than 2000000 rows and sections, the limit for rows read whole"])
+        scratch.write("bad.json", "[" + Array(repeating: "1", count: 5000).joined(separator: ",") + "]")
+        let bad = scratch.rowkit("render --cell caption-text --data bad.json --width 100 --output o.png")
+        expectRun(bad, status: 1, stderr: ["bad.json:1:2000: a row must be a JSON object", "bad.json: 1000 bad rows: the rest of the file is not read"])
+        #expect(!bad.stderr.contains("bad.json:1:2002:"), "\(bad.stderr.suffix(500))")
+        #expect(!scratch.contents.contains("o.png"))
+    }
+
+    /// draw read every text before laying any out: 2,000,000 one-letter lines took 490 MB to
+    /// be refused as too tall. More texts than the image has pixel rows are refused as read.
+    @Test func drawStopsReadingTextsThatCannotFit() {
+        let scratch = Scratch()
+        scratch.write("texts.jsonl", String(repeating: "\"a\"\n", count: 40_000))
+        expectRun(scratch.rowkit("draw --width 100 --input texts.jsonl --output o.png"), status: 1,
+                  stderr: ["texts.jsonl:32769: more than 32767 texts, more than an image can hold"])
+        expectRun(scratch.rowkit("draw --width 100 --input texts.jsonl --output o.svg"), status: 1,
+                  stderr: ["more than 32767 texts", "(each is at least 1 px tall; 32767 pixels); draw fewer texts"])
+        #expect(!scratch.contents.contains("o.png") && !scratch.contents.contains("o.svg"))
+    }
+}

@@ -571,8 +571,9 @@ public struct LoadedSection: Sendable {
 /// Row files read whole.
 public enum RowFile {
     /// Every section and row of the file at `path` (or standard input for `-`), and every
-    /// error found (bad rows are left out). Throws when reading cannot go on, and for files
-    /// over `InputLimits.wholeInputBytes` (RowKitIO).
+    /// error found (bad rows are left out; after `InputLimits.reportedErrors` of them reading
+    /// stops). Throws when reading cannot go on, and for files over
+    /// `InputLimits.wholeInputBytes` or `InputLimits.wholeInputRows` (RowKitIO).
     public static func load(_ path: String, options: RowFileOptions) throws(InputError) -> (sections: [LoadedSection], errors: [InputError]) {
         let reader = try RowFileReader(path: path, options: options)
         return try load(reader)
@@ -586,16 +587,31 @@ public enum RowFile {
         }
         var sections: [LoadedSection] = []
         var errors: [InputError] = []
+        var items = 0
         while let item = try reader.next() {
             if reader.bytesRead > InputLimits.wholeInputBytes {
                 throw InputError(.limitExceeded, source: reader.name,
                                  message: "the data is larger than the \(byteCountText(InputLimits.wholeInputBytes)) limit for rows read whole")
             }
             switch item {
-            case .sectionStart(let section): sections.append(LoadedSection(section: section, rows: []))
-            case .row(let row): sections[sections.count - 1].rows.append(row)
+            case .sectionStart(let section):
+                sections.append(LoadedSection(section: section, rows: []))
+                items += 1
+            case .row(let row):
+                sections[sections.count - 1].rows.append(row)
+                items += 1
             case .sectionEnd(let section): sections[sections.count - 1].section = section
-            case .error(let error): errors.append(error)
+            case .error(let error):
+                errors.append(error)
+                if errors.count == InputLimits.reportedErrors {
+                    errors.append(InputError(.limitExceeded, source: reader.name,
+                                             message: "\(InputLimits.reportedErrors) bad rows: the rest of the file is not read"))
+                    return (sections, errors)
+                }
+            }
+            if items > InputLimits.wholeInputRows {
+                throw InputError(.limitExceeded, source: reader.name,
+                                 message: "more than \(InputLimits.wholeInputRows) rows and sections, the limit for rows read whole (rowkit heights streams any number)")
             }
         }
         return (sections, errors)
