@@ -196,7 +196,7 @@ struct InputRecord {
         do {
             // The input dropped the file's byte order mark; one on a line is an error.
             value = try parseJSON(line.bytes, source: source, origin: TextPosition(line: line.number, column: line.column),
-                                  skipsByteOrderMark: false)
+                                  skipsByteOrderMark: false, unit: "line")
         } catch {
             throw .message("not valid JSON: \(error.message)", column: error.position?.column ?? 0)
         }

@@ -212,3 +212,15 @@ extension CLIFuzzRoundQATests {
         #expect(!scratch.contents.contains("o.png") && !scratch.contents.contains("o.svg"))
     }
 }
+
+extension CLIFuzzRoundQATests {
+    /// Two values on one JSON Lines line were "expected the end of the input", though the input
+    /// goes on: each line must end after its value.
+    @Test func aSecondValueOnALineIsAtTheEndOfTheLine() {
+        let scratch = Scratch()
+        expectRun(scratch.rowkit("heights --cell caption-text --width 300 --data -", stdin: #"{"caption": "a"} {"caption": "b"}"# + "\n"), status: 1,
+                  stderr: ["stdin:1:18: unexpected '{', expected the end of the line after the JSON value"])
+        expectRun(scratch.rowkit("measure --width 300", stdin: "\"a\" \"b\"\n"), status: 1,
+                  stderr: ["stdin:1:5: not valid JSON: unexpected '\"', expected the end of the line after the JSON value"])
+    }
+}

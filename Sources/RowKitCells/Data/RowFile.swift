@@ -231,7 +231,7 @@ public final class RowFileReader {
             let leading = line.bytes.prefix { $0 == 0x20 || $0 == 0x09 }.count
             let position = TextPosition(line: line.number, column: line.column + leading)
             do throws(InputError) {
-                let value = try parseJSON(line.bytes, source: name, origin: origin, skipsByteOrderMark: false)
+                let value = try parseJSON(line.bytes, source: name, origin: origin, skipsByteOrderMark: false, unit: "line")
                 row(value, at: position, section: section.index, index: rows)
             } catch {
                 emit(.error(error))
