@@ -108,6 +108,15 @@ struct StylesheetTests {
         #expect(template.samples == [RowData(["a": .string("1:30")]), RowData(["a": .string("01234")])])
     }
 
+    /// A tab indenting a line was "found character that cannot start any token", which does
+    /// not say what the character is; the message names the tab now.
+    @Test func aTabIndentIsNamed() {
+        expectError(styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n\tbase: {size: 13}\n", file: "t.yaml") },
+                    .malformedYAML, file: "t.yaml", line: 2, column: 1, key: "", message: ": a tab (YAML indents with spaces only)")
+        #expect(YAMLReader.character(in: "ab\ncé\td", line: 2, column: 3) == "\t")
+        #expect(YAMLReader.character(in: "ab", line: 3, column: 1) == nil && YAMLReader.character(in: "ab", line: 1, column: 3) == nil)
+    }
+
     @Test func extendsChainsInheritUnsetFields() throws {
         let yaml = """
         styles:

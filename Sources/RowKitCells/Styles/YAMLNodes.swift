@@ -59,23 +59,38 @@ struct YAMLReader {
 
     // MARK: Parsing
 
+    /// The character at a 1-based line and column of `text` (columns in Unicode scalars, as
+    /// libyaml counts them), if there is one.
+    static func character(in text: String, line: Int, column: Int) -> Unicode.Scalar? {
+        guard line >= 1, column >= 1 else { return nil }
+        var lines = text.unicodeScalars.split(separator: "\n", maxSplits: line, omittingEmptySubsequences: false).dropFirst(line - 1).makeIterator()
+        guard let found = lines.next() else { return nil }
+        let index = found.index(found.startIndex, offsetBy: column - 1, limitedBy: found.endIndex)
+        guard let index, index < found.endIndex else { return nil }
+        return found[index]
+    }
+
     /// Composes `yaml` into a node tree with marks; Yams errors become `.malformedYAML`.
     func compose(_ yaml: String) throws(StyleError) -> Node? {
         try YAMLLimits.check(yaml, file: file)
         do {
             return try Yams.compose(yaml: yaml)
         } catch let yamlError as YamlError {
-            throw malformed(yamlError)
+            throw malformed(yamlError, in: yaml)
         } catch {
             throw StyleError(kind: .malformedYAML, file: file, line: 0, column: 0, keyPath: "",
                              message: "malformed YAML: \(error)")
         }
     }
 
-    private func malformed(_ yamlError: YamlError) -> StyleError {
+    private func malformed(_ yamlError: YamlError, in yaml: String) -> StyleError {
         func make(_ mark: Mark, _ problem: String, _ context: YamlError.Context?) -> StyleError {
             var message = "malformed YAML: \(problem)"
             if let context { message += " (\(context.text) at \(context.mark.line):\(context.mark.column))" }
+            // libyaml says only "found character that cannot start any token" of a tab.
+            if Self.character(in: yaml, line: mark.line, column: mark.column) == "\t" {
+                message += ": a tab (YAML indents with spaces only)"
+            }
             return StyleError(kind: .malformedYAML, file: file, line: mark.line, column: mark.column,
                               keyPath: "", message: message)
         }
