@@ -117,6 +117,18 @@ struct StylesheetTests {
         #expect(YAMLReader.character(in: "ab", line: 3, column: 1) == nil && YAMLReader.character(in: "ab", line: 1, column: 3) == nil)
     }
 
+    /// A style's font that is not installed was warned with the family quoted whole (a
+    /// 100,000-letter name made a 100 KB warning), and a font file's name read as a family
+    /// with no word that a style cannot name a file.
+    @Test func aMissingFontIsQuotedShortAndAFileNameIsSaidToBeOne() throws {
+        let long = String(repeating: "A", count: 100_000)
+        let sheet = try Stylesheet(yaml: "styles:\n  a: {font: '\(long)'}\n  b: {font: fonts/My.ttf}\n", file: "f.yaml")
+        #expect(sheet.warnings.count == 2)
+        #expect(sheet.warnings.allSatisfy { $0.description.count < 400 }, "\(sheet.warnings.map(\.description.count))")
+        #expect(sheet.warnings.contains { $0.description.contains("'fonts/My.ttf' is not installed") && $0.description.hasSuffix("(a style's font is a family name: font files are not read from stylesheets)") },
+                "\(sheet.warnings)")
+    }
+
     @Test func extendsChainsInheritUnsetFields() throws {
         let yaml = """
         styles:

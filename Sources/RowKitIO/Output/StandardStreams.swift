@@ -148,9 +148,18 @@ public func shortenedForMessage(_ text: String, limit: Int = 60) -> String {
     return result
 }
 
+/// The longest message written, in characters; a longer one is cut (with how much was left out).
+let maximumMessageCharacters = 2_000
+
 /// `message` with every control character but the line break (and every bidi control) written
-/// as an escape: the last guard for names a message quotes whole (a file name, a YAML key path).
+/// as an escape, and cut at ``maximumMessageCharacters``: the last guard for names a message
+/// quotes whole (a file name, a YAML key path, a font family a library names).
 func escapingControls(_ message: String) -> String {
+    var message = message
+    if message.utf8.count > maximumMessageCharacters, message.count > maximumMessageCharacters {
+        let cut = message.prefix(maximumMessageCharacters)
+        message = cut + "… (\(message.count - cut.count) more characters)"
+    }
     guard message.unicodeScalars.contains(where: { $0 != "\n" && isEscapedInMessages($0) }) else { return message }
     var result = ""
     for scalar in message.unicodeScalars {
