@@ -129,6 +129,14 @@ struct StylesheetTests {
                 "\(sheet.warnings)")
     }
 
+    /// A file over the node limit without a single alias was asked "is an alias repeated inside
+    /// another?"; the alias hint is given only when the file has aliases.
+    @Test func theNodeLimitMentionsAliasesOnlyWhenThereAreSome() {
+        let plain = "styles:\n" + (0..<50_001).map { "  s\($0): {}\n" }.joined()
+        let error = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: plain, file: "many.yaml") }
+        #expect(error?.kind == .limitExceeded && error?.message == "more than 100000 nodes (the limit for YAML files)", "\(String(describing: error))")
+    }
+
     @Test func extendsChainsInheritUnsetFields() throws {
         let yaml = """
         styles:
