@@ -152,7 +152,7 @@ public func shortenedForMessage(_ text: String, limit: Int = 60) -> String {
 let maximumMessageCharacters = 2_000
 
 /// `message` with every control character but the line break (and every bidi control) written
-/// as an escape, and cut at ``maximumMessageCharacters``: the last guard for names a message
+/// as an escape, and cut at `maximumMessageCharacters`: the last guard for names a message
 /// quotes whole (a file name, a YAML key path, a font family a library names).
 func escapingControls(_ message: String) -> String {
     var message = message
