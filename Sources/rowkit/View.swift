@@ -187,6 +187,7 @@ struct View: ParsableCommand {
         do { try window.run() } catch {
             // A row of --data that cannot be drawn is named by its place, not the list's id for it.
             if let listError = error as? ListError, let places, let rows { throw places.locate(listError, in: rows) }
+            if let outputError = error as? OutputError { throw outputError } // a broken pipe ends quietly
             throw CommandError("\(error)")
         }
     }

@@ -224,3 +224,19 @@ extension CLIFuzzRoundQATests {
                   stderr: ["stdin:1:5: not valid JSON: unexpected '\"', expected the end of the line after the JSON value"])
     }
 }
+
+extension CLIFuzzRoundQATests {
+    /// `view --frame-log - | head -c 10`: the log's reader went away and view said "cannot
+    /// write the frame log '-': Broken pipe", where every other output ends quietly (status 1).
+    /// Needs Xvfb.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run")))
+    func aFrameLogWhoseReaderWentAwayEndsQuietly() {
+        let scratch = Scratch()
+        scratch.write("steps.txt", "0.1 scroll 100\n0.2 scroll 100\n0.3 scroll 100\n0.5 quit\n")
+        let xvfb = #"export GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none; exec xvfb-run -a sh -c 'shift; exec "$@"' sh"#
+        let run = scratch.rowkit("view --sample 100 --script steps.txt --frame-log -", redirects: "| head -c 10", setup: xvfb)
+        #expect(run.exitedCleanly, "\(run)")
+        #expect(run.stdout.count == 10, "\(run)")
+        #expect(!run.stderr.contains("Broken pipe") && !run.stderr.contains("frame log"), "\(run)")
+    }
+}
