@@ -91,7 +91,7 @@ public final class ImageStore: Sendable {
         } else if Self.builtinNames.contains(name) {
             BuiltinIcons.draw(name, in: rect, cr: cr)
         } else {
-            warnOnce(name, "image '\(name)' not found\(folder.map { " in \($0)" } ?? "") and not built in; drawing a placeholder")
+            warnOnce(name, "image '\(shortenedForMessage(name))' not found\(folder.map { " in \($0)" } ?? "") and not built in; drawing a placeholder")
             BuiltinIcons.placeholder(in: rect, cr: cr)
         }
     }
@@ -148,7 +148,8 @@ public final class ImageStore: Sendable {
             state.withLock { state in
                 if state.unusable.count < 10_000 { state.unusable.insert(name) }
             }
-            warnOnce(name, "cannot use image '\(path)': \(reason); drawing \(Self.builtinNames.contains(name) ? "the built-in icon" : "a placeholder")")
+            let shownPath = (folder as NSString).appendingPathComponent(shortenedForMessage(name) + ".png")
+            warnOnce(name, "cannot use image '\(shownPath)': \(reason); drawing \(Self.builtinNames.contains(name) ? "the built-in icon" : "a placeholder")")
             return nil
         }
     }

@@ -97,6 +97,7 @@ public enum Script {
     /// Reads a script; steps come back sorted by time (lines with equal times keep their order).
     public static func parse(_ text: String, file: String) throws(ScriptError) -> [ScriptStep] {
         var steps: [ScriptStep] = []
+        var inserted = 0
         for (n, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = n + 1
             let content = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
@@ -104,22 +105,22 @@ public enum Script {
             guard !words.isEmpty else { continue }
             func fail(_ message: String) -> ScriptError { ScriptError(file: file, line: line, message: message) }
             guard let time = Double(words[0]), time.isFinite, time >= 0, time <= 86_400 else {
-                throw fail("expected a time in seconds (0...86400) first, not '\(words[0])'")
+                throw fail("expected a time in seconds (0...86400) first, not '\(shortenedForMessage(words[0]))'")
             }
             guard words.count >= 2 else { throw fail("expected an action after the time") }
             let name = words[1], args = Array(words.dropFirst(2))
             func count(_ expected: Int, _ usage: String) throws(ScriptError) {
-                guard args.count == expected else { throw fail("'\(name)' takes \(usage)") }
+                guard args.count == expected else { throw fail("'\(shortenedForMessage(name))' takes \(usage)") }
             }
             func number(_ text: String, _ what: String, _ range: ClosedRange<Double>) throws(ScriptError) -> Double {
                 guard let value = Double(text), value.isFinite, range.contains(value) else {
-                    throw fail("\(what) must be a number in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
+                    throw fail("\(what) must be a number in \(range.lowerBound)...\(range.upperBound), not '\(shortenedForMessage(text))'")
                 }
                 return value
             }
             func integer(_ text: String, _ what: String, _ range: ClosedRange<Int>) throws(ScriptError) -> Int {
                 guard let value = Int(text), range.contains(value) else {
-                    throw fail("\(what) must be an integer in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
+                    throw fail("\(what) must be an integer in \(range.lowerBound)...\(range.upperBound), not '\(shortenedForMessage(text))'")
                 }
                 return value
             }
@@ -145,7 +146,7 @@ public enum Script {
                     reference = .flat(try integer(args[0], "the row", 0...Int(Int32.max)))
                 }
                 guard let position = RowPosition(rawValue: args[1]) else {
-                    throw fail("position must be top, middle, bottom or nearest, not '\(args[1])'")
+                    throw fail("position must be top, middle, bottom or nearest, not '\(shortenedForMessage(args[1]))'")
                 }
                 action = .scrollTo(reference, position)
             case "click", "press", "release":
@@ -155,7 +156,7 @@ public enum Script {
             case "key":
                 try count(1, "a key name")
                 guard let key = NavigationKey(name: args[0]) else {
-                    throw fail("unknown key '\(args[0])' (keys: \(NavigationKey.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    throw fail("unknown key '\(shortenedForMessage(args[0]))' (keys: \(NavigationKey.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
                 action = .key(key)
             case "resize":
@@ -163,17 +164,27 @@ public enum Script {
                 action = .resize(width: try number(args[0], "the width", 1...10_000), height: try number(args[1], "the height", 1...10_000))
             case "insert":
                 try count(1, "a number of rows")
-                action = .insert(try integer(args[0], "the number of rows", 1...100_000))
+                let rows = try integer(args[0], "the number of rows", 1...100_000)
+                // Each insert is bounded, so the sum is too: forty inserts of 100,000 rows took
+                // 2.5 GB and 80 s before the script's `quit` was seen.
+                inserted += rows
+                guard inserted <= maximumInsertedRows else {
+                    throw fail("the script inserts more than \(maximumInsertedRows) rows in all")
+                }
+                action = .insert(rows)
             case "quit":
                 try count(0, "no arguments")
                 action = .quit
             default:
-                throw fail("unknown action '\(name)' (actions: scroll, wheel, fling, scroll-to, click, press, release, key, resize, insert, quit)")
+                throw fail("unknown action '\(shortenedForMessage(name))' (actions: scroll, wheel, fling, scroll-to, click, press, release, key, resize, insert, quit)")
             }
             steps.append(ScriptStep(time: time, action: action, line: line))
         }
         return steps.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
     }
+
+    /// The most rows a script's `insert` actions add in all (as many as `--sample` generates).
+    public static let maximumInsertedRows = 1_000_000
 
     /// The largest script file read: 1 MiB (a script is a few lines; a device such as
     /// `/dev/zero` is refused once past it instead of read forever).

@@ -3,6 +3,7 @@ import CGtk
 import CGtkShim
 import Foundation
 import RowKitDraw
+import RowKitIO
 import RowKitList
 import RowKitView
 
@@ -124,6 +125,9 @@ public final class ListWindow {
                                             })
         model.onWarning = options.warn
         model.onNeedsDisplay = { [unowned self] in
+            // Background results still arrive while the loop drains after the window is
+            // destroyed: the area is gone then (GTK-CRITICAL on a freed widget).
+            guard running else { return }
             if !drawing { gtk_widget_queue_draw(area) }
             if model.isAnimating { startTicking() }
         }
@@ -332,8 +336,12 @@ public final class ListWindow {
                                               modelMilliseconds: (framed - start) * 1000) + "\n"
                 do { try frameLog.write(contentsOf: Data(line.utf8)) } catch {
                     let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-                    let reason = underlying?.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32(underlying!.code))) : "\(error)"
-                    throw WindowError.failed("cannot write the frame log '\(options.frameLog ?? "")': \(reason)")
+                    // A system error is an OutputError, so a reader that went away (`--frame-log -
+                    // | head`) ends quietly with status 1, as for every other output.
+                    if let underlying, underlying.domain == NSPOSIXErrorDomain {
+                        throw OutputError(target: "the frame log '\(options.frameLog ?? "")'", doing: "cannot write", code: Int32(underlying.code))
+                    }
+                    throw WindowError.failed("cannot write the frame log '\(options.frameLog ?? "")': \(error)")
                 }
             }
             // Not during the snapshot: reconfiguring the scroll bar reallocates it.

@@ -99,16 +99,51 @@ func loadTemplate(_ name: String, stylesheet: String?) throws -> CellTemplate {
 /// reported on standard error as `file:line:column: message`; if there was any, this throws
 /// after reading the whole file (so the user sees all problems in one run).
 func loadListSections(_ path: String, options: RowFileOptions) throws -> [ListSection<ListRow>] {
+    try loadListSectionsAndPlaces(path, options: options).sections
+}
+
+/// Where each row and section of a row file was written, for messages about a row found only
+/// after reading (`rows.json:7:3: cannot draw row 4 of section 0: …`).
+struct RowPlaces {
+    /// The file as messages name it (`stdin` for `-`).
+    var file: String
+    /// Each section's place (its title row's), and each of its rows' places.
+    var sections: [TextPosition], rows: [[TextPosition]]
+
+    /// `file:line:column` of the row `row` of `section` (its title when `row` is nil).
+    func describe(section: Int, row: Int?) -> String {
+        let position = row.map { rows[section][$0] } ?? sections[section]
+        return "\(file):\(position)"
+    }
+
+    /// A list error about one row (`row 's0-r3': …`) as `file:line:column: …`; other errors as they are.
+    func locate(_ error: ListError, in list: [ListSection<ListRow>]) -> Error {
+        guard case .rowFailed(let id, let reason) = error else { return error }
+        for (s, section) in list.enumerated() {
+            if section.header?.id == id { return CommandError("\(describe(section: s, row: nil)): section title: \(reason)") }
+            if let r = section.rows.firstIndex(where: { $0.id == id }) {
+                return CommandError("\(describe(section: s, row: r)): row \(r) of section \(s): \(reason)")
+            }
+        }
+        return error
+    }
+}
+
+/// ``loadListSections(_:options:)`` and where each row was written.
+func loadListSectionsAndPlaces(_ path: String, options: RowFileOptions) throws -> (sections: [ListSection<ListRow>], places: RowPlaces) {
     let (sections, errors) = try RowFile.load(path, options: options)
     for error in errors { Diagnostics.error(error.description) }
     if !errors.isEmpty {
         throw CommandError("\(path == "-" ? "stdin" : path): \(errors.count) error\(errors.count == 1 ? "" : "s") in the rows; nothing drawn")
     }
+    let places = RowPlaces(file: path == InputFile.standardInputPath ? "stdin" : path,
+                           sections: sections.map(\.section.position), rows: sections.map { $0.rows.map(\.position) })
     // Rows with the id of a title's row ("<section id>-header") are errors of the reader.
-    return sections.map { loaded in
+    let list = sections.map { loaded in
         let header = loaded.section.title.map {
             ListRow(id: "\(loaded.section.id)-header", template: ClassicCells.sectionHeader.name, data: ["title": $0])
         }
         return ListSection(header: header, rows: loaded.rows.map { ListRow(id: $0.id, template: $0.template, data: $0.data) })
     }
+    return (list, places)
 }

@@ -72,11 +72,21 @@ struct Draw: ParsableCommand {
                                    inputs: [("--input", input), ("--font", TextOptions.isFontPath(text.font) ? text.font : nil)])
         try text.checkFont()
         var records: [InputRecord] = texts.map { InputRecord(text: $0) }
+        // Where each record was read (`lines.jsonl:7`), nil for a --text.
+        var places: [String?] = texts.map { _ in nil }
         if let input {
             let source = BufferedInput(try InputFile(input, what: "input"))
             var failures = 0
             var fontWarnings = FontWarnings()
+            // Each text is at least 1 px tall: more than the tallest image's pixels cannot be
+            // drawn, and reading them all first held every one (2,000,000 one-letter lines: 490 MB).
+            let mostTexts = Int(32_767 / (ImageFormat(path: output) == .png ? scale : 1))
             while let line = try source.nextLine() {
+                if records.count > mostTexts {
+                    throw CommandError("\(source.name):\(line.number): more than \(mostTexts) texts, more than an image can hold "
+                                       + "(each is at least 1 px tall; 32767 \(ImageFormat(path: output) == .png ? "device pixels at scale \(JSONText.number(scale))" : "pixels")); "
+                                       + "draw fewer texts\(ImageFormat(path: output) == .png ? ", or lower --scale" : "")")
+                }
                 if source.consumedBytes > InputLimits.wholeInputBytes {
                     throw CommandError("\(source.name): the input is larger than the \(byteCountText(InputLimits.wholeInputBytes)) limit for texts drawn at once")
                 }
@@ -91,6 +101,7 @@ struct Draw: ParsableCommand {
                         do { try FontPaths.check(font) } catch { throw .message(error.description, column: record.fontColumn) }
                     }
                     records.append(record)
+                    places.append("\(source.name):\(line.number)")
                 } catch {
                     failures += 1
                     Diagnostics.error("\(source.name):\(line.number)\(error.columnSuffix): \(error)")
@@ -120,7 +131,9 @@ struct Draw: ParsableCommand {
             height += max(layouts[layouts.count - 1].height, 1) + padding
             if height > tallest {
                 let which = layouts.count == records.count ? "the drawing would be" : "the first \(layouts.count) of \(records.count) texts are already"
-                throw CommandError("\(which) \(JSONText.number(height.rounded(.up))) px tall, "
+                // The text that passed the limit, where it was read (a --text has no place).
+                let place = places[layouts.count - 1].map { "\($0): " } ?? ""
+                throw CommandError("\(place)\(which) \(JSONText.number(height.rounded(.up))) px tall, "
                                    + "more than an image can be (32767 \(ImageFormat(path: output) == .png ? "device pixels at scale \(JSONText.number(scale))" : "pixels")); "
                                    + "draw fewer or shorter texts\(ImageFormat(path: output) == .png ? ", or lower --scale" : "")")
             }

@@ -196,7 +196,7 @@ struct InputRecord {
         do {
             // The input dropped the file's byte order mark; one on a line is an error.
             value = try parseJSON(line.bytes, source: source, origin: TextPosition(line: line.number, column: line.column),
-                                  skipsByteOrderMark: false)
+                                  skipsByteOrderMark: false, unit: "line")
         } catch {
             throw .message("not valid JSON: \(error.message)", column: error.position?.column ?? 0)
         }
@@ -224,7 +224,8 @@ struct InputRecord {
         var record = InputRecord(text: text)
         if let font = object["font"] {
             guard case .string(let name) = font.value, !name.isEmpty else {
-                throw .message("\"font\" must be a non-empty string, not \(font.value.kindDescription)", column: font.valuePosition.column)
+                let got = font.value == .string("") ? "an empty string" : font.value.kindDescription
+                throw .message("\"font\" must be a non-empty string, not \(got)", column: font.valuePosition.column)
             }
             // Asked first: the font library then leaves this family's warning to us.
             if !TextOptions.isFontPath(name) { record.fontWarning = FontLibrary.shared.missingFamilyWarning(name) }

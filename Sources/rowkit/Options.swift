@@ -40,6 +40,9 @@ struct TextOptions: ParsableArguments {
     /// Checks `--font` as a family list (run after the warning handler is set: asking the font
     /// library may warn that a family is not installed, which must carry the command's name).
     func checkFont() throws {
+        if !TextOptions.isFontPath(font) && noFontIsInstalled {
+            throw CommandError("no font is installed: fontconfig finds none, not even for 'sans-serif' (install one, such as fonts-dejavu-core, or give --font a font file)")
+        }
         if let problem = fontFamilyProblem(font) {
             Diagnostics.error("--font \(problem)")
             throw ExitCode(64) // a usage mistake, as if the parser had refused it
@@ -82,8 +85,14 @@ struct TextOptions: ParsableArguments {
 func fontFamilyProblem(_ name: String) -> String? {
     guard !TextOptions.isFontPath(name) else { return nil }
     if (try? FontLibrary.shared.font(for: FontDescriptor(family: name))) != nil { return nil }
+    // With no font at all, no list resolves: that is not the list's fault (it said
+    // "--font 'DejaVu Sans' names no font family" of the default, a usage error).
+    if noFontIsInstalled { return nil }
     return "'\(name)' names no font family; give a family name or a CSS list such as 'Noto Sans, sans-serif'"
 }
+
+/// Whether fontconfig finds no font at all (an empty or broken configuration).
+let noFontIsInstalled: Bool = (try? FontLibrary.shared.font(for: FontDescriptor(family: "sans-serif"))) == nil
 
 /// Parses "300" or "150,300,600" into widths.
 func parseWidths(_ text: String) throws -> [Double] {

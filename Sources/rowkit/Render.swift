@@ -6,6 +6,7 @@ import RowKitIO
 import RowKitList
 import RowKitListCells
 import RowKitText
+import Synchronization
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -75,8 +76,9 @@ struct Render: ParsableCommand {
         // A template's own `stylesheet:` is read too (only known once the template is loaded).
         try refuseOverwritingInput(output: output, option: "--output", inputs: templates.all.map(stylesheetInput))
         let sections: [ListSection<ListRow>]
+        var places: RowPlaces?
         if let data = source.data {
-            sections = try loadListSections(data, options: source.rowFileOptions(templates))
+            (sections, places) = try loadListSectionsAndPlaces(data, options: source.rowFileOptions(templates))
         } else {
             let template = templates.all[0]
             sections = [ListSection(rows: template.samples.enumerated().map {
@@ -93,14 +95,17 @@ struct Render: ParsableCommand {
         }
         let engine = try ListEngine(sections: sections, measurer: CellMeasurer(templates.all), width: width)
         let progress = ProgressBar(label: "render", unit: "rows", total: engine.itemCount)
-        try engine.measureAll { done, _ in progress.update(done) }
+        do throws(ListError) { try engine.measureAll { done, _ in progress.update(done) } } catch {
+            throw places?.locate(error, in: sections) ?? error
+        }
         progress.finish()
         // The list holds a row at most HeightIndex.maximumHeight tall and clamps a taller one;
         // drawn clamped, every later y would be silently wrong (heights reports it the same way).
         if let tallest = engine.allHeights.firstIndex(where: { $0 >= HeightIndex.maximumHeight }) {
             let item = try engine.item(at: tallest)
             let what = item.kind == .row ? "row \(item.indexPath.row) of section \(item.indexPath.section)" : "the title of section \(item.indexPath.section)"
-            throw CommandError("cannot draw \(what): it is taller than a list row can be (\(JSONText.number(HeightIndex.maximumHeight)) px)")
+            let place = places.map { $0.describe(section: item.indexPath.section, row: item.kind == .row ? item.indexPath.row : nil) + ": " } ?? ""
+            throw CommandError("\(place)cannot draw \(what): it is taller than a list row can be (\(JSONText.number(HeightIndex.maximumHeight)) px)")
         }
         if let selected { try engine.select(indexPath(ofRow: selected, in: sections)) }
         let canvasHeight = height ?? max(1, engine.contentHeight)
@@ -116,10 +121,21 @@ struct Render: ParsableCommand {
             throw CommandError(error.description + canvasHint(error, format: ImageFormat(path: output), fix: fix))
         }
         canvas.fill(.white)
-        let store = ImageStore(folder: images, output: output)
+        // An image warning names the row that drew the image first (the store warns once a name).
+        let drawingPlace = Mutex("")
+        let store = ImageStore(folder: images, output: output) { message in
+            let place = drawingPlace.withLock { $0 }
+            Diagnostics.warning(place.isEmpty ? message : "\(place): \(message)")
+        }
         let out = OutputWriter()
         for item in visible {
-            let arrangement = try engine.drawingForm(for: item).arrange(width: width)
+            if let places {
+                let place = places.describe(section: item.indexPath.section, row: item.kind == .row ? item.indexPath.row : nil)
+                drawingPlace.withLock { $0 = item.kind == .footer ? "" : place }
+            }
+            let form: CellMeasurer.Drawing
+            do throws(ListError) { form = try engine.drawingForm(for: item) } catch { throw places?.locate(error, in: sections) ?? error }
+            let arrangement = try form.arrange(width: width)
             if !quiet {
                 let section = sections[item.indexPath.section]
                 let row: ListRow? = switch item.kind {

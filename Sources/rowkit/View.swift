@@ -103,6 +103,12 @@ struct View: ParsableCommand {
         }
         if let images {
             do { try checkDirectory(images, what: "images folder") } catch { throw CommandError(error.description) }
+            // The log is opened (emptied) before any row is drawn, so an image the rows may draw
+            // is refused by name here (render checks the images it drew before replacing its output).
+            if let frameLog, let image = pngInFolder(images, sameFileAs: frameLog) {
+                throw CommandError("--frame-log '\(frameLog)' is the same file as the image '\(image)' in --images '\(images)': "
+                                   + "writing it would destroy the input; choose another output file")
+            }
         }
         let template = try loadTemplate(cell, stylesheet: stylesheet)
         if let frameLog { try refuseOverwritingInput(output: frameLog, option: "--frame-log", inputs: [stylesheetInput(of: template)]) }
@@ -111,8 +117,11 @@ struct View: ParsableCommand {
         let templates = [template] + (ClassicCells.all + [ClassicCells.sectionHeader]).filter { $0.name != template.name }
         let generator = SampleRows(template: template)
         let rows: [ListSection<ListRow>]?
+        var places: RowPlaces?
         if let data {
-            rows = try loadListSections(data, options: RowFileOptions(templates: templates, defaultTemplate: template.name))
+            let loaded = try loadListSectionsAndPlaces(data, options: RowFileOptions(templates: templates, defaultTemplate: template.name))
+            rows = loaded.sections
+            places = loaded.places
         } else if sample != nil {
             rows = nil
         } else {
@@ -175,7 +184,12 @@ struct View: ParsableCommand {
         options.liveInterval = live.map { $0 / 1000 }
         options.startTime = start
         let window = ListWindow(model: model, painter: makePainter(ImageStore(folder: images)), options: options)
-        do { try window.run() } catch { throw CommandError("\(error)") }
+        do { try window.run() } catch {
+            // A row of --data that cannot be drawn is named by its place, not the list's id for it.
+            if let listError = error as? ListError, let places, let rows { throw places.locate(listError, in: rows) }
+            if let outputError = error as? OutputError { throw outputError } // a broken pipe ends quietly
+            throw CommandError("\(error)")
+        }
     }
 }
 
@@ -299,4 +313,14 @@ struct SplitMix64 {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+}
+
+/// The `NAME.png` in `folder` that is the same file as `path` (which a row could draw), if any.
+func pngInFolder(_ folder: String, sameFileAs path: String) -> String? {
+    guard FileManager.default.fileExists(atPath: path),
+          let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+    for name in names where name.hasSuffix(".png") && isSameFile(output: path, input: (folder as NSString).appendingPathComponent(name)) {
+        return String(name.dropLast(4))
+    }
+    return nil
 }

@@ -87,6 +87,56 @@ struct StylesheetTests {
         #expect(try sheet.appearance(named: "empty") == plain)
     }
 
+    /// YAML 1.1 reads a plain `013` as octal (11) and `1:30` as base 60 (90): `size: 013` drew
+    /// 11 px text and `size: 1:30` 90 px text without a word. Both are errors at their place
+    /// now; the forms that say what they are (`0o13`, `0x0d`) and a quoted string are unchanged.
+    @Test func numbersYAMLReadsUnlikeTheirLookAreRefused() throws {
+        expectError(styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  s: {size: 013}\n", file: "o.yaml") },
+                    .wrongType, file: "o.yaml", line: 2, column: 13, key: "styles.s.size",
+                    message: "'013' is an octal number in YAML (11): write it without the leading 0, or 0o13 for octal")
+        expectError(styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  s: {lineHeight: 1:30}\n", file: "b.yaml") },
+                    .wrongType, file: "b.yaml", line: 2, column: 19, key: "styles.s.lineHeight",
+                    message: "'1:30' is a base-60 number in YAML (90): write 90, or quote it")
+        expectError(styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  s: {maxLines: 010}\n", file: "m.yaml") },
+                    .wrongType, file: "m.yaml", line: 2, column: 17, key: "styles.s.maxLines", message: "(8)")
+        let sheet = try Stylesheet(yaml: "styles:\n  a: {size: 0o13}\n  b: {size: 0x0d}\n  c: {size: 0.5}\n", file: "ok.yaml")
+        #expect(try sheet.appearance(named: "a").style.size == 11)
+        #expect(try sheet.appearance(named: "b").style.size == 13)
+        #expect(try sheet.appearance(named: "c").style.size == 0.5)
+        // A template's samples show such numbers as written (`1:30` was shown as 90).
+        let template = try CellTemplate(yaml: "name: t\nlayout: {text: {field: a}}\nsamples:\n  - {a: 1:30}\n  - {a: 01234}\n", file: "t.yaml", stylesheet: nil)
+        #expect(template.samples == [RowData(["a": .string("1:30")]), RowData(["a": .string("01234")])])
+    }
+
+    /// A tab indenting a line was "found character that cannot start any token", which does
+    /// not say what the character is; the message names the tab now.
+    @Test func aTabIndentIsNamed() {
+        expectError(styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n\tbase: {size: 13}\n", file: "t.yaml") },
+                    .malformedYAML, file: "t.yaml", line: 2, column: 1, key: "", message: ": a tab (YAML indents with spaces only)")
+        #expect(YAMLReader.character(in: "ab\ncé\td", line: 2, column: 3) == "\t")
+        #expect(YAMLReader.character(in: "ab", line: 3, column: 1) == nil && YAMLReader.character(in: "ab", line: 1, column: 3) == nil)
+    }
+
+    /// A style's font that is not installed was warned with the family quoted whole (a
+    /// 100,000-letter name made a 100 KB warning), and a font file's name read as a family
+    /// with no word that a style cannot name a file.
+    @Test func aMissingFontIsQuotedShortAndAFileNameIsSaidToBeOne() throws {
+        let long = String(repeating: "A", count: 100_000)
+        let sheet = try Stylesheet(yaml: "styles:\n  a: {font: '\(long)'}\n  b: {font: fonts/My.ttf}\n", file: "f.yaml")
+        #expect(sheet.warnings.count == 2)
+        #expect(sheet.warnings.allSatisfy { $0.description.count < 400 }, "\(sheet.warnings.map(\.description.count))")
+        #expect(sheet.warnings.contains { $0.description.contains("'fonts/My.ttf' is not installed") && $0.description.hasSuffix("(a style's font is a family name: font files are not read from stylesheets)") },
+                "\(sheet.warnings)")
+    }
+
+    /// A file over the node limit without a single alias was asked "is an alias repeated inside
+    /// another?"; the alias hint is given only when the file has aliases.
+    @Test func theNodeLimitMentionsAliasesOnlyWhenThereAreSome() {
+        let plain = "styles:\n" + (0..<50_001).map { "  s\($0): {}\n" }.joined()
+        let error = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: plain, file: "many.yaml") }
+        #expect(error?.kind == .limitExceeded && error?.message == "more than 100000 nodes (the limit for YAML files)", "\(String(describing: error))")
+    }
+
     @Test func extendsChainsInheritUnsetFields() throws {
         let yaml = """
         styles:

@@ -183,3 +183,22 @@ func temporaryPath(_ name: String) -> String {
         #expect(error?.description == "full: write error: No space left on device")
     }
 }
+
+/// Messages quote names read from hostile inputs: control characters must not reach the
+/// terminal, and no message may be megabytes long (fuzz round of 2026-11-25).
+@Suite struct MessageQuotingTests {
+    @Test func controlAndBidiCharactersAreEscaped() {
+        #expect(shortenedForMessage("a\u{1B}[2Jb\u{7}\r\u{0}\u{9B}\u{202E}c\td\ne") == #"a\u{1B}[2Jb\u{7}\u{D}\u{0}\u{9B}\u{202E}c\td\ne"#)
+        #expect(shortenedForMessage("e\u{301}x") == "e\u{301}x") // combining marks are text
+        #expect(escapingControls("line one\nkey '\u{1B}]0;t\u{7}'") == #"line one"# + "\n" + #"key '\u{1B}]0;t\u{7}'"#)
+    }
+
+    @Test func messagesAreCutAtTheLimit() {
+        let long = String(repeating: "é", count: 10_000)
+        let cut = escapingControls(long)
+        #expect(cut.hasPrefix(String(repeating: "é", count: maximumMessageCharacters)))
+        #expect(cut.hasSuffix("… (8000 more characters)"))
+        let short = String(repeating: "x", count: maximumMessageCharacters)
+        #expect(escapingControls(short) == short)
+    }
+}

@@ -75,6 +75,9 @@ import Testing
         ("\"a", "unterminated string"), ("\"\\x\"", "invalid escape"), ("\"\\ud800\"", "high surrogate"), ("\"\\udc00\"", "lone low surrogate"),
         ("\"\\u12\"", "four hex digits"), ("[1 2]", "expected ',' or ']'"), ("{\"a\" 1}", "expected ':'"), ("1 2", "end of the input"),
         ("", "end of input"), ("\"a\tb\"", "control character U+0009"), ("\"a\nb\"", "line break inside a string"),
+        // What follows a number is named (each was only "invalid number").
+        ("0x10", "invalid number: 'x' after '0' (JSON numbers are decimal)"), ("[12px]", "invalid number: 'p' after '12'"),
+        ("1.5.2", "invalid number: '.' after '1.5'"), ("7é", "invalid number: a non-ASCII character after '7'"),
     ])
     func malformedJSONIsRejected(_ text: String, _ message: String) {
         let error = failure(text)

@@ -60,6 +60,24 @@ import Testing
         #expect(model.itemIndex(of: .flat(10)) == nil && model.itemIndex(of: .path(section: 1, row: 4)) != nil)
     }
 
+    /// Each insert was bounded but their sum was not: forty `insert 100000` lines grew the list
+    /// to 4,000,000 rows (2.5 GB, 80 s before the script's `quit` was seen). The line that
+    /// passes 1,000,000 in all is an error now; a long word is quoted short.
+    @Test func insertsAreBoundedInAllAndLongWordsQuotedShort() throws {
+        let ten = (0..<10).map { _ in "0 insert 100000" }.joined(separator: "\n")
+        #expect(try Script.parse(ten, file: "s").count == 10)
+        do {
+            _ = try Script.parse(ten + "\n1 insert 1", file: "s")
+            Issue.record("1,000,001 rows inserted")
+        } catch {
+            #expect(error.description == "s:11: the script inserts more than 1000000 rows in all")
+        }
+        let word = String(repeating: "w", count: 100_000)
+        do { _ = try Script.parse("1 \(word) 5", file: "s") } catch {
+            #expect(error.description.count < 300, "\(error.description.count) characters")
+        }
+    }
+
     @Test func errorsCountLinesFromOne() {
         do { _ = try Script.parse("0 scroll 1\n\n# c\n2 scroll x", file: "f") } catch { #expect(error.line == 4) }
     }

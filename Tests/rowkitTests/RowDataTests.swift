@@ -135,7 +135,12 @@ import Testing
         scratch.write("sections.json", #"{"sections": [{"id": "a", "rows": []}, {"rows": [], "id": "a"}, {"id": "s3", "rows": []}, {"rows": []}]}"#)
         expectRun(scratch.rowkit("heights --cell caption-text --width 320 --data sections.json"), status: 1, stderr: [
             "sections.json:1:53: duplicate section id 'a' (first used by the section at sections.json:1:16)",
-            "sections.json:1:91: duplicate section id 's3' (first used by the section at sections.json:1:66)",
+            "sections.json:1:91: section 3 has no \"id\", and its default id 's3' is already used by the section at sections.json:1:66: give it an \"id\"",
+        ])
+        // The other way round: the default id comes first, the written one is the duplicate.
+        scratch.write("later.json", #"{"sections": [{"rows": []}, {"id": "s0", "rows": []}]}"#)
+        expectRun(scratch.rowkit("heights --cell caption-text --width 320 --data later.json"), status: 1, stderr: [
+            "later.json:1:30: duplicate section id 's0' (first used by the section at later.json:1:15, which has no \"id\" and so the default one)",
         ])
         scratch.write("header.json", #"{"sections": [{"id": "a", "title": "T", "rows": [{"caption": "x", "id": "a-header"}]}]}"#)
         expectRun(scratch.rowkit("render --cell caption-text --width 320 --data header.json --output o.png"), status: 1,

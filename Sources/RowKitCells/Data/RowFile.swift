@@ -110,7 +110,7 @@ public final class RowFileReader {
     private var pendingIndex = 0
     private var state = State.start
     private var explicitIDs: [String: TextPosition] = [:]
-    private var sectionIDs: [String: TextPosition] = [:]
+    private var sectionIDs: [String: (position: TextPosition, written: Bool)] = [:]
     /// The ids of the title rows of the sections read so far (`<section id>-header`, the row
     /// that draws a section's title), with their section's id.
     private var titleRowIDs: [String: String] = [:]
@@ -231,7 +231,7 @@ public final class RowFileReader {
             let leading = line.bytes.prefix { $0 == 0x20 || $0 == 0x09 }.count
             let position = TextPosition(line: line.number, column: line.column + leading)
             do throws(InputError) {
-                let value = try parseJSON(line.bytes, source: name, origin: origin, skipsByteOrderMark: false)
+                let value = try parseJSON(line.bytes, source: name, origin: origin, skipsByteOrderMark: false, unit: "line")
                 row(value, at: position, section: section.index, index: rows)
             } catch {
                 emit(.error(error))
@@ -310,10 +310,16 @@ public final class RowFileReader {
                 }
                 section.titleIsFinal = true
                 let idPosition = keys.id ?? section.position
+                // A section without "id" has the default id "s<index>", which another section may
+                // have written: the message says which of the two ids was not written.
                 if let first = sectionIDs[section.id] {
-                    emit(.error(error(idPosition, "duplicate section id '\(section.id)' (first used by the section at \(name):\(first))")))
+                    let quoted = shortenedForMessage(section.id)
+                    let firstPlace = "the section at \(name):\(first.position)\(first.written ? "" : ", which has no \"id\" and so the default one")"
+                    emit(.error(error(idPosition, keys.id == nil
+                        ? "section \(section.index) has no \"id\", and its default id '\(quoted)' is already used by \(firstPlace): give it an \"id\""
+                        : "duplicate section id '\(quoted)' (first used by \(firstPlace))")))
                 } else {
-                    sectionIDs[section.id] = idPosition
+                    sectionIDs[section.id] = (idPosition, keys.id != nil)
                 }
                 // A section's title is drawn by a row with the id `<section id>-header`, which
                 // no row may have; both are final only now (rows after it are checked as read).
@@ -361,7 +367,7 @@ public final class RowFileReader {
                 case (.number(let number), _)?: section.id = number.text
                 case (.null, _)?, nil: break
                 case (let value, let valuePosition)?:
-                    emit(.error(error(valuePosition, "section \(section.index): \"id\" must be a non-empty string or a number, not \(value.kindDescription)")))
+                    emit(.error(error(valuePosition, "section \(section.index): \"id\" must be a non-empty string or a number, not \(value == .string("") ? "an empty string" : value.kindDescription)")))
                 }
             case "rows":
                 keys.rows = position
@@ -452,7 +458,7 @@ public final class RowFileReader {
             case .string(let text) where !text.isEmpty: id = text
             case .number(let number): id = number.text
             default:
-                return .failure(error(member.valuePosition, "\"id\" must be a non-empty string or a number, not \(member.value.kindDescription)"))
+                return .failure(error(member.valuePosition, "\"id\" must be a non-empty string or a number, not \(member.value == .string("") ? "an empty string" : member.value.kindDescription)"))
             }
         }
         // The fields.
@@ -565,8 +571,9 @@ public struct LoadedSection: Sendable {
 /// Row files read whole.
 public enum RowFile {
     /// Every section and row of the file at `path` (or standard input for `-`), and every
-    /// error found (bad rows are left out). Throws when reading cannot go on, and for files
-    /// over `InputLimits.wholeInputBytes` (RowKitIO).
+    /// error found (bad rows are left out; after `InputLimits.reportedErrors` of them reading
+    /// stops). Throws when reading cannot go on, and for files over
+    /// `InputLimits.wholeInputBytes` or `InputLimits.wholeInputRows` (RowKitIO).
     public static func load(_ path: String, options: RowFileOptions) throws(InputError) -> (sections: [LoadedSection], errors: [InputError]) {
         let reader = try RowFileReader(path: path, options: options)
         return try load(reader)
@@ -580,16 +587,31 @@ public enum RowFile {
         }
         var sections: [LoadedSection] = []
         var errors: [InputError] = []
+        var items = 0
         while let item = try reader.next() {
             if reader.bytesRead > InputLimits.wholeInputBytes {
                 throw InputError(.limitExceeded, source: reader.name,
                                  message: "the data is larger than the \(byteCountText(InputLimits.wholeInputBytes)) limit for rows read whole")
             }
             switch item {
-            case .sectionStart(let section): sections.append(LoadedSection(section: section, rows: []))
-            case .row(let row): sections[sections.count - 1].rows.append(row)
+            case .sectionStart(let section):
+                sections.append(LoadedSection(section: section, rows: []))
+                items += 1
+            case .row(let row):
+                sections[sections.count - 1].rows.append(row)
+                items += 1
             case .sectionEnd(let section): sections[sections.count - 1].section = section
-            case .error(let error): errors.append(error)
+            case .error(let error):
+                errors.append(error)
+                if errors.count == InputLimits.reportedErrors {
+                    errors.append(InputError(.limitExceeded, source: reader.name,
+                                             message: "\(InputLimits.reportedErrors) bad rows: the rest of the file is not read"))
+                    return (sections, errors)
+                }
+            }
+            if items > InputLimits.wholeInputRows {
+                throw InputError(.limitExceeded, source: reader.name,
+                                 message: "more than \(InputLimits.wholeInputRows) rows and sections, the limit for rows read whole (rowkit heights streams any number)")
             }
         }
         return (sections, errors)

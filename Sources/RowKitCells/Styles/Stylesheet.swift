@@ -235,9 +235,9 @@ public struct Stylesheet: Sendable, Hashable {
             position[current] = chain.count
             chain.append(current)
             guard let parent = definition.extends else { break }
-            let origin = origins[current] ?? Origin(file: file, line: 0, column: 0, keyPath: "styles.\(current).extends")
+            let origin = origins[current] ?? Origin(file: file, line: 0, column: 0, keyPath: "styles.\(shortenedForMessage(current)).extends")
             if let start = position[parent] {
-                let cycle = (chain[start...] + [parent]).joined(separator: " → ")
+                let cycle = (chain[start...] + [parent]).map { shortenedForMessage($0) }.joined(separator: " → ")
                 throw StyleError(kind: .extendsCycle, file: origin.file, line: origin.line, column: origin.column,
                                  keyPath: origin.keyPath, message: "extends cycle: \(cycle)")
             }

@@ -1,4 +1,5 @@
 import Foundation
+import RowKitIO
 import RowKitText
 import Yams
 
@@ -78,7 +79,14 @@ extension Stylesheet {
             // A family that is not installed still draws (with the standard font), so it is a
             // warning, reported here where the file and line are known.
             if let family = definition.font {
-                if let message = FontLibrary.shared.missingFamilyWarning(family) {
+                if var message = FontLibrary.shared.missingFamilyWarning(family) {
+                    // The family is quoted short (a 100,000-letter name made a 100 KB warning),
+                    // and a file name is said to be one: a style's font is a family, never a file.
+                    message = message.replacingOccurrences(of: family, with: shortenedForMessage(family))
+                    let lowercased = family.lowercased()
+                    if family.contains("/") || [".ttf", ".otf", ".ttc", ".otc"].contains(where: lowercased.hasSuffix) {
+                        message += " (a style's font is a family name: font files are not read from stylesheets)"
+                    }
                     warnings.append(StyleWarning(file: reader.file, line: fontNode?.mark?.line ?? 0, column: fontNode?.mark?.column ?? 0,
                                                  keyPath: YAMLReader.join(path, "font"), message: message))
                 } else if let fontNode, (try? FontLibrary.shared.font(for: FontDescriptor(family: family))) == nil {
@@ -86,7 +94,7 @@ extension Stylesheet {
                     // from: every text in the style failed when a row was bound ("no installed
                     // font matches ', 400'", no place in the file). An error where it was written.
                     throw reader.error(.wrongType, at: fontNode, YAMLReader.join(path, "font"),
-                                       "'\(family)' names no font family; expected a family name or a CSS list such as 'Noto Sans, sans-serif'")
+                                       "'\(shortenedForMessage(family))' names no font family; expected a family name or a CSS list such as 'Noto Sans, sans-serif'")
                 }
             }
         }

@@ -23,7 +23,12 @@ extension CellTemplate {
         }
         let top = try reader.mapping(root, "", allowed: ["name", "stylesheet", "layout", "samples"],
                                      expected: "a template mapping with 'name' and 'layout'")
-        let name = try reader.string(try reader.required(top, "name", what: "section"), "name", expected: "a template name")
+        let nameNode = try reader.required(top, "name", what: "section")
+        let name = try reader.string(nameNode, "name", expected: "a template name")
+        // Rows choose a template by its name ("cell"), and messages and render's output name it.
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw reader.error(.wrongType, at: nameNode, "name", "expected a template name, got an empty string")
+        }
 
         // Styles: the template's own sheet, with the explicit one on top.
         var sheet = stylesheet
@@ -32,6 +37,14 @@ extension CellTemplate {
             let relative = try reader.string(sheetNode, "stylesheet", expected: "a stylesheet path")
             let path = Self.resolve(relative, against: file)
             sheetFile = path
+            // A path written in a file names a file: not standard input ("-" is a file named "-"
+            // beside the template; it read the rows of `--data -` as the stylesheet), and not
+            // a FIFO or device (opening a FIFO waited for a writer forever).
+            var info = stat()
+            if !path.utf8.contains(0), stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG, info.st_mode & S_IFMT != S_IFDIR {
+                throw reader.error(.unreadableFile, at: sheetNode, "stylesheet",
+                                   "stylesheet '\(shortenedForMessage(relative))' is not a regular file (looked for \(path))")
+            }
             let own: Stylesheet
             do throws(StyleError) {
                 own = try Stylesheet(contentsOf: path)
@@ -69,7 +82,9 @@ extension CellTemplate {
     static func resolve(_ relative: String, against file: String) -> String {
         if relative.hasPrefix("/") { return relative }
         let folder = (file as NSString).deletingLastPathComponent
-        return folder.isEmpty ? relative : (folder as NSString).appendingPathComponent(relative)
+        // "-" alone would be standard input to the readers; beside the template it is a file.
+        if folder.isEmpty { return relative == InputFile.standardInputPath ? "./-" : relative }
+        return (folder as NSString).appendingPathComponent(relative)
     }
 }
 
@@ -343,6 +358,12 @@ struct TemplateBuilder {
             case .int, .float:
                 if bound.images.contains(key) {
                     throw reader.error(.wrongType, at: value, valuePath, "field '\(key)' names an image: expected a string, got \(YAMLReader.describe(value))")
+                }
+                // A sample shows its field as written: `zip: 01234` and `time: 1:30` are that
+                // text (YAML 1.1 would read octal 668 and base-60 90).
+                if YAMLReader.yaml11NumberProblem(scalar, value: 0) != nil {
+                    row.fields[key] = .string(scalar.string)
+                    continue
                 }
                 let number = try reader.number(value, valuePath)
                 // Kept as written when its Double would print differently (huge integers, 1.50).

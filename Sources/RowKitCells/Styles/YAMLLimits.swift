@@ -77,7 +77,7 @@ public enum YAMLLimits {
                     if let first = parent.keys[keyText] {
                         failure = StyleError(kind: .malformedYAML, file: file, line: line, column: column,
                                              keyPath: YAMLReader.join(parent.path, keyText),
-                                             message: "duplicate key '\(keyText)' (first at \(first.line):\(first.column))")
+                                             message: "duplicate key '\(shortenedForMessage(keyText))' (first at \(first.line):\(first.column))")
                     } else {
                         parent.keys[keyText] = (line, column)
                     }
@@ -85,6 +85,7 @@ public enum YAMLLimits {
                 }
                 return YAMLReader.join(parent.path, parent.key)
             }
+            var sawAlias = false
             while failure == nil {
                 var event = yaml_event_t()
                 guard yaml_parser_parse(&parser, &event) == 1 else {
@@ -110,6 +111,7 @@ public enum YAMLLimits {
                         failTag(event, path, problem)
                     }
                 case YAML_ALIAS_EVENT:
+                    sawAlias = true
                     let name = anchor(event.data.alias.anchor)
                     _ = start(event, keyText: name.flatMap { anchoredScalars[$0] })
                     add(name.flatMap { anchors[$0] } ?? 1)
@@ -134,8 +136,11 @@ public enum YAMLLimits {
                     break
                 }
                 if total > maximumNodes && failure == nil {
-                    fail(event, "more than \(maximumNodes) nodes once aliases are expanded (the limit for YAML files; "
-                         + "is an alias repeated inside another?)")
+                    // The alias hint only where there are aliases: a long file without any was
+                    // asked "is an alias repeated inside another?".
+                    fail(event, sawAlias
+                         ? "more than \(maximumNodes) nodes once aliases are expanded (the limit for YAML files; is an alias repeated inside another?)"
+                         : "more than \(maximumNodes) nodes (the limit for YAML files)")
                 }
             }
         }

@@ -26,7 +26,11 @@ struct YAMLFields {
 struct YAMLReader {
     let file: String
 
-    static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    /// A key path for messages; the key is quoted short (a YAML key may be megabytes long).
+    static func join(_ path: String, _ key: String) -> String {
+        let key = shortenedForMessage(key)
+        return path.isEmpty ? key : "\(path).\(key)"
+    }
 
     // MARK: Errors
 
@@ -55,23 +59,38 @@ struct YAMLReader {
 
     // MARK: Parsing
 
+    /// The character at a 1-based line and column of `text` (columns in Unicode scalars, as
+    /// libyaml counts them), if there is one.
+    static func character(in text: String, line: Int, column: Int) -> Unicode.Scalar? {
+        guard line >= 1, column >= 1 else { return nil }
+        var lines = text.unicodeScalars.split(separator: "\n", maxSplits: line, omittingEmptySubsequences: false).dropFirst(line - 1).makeIterator()
+        guard let found = lines.next() else { return nil }
+        let index = found.index(found.startIndex, offsetBy: column - 1, limitedBy: found.endIndex)
+        guard let index, index < found.endIndex else { return nil }
+        return found[index]
+    }
+
     /// Composes `yaml` into a node tree with marks; Yams errors become `.malformedYAML`.
     func compose(_ yaml: String) throws(StyleError) -> Node? {
         try YAMLLimits.check(yaml, file: file)
         do {
             return try Yams.compose(yaml: yaml)
         } catch let yamlError as YamlError {
-            throw malformed(yamlError)
+            throw malformed(yamlError, in: yaml)
         } catch {
             throw StyleError(kind: .malformedYAML, file: file, line: 0, column: 0, keyPath: "",
                              message: "malformed YAML: \(error)")
         }
     }
 
-    private func malformed(_ yamlError: YamlError) -> StyleError {
+    private func malformed(_ yamlError: YamlError, in yaml: String) -> StyleError {
         func make(_ mark: Mark, _ problem: String, _ context: YamlError.Context?) -> StyleError {
             var message = "malformed YAML: \(problem)"
             if let context { message += " (\(context.text) at \(context.mark.line):\(context.mark.column))" }
+            // libyaml says only "found character that cannot start any token" of a tab.
+            if Self.character(in: yaml, line: mark.line, column: mark.column) == "\t" {
+                message += ": a tab (YAML indents with spaces only)"
+            }
             return StyleError(kind: .malformedYAML, file: file, line: mark.line, column: mark.column,
                               keyPath: "", message: message)
         }
@@ -89,7 +108,7 @@ struct YAMLReader {
             return StyleError(kind: .malformedYAML, file: file, line: line, column: column, keyPath: "",
                               message: "malformed YAML: \(problem)")
         case let .duplicatedKeysInMapping(duplicates, context):
-            let keys = duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            let keys = duplicates.sorted().map { "'\(shortenedForMessage($0))'" }.joined(separator: ", ")
             return StyleError(kind: .malformedYAML, file: file, line: context.mark.line, column: context.mark.column,
                               keyPath: "", message: "malformed YAML: duplicate key \(keys) in one mapping")
         default:
@@ -177,6 +196,7 @@ struct YAMLReader {
         guard value.isFinite else {
             throw error(.outOfRange, at: node, path, "\(scalar.string) is not a finite number")
         }
+        if let problem = Self.yaml11NumberProblem(scalar, value: value) { throw error(.wrongType, at: node, path, problem) }
         if let minimum, exclusive ? value <= minimum : value < minimum {
             let bound = exclusive ? "greater than" : "at least"
             throw error(.outOfRange, at: node, path, "\(scalar.string) is out of range: must be \(bound) \(Self.format(minimum))")
@@ -185,6 +205,25 @@ struct YAMLReader {
             throw error(.outOfRange, at: node, path, "\(scalar.string) is out of range: must be at most \(Self.format(maximum))")
         }
         return value
+    }
+
+    /// Why a plain number that YAML 1.1 reads unlike its look is refused: `013` is octal (11)
+    /// and `1:30` base 60 (90), so `size: 013` drew 11 px text and `size: 1:30` 90 px, silently.
+    /// Nil for every other number (`0o13` and `0x0d` say what they are).
+    static func yaml11NumberProblem(_ scalar: Node.Scalar, value: Double) -> String? {
+        guard scalar.style == .plain else { return nil }
+        var text = Substring(scalar.string)
+        let sign = text.first == "-" ? "-" : ""
+        if text.first == "-" || text.first == "+" { text = text.dropFirst() }
+        let shown = Self.format(value)
+        if text.count > 1, text.first == "0", text.allSatisfy({ ("0"..."7").contains($0) || $0 == "_" }) {
+            let digits = text.filter { $0 != "_" }.drop { $0 == "0" }
+            return "'\(scalar.string)' is an octal number in YAML (\(shown)): write it without the leading 0, or \(sign)0o\(digits.isEmpty ? "0" : digits) for octal"
+        }
+        if text.contains(":"), text.first?.isNumber == true {
+            return "'\(scalar.string)' is a base-60 number in YAML (\(shown)): write \(shown), or quote it"
+        }
+        return nil
     }
 
     /// An integer scalar Yams resolves as `int` but cannot convert: a signed zero (`-0`, `+0`,
@@ -225,6 +264,7 @@ struct YAMLReader {
         guard case .scalar(let scalar) = node, let value = parsed else {
             throw error(.wrongType, at: node, path, "expected a whole number, got \(Self.describe(node))")
         }
+        if let problem = Self.yaml11NumberProblem(scalar, value: Double(value)) { throw error(.wrongType, at: node, path, problem) }
         guard range.contains(value) else {
             let upper = range.upperBound == Int.max ? "" : " and at most \(range.upperBound)"
             throw error(.outOfRange, at: node, path, "\(scalar.string) is out of range: must be at least \(range.lowerBound)\(upper)")

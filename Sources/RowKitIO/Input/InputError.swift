@@ -74,6 +74,13 @@ public enum InputLimits {
     public static let recordBytes = 16 << 20
     /// Inputs held in memory whole (the rows of `render`, the texts of `draw`): 256 MiB.
     public static let wholeInputBytes = 256 << 20
+    /// Rows and section titles held in memory whole (`render`, `view`): 2,000,000. The byte
+    /// limit alone let 256 MiB of `{},` hold 85 million rows (about 350 bytes each: tens of GB;
+    /// 6 million empty rows from an 18 MB file ran out of 1.5 GB and trapped).
+    public static let wholeInputRows = 2_000_000
+    /// Bad rows of a file read whole that are kept and reported: 1,000 (then reading stops). A
+    /// file of bad rows kept every error (a message each) without bound.
+    public static let reportedErrors = 1_000
     /// YAML templates and stylesheets: 8 MiB.
     public static let yamlBytes = 8 << 20
     /// Image files: 64 MiB (decoded pixels have their own limit in RowKitDraw).

@@ -178,16 +178,17 @@ public final class JSONReader {
 /// Parses a complete JSON text (one value, white space around it) held in memory; `origin` is
 /// the position of its first byte (for a line of a JSON Lines file). A byte order mark at the
 /// start is skipped when `skipsByteOrderMark` (a line of a file is not a file's start: its
-/// reader passes false); anywhere else it is an error.
+/// reader passes false); anywhere else it is an error. Text after the value is an error
+/// naming the end of `unit` ("the end of the line" for a JSON Lines line).
 public func parseJSON(_ bytes: [UInt8], source: String, origin: TextPosition = .start,
-                      skipsByteOrderMark: Bool = true) throws(InputError) -> JSONValue {
+                      skipsByteOrderMark: Bool = true, unit: String = "input") throws(InputError) -> JSONValue {
     let skip = skipsByteOrderMark && bytes.starts(with: InputFile.byteOrderMark) ? 3 : 0
     let result: Result<JSONValue, InputError> = bytes.withUnsafeBufferPointer { all in
         var scanner = JSONScanner(UnsafeBufferPointer(rebasing: all[skip...]), isFinal: true, origin: origin)
         do throws(JSONScanError) {
             let value = try scanner.value()
             if try scanner.skipWhitespace() != nil {
-                throw scanner.unexpected("the end of the input after the JSON value")
+                throw scanner.unexpected("the end of the \(unit) after the JSON value")
             }
             return .success(value)
         } catch .invalid(let message, let offset) {

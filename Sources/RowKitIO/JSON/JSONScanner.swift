@@ -204,7 +204,11 @@ struct JSONScanner {
         // The number may go on in bytes not read yet.
         if i == bytes.count && !isFinal { throw .needMore }
         if i < bytes.count, isWordByte(bytes[i]) || bytes[i] == UInt8(ascii: ".") {
-            throw .invalid("invalid number", offset: begin)
+            // Say what follows the number ("0x10", "12px", "1.5.2" were all just "invalid number").
+            let written = shortenedForMessage(String(decoding: UnsafeBufferPointer(rebasing: bytes[begin..<i]), as: UTF8.self))
+            let next = bytes[i] < 0x80 ? "'\(Character(Unicode.Scalar(bytes[i])))'" : "a non-ASCII character"
+            let hint = bytes[i] == UInt8(ascii: "x") || bytes[i] == UInt8(ascii: "X") ? " (JSON numbers are decimal)" : ""
+            throw .invalid("invalid number: \(next) after '\(written)'\(hint)", offset: begin)
         }
         return JSONNumber(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[begin..<i]), as: UTF8.self))
     }

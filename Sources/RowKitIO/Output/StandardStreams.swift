@@ -124,16 +124,61 @@ public final class OutputWriter {
 
 /// `text` as a message quotes a value read from an input (a key, a name, an id): on one line
 /// and at most `limit` characters, then `…`. A hostile input's 16 MiB key or a text file's whole
-/// content would otherwise be the message.
+/// content would otherwise be the message. Control characters and bidi controls are written as
+/// escapes (`\u{1B}`), so an input's escape sequences never reach the terminal (a key could
+/// clear the screen, retitle the window or reorder the line) and a NUL never ends the message.
 public func shortenedForMessage(_ text: String, limit: Int = 60) -> String {
     var result = ""
     var count = 0
     for character in text {
         if count == limit { return result + "…" }
-        result += character == "\n" || character == "\r\n" ? "\\n" : String(character)
+        if character == "\n" || character == "\r\n" {
+            result += "\\n"
+        } else if character == "\t" {
+            result += "\\t"
+        } else if character.unicodeScalars.contains(where: isEscapedInMessages) {
+            for scalar in character.unicodeScalars {
+                result += isEscapedInMessages(scalar) ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
+            }
+        } else {
+            result.append(character)
+        }
         count += 1
     }
     return result
+}
+
+/// The longest message written, in characters; a longer one is cut (with how much was left out).
+let maximumMessageCharacters = 2_000
+
+/// `message` with every control character but the line break (and every bidi control) written
+/// as an escape, and cut at `maximumMessageCharacters`: the last guard for names a message
+/// quotes whole (a file name, a YAML key path, a font family a library names).
+func escapingControls(_ message: String) -> String {
+    var message = message
+    if message.utf8.count > maximumMessageCharacters, message.count > maximumMessageCharacters {
+        let cut = message.prefix(maximumMessageCharacters)
+        message = cut + "… (\(message.count - cut.count) more characters)"
+    }
+    guard message.unicodeScalars.contains(where: { $0 != "\n" && isEscapedInMessages($0) }) else { return message }
+    var result = ""
+    for scalar in message.unicodeScalars {
+        if scalar != "\n" && isEscapedInMessages(scalar) {
+            result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        } else {
+            result.unicodeScalars.append(scalar)
+        }
+    }
+    return result
+}
+
+/// C0 and C1 controls and DEL (terminal escape sequences start with them), and the bidi
+/// formatting controls that reorder how the rest of a line is shown.
+private func isEscapedInMessages(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+    default: false
+    }
 }
 
 /// Messages for the user on standard error: `rowkit heights: rows.jsonl:7: …`.
@@ -159,13 +204,13 @@ public enum Diagnostics {
     public static var standardErrorFailed: Bool { state.withLock { $0.failed } }
 
     /// `program: message`.
-    public static func error(_ message: String) { emit("\(programName): \(message)\n") }
+    public static func error(_ message: String) { emit("\(programName): \(escapingControls(message))\n") }
 
     /// `program: warning: message`.
-    public static func warning(_ message: String) { emit("\(programName): warning: \(message)\n") }
+    public static func warning(_ message: String) { emit("\(programName): warning: \(escapingControls(message))\n") }
 
-    /// A message as is (a line break is added).
-    public static func note(_ message: String) { emit(message + "\n") }
+    /// A message as is (a line break is added), but for its control characters.
+    public static func note(_ message: String) { emit(escapingControls(message) + "\n") }
 
     /// Writes `text` to standard error as one write; remembers a failure.
     public static func emit(_ text: String) {
