@@ -58,7 +58,7 @@ let package = Package(
         // deceleration, keys, resize anchor, scroll bar, sticky headers, frame statistics, scripts.
         .target(name: "RowKitView", dependencies: ["RowKitList", "RowKitListCells", "RowKitCells", "RowKitIO"]),
         // The GTK4 window: a drawing area painted by RowKitDraw, a scroll bar, event controllers.
-        .target(name: "RowKitWindow", dependencies: ["RowKitView", "RowKitList", "RowKitListCells", "RowKitCells", "RowKitDraw", "RowKitText", "CCairo", "CGtk", "CGtkShim"]),
+        .target(name: "RowKitWindow", dependencies: ["RowKitView", "RowKitList", "RowKitListCells", "RowKitCells", "RowKitDraw", "RowKitText", "RowKitIO", "CCairo", "CGtk", "CGtkShim"]),
 
         .executableTarget(name: "rowkit", dependencies: [
             "RowKitText", "RowKitCells", "RowKitList", "RowKitListCells", "RowKitDraw", "RowKitIO", "RowKitView", "RowKitWindow",

@@ -60,8 +60,11 @@ struct Builder {
     let fontMemo = FontChoiceMemo()
     /// When analysing a chunk of a paragraph (the word cache's misses): the paragraph and where
     /// the chunk starts in it — font fallback plans look ahead in the paragraph.
-    var paragraph: UnsafeBufferPointer<UInt16>?
+    var paragraph: UnsafeBufferPointer<UInt16>? { didSet { commonScriptMemo = CommonScript.Memo() } }
     var paragraphOffset = 0
+    /// `CommonScript`'s searches in the text being analysed (reset with each paragraph, and
+    /// with each text analysed whole).
+    var commonScriptMemo = CommonScript.Memo()
     private(set) var contextID: Int32 = -1
     /// ICU's line breaks of the paragraph being analysed, for its runs' cluster splits.
     var paragraphBreaks = ParagraphLineBreaks()
@@ -151,7 +154,7 @@ struct Builder {
         recordsBeyondRuns = false
         kerned.emptyKeepingCapacity()
         guard !units.isEmpty else { return }
-        if paragraph == nil { paragraphBreaks.reset() }
+        if paragraph == nil { paragraphBreaks.reset(); commonScriptMemo = CommonScript.Memo() }
         if paragraph == nil { fallback.paragraphLevels = levels }
         defer { if paragraph == nil { fallback.paragraphLevels = nil } }
         // Printable ASCII (with spaces, and tabs and newlines) is common and simple: its grapheme
@@ -228,6 +231,19 @@ struct Builder {
                 runStart = g0
                 runFont = font
                 runLevel = lvl
+            }
+            if g1 - g0 > Self.longestShapedCluster {
+                // A grapheme of thousands of units (a letter under a pile of combining marks) is
+                // shaped in pieces: HarfBuzz's mark positioning searches back over every mark
+                // for the base, so one call takes time in the square of the pile (80,000 marks:
+                // 13 s). Marks of a later piece are placed without their base.
+                var cut = g0 + Self.longestShapedCluster
+                while cut < g1 {
+                    if UTF16.isTrailSurrogate(units[cut]) { cut -= 1 }
+                    closeRun(units, runStart, cut, runFont, runLevel, buffer)
+                    runStart = cut
+                    cut += Self.longestShapedCluster
+                }
             }
         }
         if runStart >= 0 { closeRun(units, runStart, units.count, runFont, runLevel, buffer) }
@@ -356,6 +372,10 @@ struct Builder {
 
     /// Shapes `start..<end` (through the cache), records it as a glyph run and credits its
     /// advances, in 16.16 pixels, to the paragraph's units.
+    /// The most units of one grapheme shaped in one HarfBuzz call (longer graphemes are shaped
+    /// in pieces of this size, see `analyse`); far above any real cluster (a family emoji is 11).
+    static let longestShapedCluster = 64
+
     mutating func closeRun(_ units: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, _ font: Font, _ level: UInt8,
                            _ buffer: HBBuffer) {
         guard end > start else { return }
@@ -372,7 +392,8 @@ struct Builder {
         let (before, after) = UnicodeAnalysis.joiningContext(units, start, end)
         let context = UnsafeBufferPointer(rebasing: units[(start - before)..<(end + after)])
         // A run of only Common characters takes the script of the text around it (``CommonScript``).
-        let commonScript = CommonScript.script(ofRun: units, start, end, paragraph: paragraph, offset: paragraphOffset)
+        let commonScript = CommonScript.script(ofRun: units, start, end, paragraph: paragraph, offset: paragraphOffset,
+                                               memo: &commonScriptMemo)
         if commonScript?.outside == true { shapedWithContextScript = true }
         let script = commonScript?.script ?? 0
         let keyContext = before + after > 0 ? (units: context, before: before) : nil
