@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import RowKitList
 
@@ -37,5 +38,15 @@ import Testing
         #expect(throws: ListError.self) { try e.measureAll() }
         #expect(e.unmeasuredCount == 1)
         #expect(e.allHeights == [10, 10, 10, 10, 44, 10, 10, 10, 10, 10])
+    }
+}
+
+@Suite struct WrappedErrorMessageTests {
+    @Test func anNSErrorFromTheAppReadsAsItsMessage() {
+        // On Linux `String(describing:)` of an NSError is `Error Domain=… Code=7 "(null)"UserInfo={…}`.
+        let error = NSError(domain: "store", code: 7, userInfo: [NSLocalizedDescriptionKey: "no row 'r2' in the store"])
+        #expect(ListError.rowFailed(id: "r2", reason: error).description == "row 'r2': no row 'r2' in the store")
+        // Swift errors keep their own description.
+        #expect(ListError.rowFailed(id: "r", reason: BrokenRow(id: "x")).description == "row 'r': cannot measure 'x'")
     }
 }
