@@ -4,7 +4,9 @@ public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
     case fontFileUnreadable(String)
     /// fontconfig found no font at all for a descriptor (no fonts installed).
     case noFontFound(String)
-    /// A size, line height or width that is NaN, infinite, negative or absurdly large.
+    /// A size, line height, width or line limit out of range: NaN, negative, zero where a
+    /// positive number is needed, absurdly large, or infinite (except a width: `.infinity`
+    /// lays out one line per paragraph).
     case invalidNumber(name: String, value: Double)
     /// The text is longer than the engine's limit (UTF-16 offsets are 32-bit).
     case textTooLong(length: Int)

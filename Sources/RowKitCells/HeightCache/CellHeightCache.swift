@@ -109,7 +109,6 @@ public enum CellHeightError: Error, Sendable, Equatable, CustomStringConvertible
     case cell(CellError)
 
     /// A one-line message naming what went wrong.
-
     public var description: String {
         switch self {
         case .unknownTemplate(let name, let known): return "unknown cell template '\(name)' (known: \(known.joined(separator: ", ")))"

@@ -38,7 +38,8 @@ public final class ListEngine<Measurer: RowMeasurer>: Sendable {
     ///   - sections: the sections with their rows.
     ///   - measurer: makes the rows' measuring and drawing forms and measures them.
     ///   - width: the width rows are laid out at, in [1, 100000].
-    ///   - defaultEstimate: the height unmeasured items count with before any of their kind is measured.
+    ///   - defaultEstimate: the height unmeasured items count with before any of their kind is
+    ///     measured (a negative one counts as 0, a NaN or infinite one as 44).
     /// - Throws: ``ListError/invalidWidth(_:)``, ``ListError/duplicateID(_:_:_:)``.
     public convenience init(sections: [ListSection<Row>], measurer: Measurer, width: Double, defaultEstimate: Double = 44) throws(ListError) {
         var kept: [ID: Row] = [:]

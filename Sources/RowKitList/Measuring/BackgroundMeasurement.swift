@@ -9,7 +9,8 @@ extension ListEngine {
     /// is called on this thread after each chunk with (measured, total), never with the lock held.
     ///
     /// - Throws: the first item that cannot be measured (``ListError/rowFailed(id:reason:)`` or
-    ///   another data error); items measured before it keep their heights.
+    ///   another data error), after the rest of its chunk is measured; items measured keep their
+    ///   heights, later chunks stay unmeasured.
     public func measureAll(chunkSize: Int = 4096, progress: ((Int, Int) -> Void)? = nil) throws(ListError) {
         // The item at the viewport's top now stays put through all chunks (while nothing moves).
         let (anchor, anchorVersion) = state.withLock { s in (s.captureAnchor(), s.changes.version) }

@@ -107,11 +107,11 @@ struct MeasureResults: @unchecked Sendable {   // `forms` holds `RowMeasurer.Mea
     /// and the width from which on each one's height is constant.
     var forms: [AnyObject?]
     var constantWidths: [Float]
-    /// The first failure (items before it in the same worker's share are measured), the chunk
-    /// offset of the item that failed and its serial.
+    /// The first failure in chunk order (the chunk's other items are measured all the same:
+    /// one row that cannot be measured must not leave the rows after it at their estimates).
     var failure: ListError?
-    var failureOffset: Int?
-    var failureSerial: UInt32?
+    /// The serials of every item that failed, in no particular order.
+    var failedSerials: [UInt32] = []
 }
 
 extension ListState {
@@ -301,7 +301,13 @@ struct MeasureOutputs: @unchecked Sendable {
     let heights: UnsafeMutableBufferPointer<Double>
     let forms: UnsafeMutableBufferPointer<AnyObject?>
     let constantWidths: UnsafeMutableBufferPointer<Float>
-    let failures: UnsafeMutableBufferPointer<(index: Int, serial: UInt32, error: ListError)?>
+    let failures: UnsafeMutableBufferPointer<WorkerFailures>
+}
+
+/// One worker's failures: its first (chunk offset and error) and the serial of every item that failed.
+struct WorkerFailures {
+    var first: (index: Int, error: ListError)?
+    var serials: [UInt32] = []
 }
 
 /// What measuring needs besides the engine's state: the measurer and where row data comes
@@ -366,7 +372,7 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
         let heights = MeasuredHeights(count: count)
         var forms = [AnyObject?](repeating: nil, count: formCount)
         var constantWidths = [Float](repeating: .infinity, count: formCount)
-        var failures = [(index: Int, serial: UInt32, error: ListError)?](repeating: nil, count: workers)
+        var failures = [WorkerFailures](repeating: WorkerFailures(), count: workers)
         forms.withUnsafeMutableBufferPointer { forms in
             constantWidths.withUnsafeMutableBufferPointer { constantWidths in
                 failures.withUnsafeMutableBufferPointer { failures in
@@ -387,9 +393,9 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
                 }
             }
         }
-        let first = failures.compactMap { $0 }.min { $0.index < $1.index }
+        let first = failures.compactMap(\.first).min { $0.index < $1.index }
         return MeasureResults(heights: heights, forms: forms, constantWidths: constantWidths, failure: first?.error,
-                              failureOffset: first?.index, failureSerial: first?.serial)
+                              failedSerials: failures.flatMap(\.serials))
     }
 
     /// How a chunk of `count` items is cut for `cores` cores: `workers` pieces of `per` items (the
@@ -461,8 +467,9 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
                         out.constantWidths[k] = ItemRecord.floatAtLeast(measurer.constantHeightWidth(ofObject: object))
                         out.heights[k] = Self.sanitized(measurer.height(of: form, width: chunk.width))
                     } catch {
-                        out.failures[w] = (k, record.pointee.serial, error)
-                        return true
+                        // Keep going: the rows after it are measured all the same.
+                        if out.failures[w].first == nil { out.failures[w].first = (k, error) }
+                        out.failures[w].serials.append(record.pointee.serial)
                     }
                 }
                 return false

@@ -20,7 +20,9 @@ public protocol RowMeasurer: Sendable {
 
     /// The compact measuring form of `row` (the expensive step: shaping its texts).
     func measuringForm(of row: Row) throws -> Measuring
-    /// The row's height at `width`: cheap, pure, allocation-free where possible.
+    /// The row's height at `width`: cheap, pure, allocation-free where possible. The engine
+    /// keeps heights in 1/64 px: a NaN or negative height counts as 0, and one past
+    /// 33,554,431.98 px (`Int32.max` units, `.infinity` too) as that.
     func height(of form: Measuring, width: Double) -> Double
     /// The drawing form of `row`. `measuring` is the row's measuring form when the engine has
     /// one (a measurer whose drawing form is its measuring form returns it as is).

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything the list engine can throw. Every throwing engine call throws this type (typed
 /// throws); a failure of the app's measurer or data source arrives wrapped in ``rowFailed(id:reason:)``.
 public enum ListError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -29,8 +31,16 @@ public enum ListError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingRowData(let id): return "no data for item '\(id)': the list keeps no row with this id and has no data source"
         case .dataSourceMismatch(let expected, let got): return "the data source gave row '\(got)' when asked for '\(expected)'"
         case .itemNotFound(let id): return "item '\(id)' is no longer in the list"
-        case .rowFailed(let id, let reason): return "row '\(id)': \(reason)"
+        case .rowFailed(let id, let reason): return "row '\(id)': \(Self.message(of: reason))"
         }
+    }
+
+    /// An app's error as one line: an `NSError` (a file or network failure in a data source) by
+    /// its localized description — its `description` on Linux is `Error Domain=… UserInfo={…}` —
+    /// any other error by its own description.
+    static func message(of error: any Error) -> String {
+        if type(of: error) is NSError.Type { return (error as NSError).localizedDescription }
+        return String(describing: error)
     }
 
     /// Equal when the same case with the same values; wrapped errors compare by their descriptions.

@@ -32,8 +32,9 @@ public struct ListSection<Element> {
     /// Number of items: rows plus header and footer.
     var itemCount: Int { rows.count + (header == nil ? 0 : 1) + (footer == nil ? 0 : 1) }
 
-    /// The same section with every element transformed.
-    func map<T>(_ transform: (Element) throws -> T) rethrows -> ListSection<T> {
+    /// The same section with every element transformed: `section.map(\.id)` gives the section
+    /// of ids an engine with a ``ListDataSource`` is made with.
+    public func map<T>(_ transform: (Element) throws -> T) rethrows -> ListSection<T> {
         ListSection<T>(header: try header.map(transform), rows: try rows.map(transform), footer: try footer.map(transform))
     }
 }

@@ -80,7 +80,7 @@ extension ListEngine {
                 if let failure = results.failure {
                     guard targetMeasured else { throw failure }
                     // A row around the target failed: leave it with its estimate, measure the rest.
-                    if let serial = results.failureSerial { failed.insert(serial) }
+                    failed.formUnion(results.failedSerials)
                 }
             }
         }

@@ -207,6 +207,10 @@ extension ListEngine {
         // (generation), so a round whose range starts inside that span scans from `index`
         // (the range's measured empty rows were scanned again every round).
         var resume: (version: Int, generation: UInt32, start: Int, index: Int)?
+        // Rows that could not be measured in this call count as measured for its later rounds
+        // (the rows after them are measured all the same); the first failure is thrown at the end.
+        var failed = Set<UInt32>()
+        var firstFailure: ListError?
         for _ in 0..<10_000 {
             let step = state.withLock { s -> ForegroundStep<[VisibleItem<ID>], Measurer> in
                 before(&s)
@@ -218,24 +222,29 @@ extension ListEngine {
                    resume.start <= from, from <= resume.index {
                     from = min(range.upperBound, resume.index)
                 }
-                guard let part = s.unmeasuredPart(of: from..<range.upperBound, limit: min(left, s.foregroundRoundItems)) else {
+                guard let part = s.unmeasuredPart(of: from..<range.upperBound, limit: min(left, s.foregroundRoundItems), failed: failed) else {
                     return .done(s.visibleItems(in: range, omittingEmpty: omittingEmpty))
                 }
                 if left <= 0 { return .done(s.visibleItems(in: range.lowerBound..<part.lowerBound, omittingEmpty: omittingEmpty)) }
                 resume = (s.changes.version, s.generation, range.lowerBound, part.lowerBound)
-                if let chunk = s.takeChunk(covering: part) { return .measure(chunk) }
+                if let chunk = s.takeChunk(covering: part, failed: failed) { return .measure(chunk) }
                 return .done(s.visibleItems(in: range, omittingEmpty: omittingEmpty))
             }
             switch step {
             case .done(let visible):
+                if let firstFailure { throw firstFailure }
                 return visible
             case .measure(let chunk):
                 budget! -= chunk.count
                 let results = context.measure(chunk)
                 state.withLock { s in apply(&s, chunk, results) }
-                if let failure = results.failure { throw failure }
+                if let failure = results.failure {
+                    if firstFailure == nil { firstFailure = failure }
+                    failed.formUnion(results.failedSerials)
+                }
             }
         }
+        if let firstFailure { throw firstFailure }
         return state.withLock { s in s.visibleItems(in: s.visibleRange(), omittingEmpty: omittingEmpty) }
     }
 

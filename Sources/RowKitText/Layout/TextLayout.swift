@@ -74,14 +74,16 @@ extension PreparedText {
                                      limit: MetricsBlock.View.fitLimit(maxWidth)) }
     }
 
-    /// Line count, height and widest line at `width`, without building lines.
+    /// Line count, height and widest line at `width` (pixels, ≥ 0; `.infinity` lays out one
+    /// line per paragraph), without building lines. Throws ``TextError/invalidNumber(name:value:)``
+    /// for a negative or NaN width.
     @inline(__always)
     public func measure(width: Double) throws(TextError) -> TextMeasure {
         try Self.check(width)
         return withView { $0.measure(width: width) }
     }
 
-    /// Number of lines at `width`.
+    /// Number of lines at `width` (as ``measure(width:)`` takes it).
     public func lineCount(width: Double) throws(TextError) -> Int {
         try Self.check(width)
         return withView { $0.lineCount(width: width) }
@@ -89,7 +91,8 @@ extension PreparedText {
 
     /// The lines at `width`. With `maxLines`, at most that many lines are kept and the last
     /// kept line ends in an ellipsis ("…") when text was cut (an empty line when the width
-    /// cannot hold even the ellipsis).
+    /// cannot hold even the ellipsis). Throws ``TextError/invalidNumber(name:value:)`` for a
+    /// negative or NaN width or a `maxLines` under 1.
     public func layout(width: Double, maxLines: Int? = nil) throws(TextError) -> TextLayout {
         try Self.check(width)
         if let maxLines, maxLines < 1 { throw .invalidNumber(name: "maxLines", value: Double(maxLines)) }
