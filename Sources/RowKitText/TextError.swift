@@ -13,12 +13,23 @@ public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
     /// ICU failed to analyse the text.
     case unicodeAnalysisFailed(String)
 
+    /// What each number the engine checks may be, for the messages.
+    private static let allowed: [String: String] = [
+        "font size": "more than 0 and at most 10,000 px",
+        "line height": "0 to 100,000 px",
+        "width": "0 or more; .infinity lays out one line per paragraph",
+        "maxLines": "1 or more",
+    ]
+
     /// What went wrong, naming the value or file, for people.
     public var description: String {
         switch self {
         case .fontFileUnreadable(let path): return "cannot read font file '\(path)'"
         case .noFontFound(let font): return "no installed font matches '\(font)'"
-        case .invalidNumber(let name, let value): return "invalid \(name): \(value)"
+        case .invalidNumber(let name, let value):
+            // Whole numbers without ".0" (a line limit is an integer), and what is allowed.
+            let shown = value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+            return "invalid \(name): \(shown)" + (Self.allowed[name].map { " (\($0))" } ?? "")
         case .textTooLong(let length): return "text too long: \(length) UTF-16 units (limit \(PreparedText.maximumLength))"
         case .unicodeAnalysisFailed(let what): return "ICU failed: \(what)"
         }

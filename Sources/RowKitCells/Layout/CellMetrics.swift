@@ -29,7 +29,7 @@ public struct CellMetrics: Sendable {
     /// text's cold part (`MetricsBlock`'s layout). A width change at a million rows reads the
     /// few contiguous cache lines at the front of each row's one allocation, not ~800 bytes
     /// with the cold parts in between (`hotByteCount` says how many).
-    final class Storage: ManagedBuffer<Header, UInt64>, @unchecked Sendable {}
+    final class Storage: ManagedBuffer<Header, UInt64> {}
 
     nonisolated(unsafe) let storage: Storage
 

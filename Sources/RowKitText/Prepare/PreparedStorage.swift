@@ -11,7 +11,7 @@ extension PreparedText {
 
     /// The drawing fields in the header and the compact measuring form (``MetricsBlock``) in
     /// the tail, in ONE allocation: copying a `PreparedText` is one retain.
-    final class Storage: ManagedBuffer<Header, UInt64>, @unchecked Sendable {
+    final class Storage: ManagedBuffer<Header, UInt64> {
         /// The header in place (reading a field through it copies nothing, unlike `header.x`,
         /// which may copy the whole header and retain its references).
         @inline(__always) private var h: UnsafeMutablePointer<Header> { withUnsafeMutablePointerToHeader { $0 } }

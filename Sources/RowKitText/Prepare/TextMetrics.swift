@@ -8,7 +8,7 @@
 /// ``PreparedText`` (glyphs) only for the rows it draws. A value; safe to use on any thread.
 public struct TextMetrics: Sendable {
     /// The block (``MetricsBlock``) in one allocation.
-    final class Storage: ManagedBuffer<Int, UInt64>, @unchecked Sendable {
+    final class Storage: ManagedBuffer<Int, UInt64> {
         @inline(__always) var view: MetricsBlock.View {
             MetricsBlock.View(UnsafeRawPointer(withUnsafeMutablePointerToElements { $0 }))
         }

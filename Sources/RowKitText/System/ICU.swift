@@ -95,6 +95,6 @@ enum ICU {
         var buffer = [CChar](repeating: 0, count: 16)
         let n = locale.withCString { rk_likely_script($0, &buffer, 16) }
         guard n > 0 else { return nil }
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
