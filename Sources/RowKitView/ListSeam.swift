@@ -112,12 +112,16 @@ public struct ListSnapshot: Sendable {
     public var items: [ViewItem]
     /// The list's total height at that moment.
     public var contentHeight: Double
+    /// What went wrong measuring visible rows that could not be measured (they keep their
+    /// estimated height): the view reports each once and goes on showing the list.
+    public var failures: [String] = []
 
     /// A snapshot of these fields.
-    public init(offset: Double, items: [ViewItem], contentHeight: Double) {
+    public init(offset: Double, items: [ViewItem], contentHeight: Double, failures: [String] = []) {
         self.offset = offset
         self.items = items
         self.contentHeight = contentHeight
+        self.failures = failures
     }
 }
 
@@ -193,24 +197,32 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
     public func snapshot() throws -> ListSnapshot {
         for _ in 0..<8 {
             // A round that measured visible rows itself is repeated too; the next one reads them.
-            let snap = try quietly {
-                ListSnapshot(offset: engine.contentOffset, items: try visibleItems(), contentHeight: engine.contentHeight)
+            var failures: [String] = []
+            var snap = try quietly {
+                ListSnapshot(offset: engine.contentOffset, items: try visibleItems(failures: &failures), contentHeight: engine.contentHeight)
             }
+            snap.failures = failures
             // Rows measured shorter than estimated can leave the offset past the end (a blank
             // band at the bottom): pull the viewport back to the end of the content.
             guard snap.offset > max(0, snap.contentHeight - engine.viewportHeight) else { return snap }
             engine.scroll(to: .greatestFiniteMagnitude)
         }
+        var failures: [String] = []
         return try quietly {
-            ListSnapshot(offset: engine.contentOffset, items: try visibleItems(), contentHeight: engine.contentHeight)
+            ListSnapshot(offset: engine.contentOffset, items: try visibleItems(failures: &failures), contentHeight: engine.contentHeight,
+                         failures: failures)
         }
     }
 
     /// The visible items that take room: a zero-height row shows nothing and cannot be
     /// clicked, and a viewport can hold tens of thousands of them (empty rows), each named,
     /// handed to the painter and given a drawing form every frame.
-    private func visibleItems() throws -> [ViewItem] {
-        try engine.visibleItems(omittingEmpty: true).map {
+    /// The visible items; a row that cannot be measured keeps its estimate and its error goes
+    /// to `failures` (once per message).
+    private func visibleItems(failures: inout [String]) throws -> [ViewItem] {
+        var failed: [String] = []
+        defer { for message in failed where !failures.contains(message) { failures.append(message) } }
+        return try engine.visibleItems(omittingEmpty: true, reportingFailure: { failed.append($0.description) }).map {
             ViewItem(index: $0.index, kind: $0.kind, indexPath: $0.indexPath, id: idText($0.id), y: $0.y, height: $0.height, state: $0.state)
         }
     }
@@ -236,7 +248,8 @@ public final class EngineSeam<Measurer: RowMeasurer>: ListSeam {
     public func scroll(by dy: Double) throws {
         // One engine step, anchored on the rows shown: the rows that come into view are
         // measured and everything that stays on screen moves by exactly dy.
-        try engine.scroll(by: dy)
+        // A row that cannot be measured keeps its estimate; the next snapshot reports it.
+        try engine.scroll(by: dy, reportingFailure: { _ in })
     }
 
     /// Scrolls to `offset` (clamped).

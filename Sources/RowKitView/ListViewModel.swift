@@ -98,6 +98,8 @@ public final class ListViewModel {
     /// drawn cut at that height); the window prints it as a warning.
     public var onWarning: ((String) -> Void)?
     private var warnedTooTall: Set<String> = []
+    /// Messages of rows that could not be measured, said once each.
+    private var warnedFailures = Set<String>()
 
     /// A view of `list` with a `width`×`height` viewport.
     public init(list: ListSeam, width: Double, height: Double, configuration: ViewConfiguration = ViewConfiguration()) {
@@ -161,6 +163,10 @@ public final class ListViewModel {
             try list.setWidth(w)
         }
         let snapshot = try list.snapshot()
+        // A row that cannot be measured is shown at its estimate, blank, and said once.
+        for message in snapshot.failures where warnedFailures.insert(message).inserted {
+            onWarning?("\(message) (the row is left blank)")
+        }
         // The list clamps a taller item to the tallest row it holds (as `heights` and `render`
         // report): say so rather than draw it cut without a word.
         for item in snapshot.items where item.height >= HeightIndex.maximumHeight

@@ -54,7 +54,9 @@ public final class ViewportPainter {
     /// identical images — the view tests compare them byte for byte.
     public func paint(_ frame: ViewFrame, into canvas: Canvas, readout: String? = nil) throws {
         let width = listWidth()
-        let arrangements = try frame.items.map { try arrange($0.index) }
+        // A row that cannot be arranged (its data fails as it failed to measure: the frame's
+        // snapshot said so) is left blank rather than stopping the window.
+        let arrangements = frame.items.map { try? arrange($0.index) }
         let sticky = try frame.sticky.map { ($0, try arrange($0.index)) }
         let readoutLayout = try readout.map { try PreparedText($0, style: readoutStyle).layout(width: .infinity) }
         var overlayBottom = sticky.map { max(0, $0.0.screenY + $0.0.height) } ?? 0
@@ -72,7 +74,9 @@ public final class ViewportPainter {
             // overflow reaching into the band is drawn exactly as in a whole frame.
             for (k, item) in frame.items.enumerated() {
                 let y = item.y - frame.offset
-                CellPainter.draw(arrangements[k], in: canvas, x: 0, y: y, state: CellState(item.state), images: images)
+                if let arrangement = arrangements[k] {
+                    CellPainter.draw(arrangement, in: canvas, x: 0, y: y, state: CellState(item.state), images: images)
+                }
                 if item.kind == .row {
                     // A separator on the row's last pixel line, as table views draw one.
                     canvas.setColor(Self.separator)

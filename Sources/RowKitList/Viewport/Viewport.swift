@@ -156,9 +156,19 @@ extension ListEngine {
     ///   scroll happens all the same).
     @discardableResult
     public func scroll(by dy: Double) throws(ListError) -> [VisibleItem<ID>] {
+        var failure: ListError?
+        let items = try scroll(by: dy, reportingFailure: { if failure == nil { failure = $0 } })
+        if let failure { throw failure }
+        return items
+    }
+
+    /// ``scroll(by:)``, passing a row that cannot be measured to `report` (it keeps its
+    /// estimate) instead of throwing: a window scrolls on past it.
+    @discardableResult
+    package func scroll(by dy: Double, reportingFailure report: @escaping (ListError) -> Void) throws(ListError) -> [VisibleItem<ID>] {
         // What is shown is measured first (a no-op when it was drawn): the reference's screen
         // position is then exact, not an estimate's.
-        let shown = try visibleItems()
+        let shown = try visibleItems(omittingEmpty: false, reportingFailure: report)
         guard dy.isFinite, dy != 0 else { return shown }
         let (anchor, version, toEnd) = state.withLock { s -> (ListState<Measurer>.Anchor?, Int, Bool) in
             // A scroll that reaches the end stays at the end while the rows there are measured.
@@ -176,14 +186,15 @@ extension ListEngine {
             if anchor == nil { anchor = s.captureAnchor().map { .init(index: $0.index, screenY: $0.screenY, wasAtTop: false, wasAtBottom: false) } }
             return (anchor, s.changes.version, false)
         }
-        return try measureVisible(holding: anchor, version: version, atEnd: toEnd)
+        return try measureVisible(holding: anchor, version: version, atEnd: toEnd, reportingFailure: report)
     }
 
     /// Measures the visible items until none is left unmeasured, keeping `anchor` at its screen
     /// y (while nothing moved since `version`), or the viewport at the end (`atEnd`), and the
     /// offset within the content.
-    func measureVisible(holding anchor: ListState<Measurer>.Anchor?, version: Int, atEnd: Bool = false) throws(ListError) -> [VisibleItem<ID>] {
-        try measureVisibleRounds(before: { s in
+    func measureVisible(holding anchor: ListState<Measurer>.Anchor?, version: Int, atEnd: Bool = false,
+                        reportingFailure report: ((ListError) -> Void)? = nil) throws(ListError) -> [VisibleItem<ID>] {
+        try measureVisibleRounds(reportingFailure: report, before: { s in
             if anchor != nil && s.changes.version == version { s.restore(anchor) }
             if atEnd { s.adjustOffset(to: max(0, s.heights.totalHeight - s.viewportHeight)) }
             let clamped = s.clampOffset(s.contentOffset)
@@ -199,7 +210,11 @@ extension ListEngine {
     /// at least one item unless another thread changes the width meanwhile, so the bound only
     /// guards against that. Past the state's `foregroundBudget` of items measured (rows of zero
     /// height, all in view) it returns the visible items down to the first unmeasured one.
-    private func measureVisibleRounds(omittingEmpty: Bool = false, before: (inout ListState<Measurer>) -> Void,
+    /// `report`: given, a row that cannot be measured is passed to it (the first of the call)
+    /// and keeps its estimate, and the items are returned all the same (a window keeps showing
+    /// the list); nil, the first failure is thrown at the end.
+    private func measureVisibleRounds(omittingEmpty: Bool = false, reportingFailure report: ((ListError) -> Void)? = nil,
+                                      before: (inout ListState<Measurer>) -> Void,
                                       apply: (inout ListState<Measurer>, MeasureChunk<Measurer>, MeasureResults) -> Void) throws(ListError) -> [VisibleItem<ID>] {
         var budget: Int?
         // What the last round scanned: items from `start` to `index` (its first unmeasured
@@ -232,7 +247,10 @@ extension ListEngine {
             }
             switch step {
             case .done(let visible):
-                if let firstFailure { throw firstFailure }
+                if let firstFailure {
+                    guard let report else { throw firstFailure }
+                    report(firstFailure)
+                }
                 return visible
             case .measure(let chunk):
                 budget! -= chunk.count
@@ -244,7 +262,10 @@ extension ListEngine {
                 }
             }
         }
-        if let firstFailure { throw firstFailure }
+        if let firstFailure {
+            guard let report else { throw firstFailure }
+            report(firstFailure)
+        }
         return state.withLock { s in s.visibleItems(in: s.visibleRange(), omittingEmpty: omittingEmpty) }
     }
 
@@ -265,11 +286,13 @@ extension ListEngine {
 
     /// ``visibleItems()``, without the items of zero height when `omittingEmpty` (they take
     /// no room and draw nothing; a window leaves them out of its frames).
-    package func visibleItems(omittingEmpty: Bool) throws(ListError) -> [VisibleItem<ID>] {
+    /// `report`: see `measureVisibleRounds` (a window passes it, so that one bad row does not
+    /// stop it).
+    package func visibleItems(omittingEmpty: Bool, reportingFailure report: ((ListError) -> Void)? = nil) throws(ListError) -> [VisibleItem<ID>] {
         // Whether the viewport shows the end is decided once, as the call begins (with
         // `.stickToBottom`, rounds of measuring must not make it stick halfway).
         var pinned: Bool?
-        return try measureVisibleRounds(omittingEmpty: omittingEmpty, before: { s in
+        return try measureVisibleRounds(omittingEmpty: omittingEmpty, reportingFailure: report, before: { s in
             if pinned == nil { pinned = s.isAtBottom }
         }, apply: { s, chunk, results in
             s.apply(chunk, results, pinnedToBottom: pinned)
