@@ -40,8 +40,11 @@ public struct RowData: Sendable, Hashable, ExpressibleByDictionaryLiteral {
         self.fields = Dictionary(elements.map { ($0.0, FieldValue.string($0.1)) }, uniquingKeysWith: { _, last in last })
     }
 
-    /// The field named `name`, if the row has one.
-    public subscript(_ name: String) -> FieldValue? { fields[name] }
+    /// The field named `name`, if the row has one; setting nil removes it.
+    public subscript(_ name: String) -> FieldValue? {
+        get { fields[name] }
+        set { fields[name] = newValue }
+    }
 }
 
 /// The state a cell is drawn in; it changes drawing, never height.

@@ -9,7 +9,7 @@ extension CellTemplate {
     /// Text styles are looked up in the template's own `stylesheet:` (a path relative to `file`)
     /// with `stylesheet` merged over it (which may be an overlay, ``Stylesheet/overlay(yaml:file:)``,
     /// whose styles extend the template's own); every problem is a ``StyleError`` naming file, line and column.
-    public init(yaml: String, file: String, stylesheet: Stylesheet?) throws(StyleError) {
+    public init(yaml: String, file: String, stylesheet: Stylesheet? = nil) throws(StyleError) {
         let reader = YAMLReader(file: file)
         guard let root = try reader.compose(yaml) else {
             throw StyleError(kind: .missingKey, file: file, line: 1, column: 1, keyPath: "layout",
