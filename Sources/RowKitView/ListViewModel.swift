@@ -192,7 +192,10 @@ public final class ListViewModel {
             if own.y - snapshot.offset >= 0 { return nil }
             height = own.height
         } else {
-            height = try list.exactHeight(ofItem: headerIndex)
+            // A header that cannot be measured is not pinned (the snapshot's failures say why
+            // when it comes into view).
+            guard let exact = try? list.exactHeight(ofItem: headerIndex) else { return nil }
+            height = exact
         }
         guard pins(headerHeight: height) else { return nil }
         var screenY = 0.0

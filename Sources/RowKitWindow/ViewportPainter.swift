@@ -57,7 +57,7 @@ public final class ViewportPainter {
         // A row that cannot be arranged (its data fails as it failed to measure: the frame's
         // snapshot said so) is left blank rather than stopping the window.
         let arrangements = frame.items.map { try? arrange($0.index) }
-        let sticky = try frame.sticky.map { ($0, try arrange($0.index)) }
+        let sticky = frame.sticky.flatMap { header in (try? arrange(header.index)).map { (header, $0) } }
         let readoutLayout = try readout.map { try PreparedText($0, style: readoutStyle).layout(width: .infinity) }
         var overlayBottom = sticky.map { max(0, $0.0.screenY + $0.0.height) } ?? 0
         if let readoutLayout { overlayBottom = max(overlayBottom, readoutBox(readoutLayout, width: frame.width).maxY.rounded(.up)) }
