@@ -94,7 +94,7 @@ extension CLIFuzzRoundQATests {
     /// arriving (rows re-measured at 1 px after `resize 1 1`): each asked the freed drawing
     /// area to redraw ("Gtk-CRITICAL: gtk_widget_queue_draw: assertion 'GTK_IS_WIDGET (widget)'
     /// failed", a use after free). Nothing touches the widgets once the loop ends. Needs Xvfb.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run")))
+    @Test(.enabled(if: xvfbAvailable))
     func backgroundHeightsAfterQuitDoNotTouchTheDestroyedWindow() throws {
         let scratch = Scratch()
         let rows = [
@@ -104,19 +104,9 @@ extension CLIFuzzRoundQATests {
         ]
         scratch.write("rows.jsonl", rows.joined(separator: "\n") + "\n")
         scratch.write("steps.txt", "0.5 resize 1 1\n1 quit\n")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
-        process.arguments = ["-a", rowkitBinary, "view", "--data", "rows.jsonl", "--script", "steps.txt"]
-        process.currentDirectoryURL = URL(fileURLWithPath: scratch.path)
-        process.environment = ProcessInfo.processInfo.environment.merging(["GDK_BACKEND": "x11", "GSK_RENDERER": "cairo", "GTK_A11Y": "none"]) { _, new in new }
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
-        #expect(!text.contains("CRITICAL"), "\(text)")
+        let run = scratch.rowkitInWindow("view --data rows.jsonl --script steps.txt")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("CRITICAL"), "\(run.stderr)")
     }
 }
 
@@ -175,10 +165,9 @@ extension CLIFuzzRoundQATests {
         expectRun(scratch.rowkit("render --cell caption-text --width 100 --data rows.jsonl --output o.png", setup: setup), status: 1,
                   stderr: ["rows.jsonl:1:1: row 0 of section 0: text field 'caption': no installed font matches"])
         // So does view (under Xvfb).
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run") else { return }
+        guard xvfbAvailable else { return }
         scratch.write("steps.txt", "0.5 quit\n")
-        let view = scratch.rowkit("view --data rows.jsonl --script steps.txt",
-                                  setup: setup + #" export GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none; exec xvfb-run -a sh -c 'shift; exec "$@"' sh"#)
+        let view = scratch.rowkitInWindow("view --data rows.jsonl --script steps.txt", setup: setup)
         expectRun(view, status: 1, stderr: ["rows.jsonl:1:1: row 0 of section 0: text field 'caption': no installed font matches"])
     }
 }
@@ -229,12 +218,11 @@ extension CLIFuzzRoundQATests {
     /// `view --frame-log - | head -c 10`: the log's reader went away and view said "cannot
     /// write the frame log '-': Broken pipe", where every other output ends quietly (status 1).
     /// Needs Xvfb.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run")))
+    @Test(.enabled(if: xvfbAvailable))
     func aFrameLogWhoseReaderWentAwayEndsQuietly() {
         let scratch = Scratch()
         scratch.write("steps.txt", "0.1 scroll 100\n0.2 scroll 100\n0.3 scroll 100\n0.5 quit\n")
-        let xvfb = #"export GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none; exec xvfb-run -a sh -c 'shift; exec "$@"' sh"#
-        let run = scratch.rowkit("view --sample 100 --script steps.txt --frame-log -", redirects: "| head -c 10", setup: xvfb)
+        let run = scratch.rowkitInWindow("view --sample 100 --script steps.txt --frame-log -", redirects: "| head -c 10")
         #expect(run.exitedCleanly, "\(run)")
         #expect(run.stdout.count == 10, "\(run)")
         #expect(!run.stderr.contains("Broken pipe") && !run.stderr.contains("frame log"), "\(run)")

@@ -58,22 +58,12 @@ extension CLINewUserQATests {
     /// `-` means a standard stream for every other option (`--data -`, `--input -`), but
     /// `view --frame-log -` created a file named "-" in the current folder. It is standard
     /// output now (the frame log is the view's result). Needs Xvfb to open a window.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run")))
+    @Test(.enabled(if: xvfbAvailable))
     func aFrameLogOfDashIsStandardOutput() throws {
         let scratch = Scratch()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
-        process.arguments = ["-a", rowkitBinary, "view", "--sample", "20", "--frame-log", "-", "--quit-after", "0.3"]
-        process.currentDirectoryURL = URL(fileURLWithPath: scratch.path)
-        process.environment = ProcessInfo.processInfo.environment.merging(["GDK_BACKEND": "x11", "GSK_RENDERER": "cairo", "GTK_A11Y": "none"]) { _, new in new }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(text.hasPrefix(#"{"frame": 1, "#), "\(text.prefix(200))")
+        let run = scratch.rowkitInWindow("view --sample 20 --frame-log - --quit-after 0.3")
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix(#"{"frame": 1, "#), "\(run.stdout.prefix(200))")
         #expect(!scratch.contents.contains("-"), "no file named '-': \(scratch.contents)")
     }
 }
@@ -151,23 +141,13 @@ extension CLINewUserQATests {
     /// A script line naming no row was warned without its place ("rowkit view: warning:
     /// scroll-to: no row 500"; a script line's error is file:line), and the window library
     /// printed "rowkit view:" itself, whatever program used it. Needs Xvfb.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run")))
+    @Test(.enabled(if: xvfbAvailable))
     func aScriptWarningNamesItsLine() throws {
         let scratch = Scratch()
         scratch.write("steps.txt", "# comment\n0.1 scroll-to 500 top\n0.3 quit\n")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
-        process.arguments = ["-a", rowkitBinary, "view", "--sample", "20", "--script", "steps.txt"]
-        process.currentDirectoryURL = URL(fileURLWithPath: scratch.path)
-        process.environment = ProcessInfo.processInfo.environment.merging(["GDK_BACKEND": "x11", "GSK_RENDERER": "cairo", "GTK_A11Y": "none"]) { _, new in new }
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
-        #expect(text.contains("rowkit view: warning: steps.txt:2: scroll-to: no row 500 (20 rows in 1 section)"), "\(text)")
+        let run = scratch.rowkitInWindow("view --sample 20 --script steps.txt")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("rowkit view: warning: steps.txt:2: scroll-to: no row 500 (20 rows in 1 section)"), "\(run.stderr)")
     }
 }
 

@@ -98,6 +98,18 @@ final class Scratch {
     }
 }
 
+/// Whether the tests that open a window can run (Xvfb is installed).
+let xvfbAvailable = FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run")
+
+extension Scratch {
+    /// ``rowkit(_:stdin:redirects:setup:)`` under a display of its own (`xvfb-run`), with the
+    /// GTK settings of the GUI tests: for `rowkit view`.
+    func rowkitInWindow(_ arguments: String, redirects: String = "", setup: String = "") -> Run {
+        rowkit(arguments, redirects: redirects,
+               setup: setup + #" export GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none; exec xvfb-run -a sh -c 'shift; exec "$@"' sh"#)
+    }
+}
+
 /// Checks the run ended cleanly with `status`, and its standard error contains every one of `messages`.
 func expectRun(_ run: Run, status: Int32, stderr messages: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(run.exitedCleanly, "not a clean exit (trap or signal): \(run)", sourceLocation: sourceLocation)

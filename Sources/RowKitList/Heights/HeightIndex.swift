@@ -290,14 +290,7 @@ package struct HeightIndex: Sendable {
     mutating func insert(_ heights: [Double], at gaps: [(at: Int, count: Int)]) {
         guard !heights.isEmpty else { return }
         precondition(gaps[gaps.count - 1].at <= count, "insert position beyond \(count)")
-        if isSmall(heights.count) {
-            var next = 0
-            for gap in gaps {
-                insert(Array(heights[next..<(next + gap.count)]), at: gap.at + next)
-                next += gap.count
-            }
-            return
-        }
+        if isSmall(heights.count) { return insertGapByGap(heights, at: gaps) { insert($0, at: $1) } }
         let pieces = blocksInserting(gaps, heights.map(Self.units), blockCount: blocks.count, block: { blocks[$0] }, maximumBlock: Self.maximumBlock)
         replaceBlocks(with: pieces)
         count += heights.count

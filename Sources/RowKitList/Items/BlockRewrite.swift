@@ -172,6 +172,16 @@ func blocksRemoving<Element>(_ runs: IndexRuns, blockCount: Int, block: (Int) ->
     return writer.pieces
 }
 
+/// The small-batch path of a column's bulk insertion: each gap's elements inserted by
+/// `insert(_:at:)` in turn (positions moved down by what went in before them).
+func insertGapByGap<Element>(_ elements: [Element], at gaps: [(at: Int, count: Int)], _ insert: ([Element], Int) -> Void) {
+    var next = 0
+    for gap in gaps {
+        insert(Array(elements[next..<(next + gap.count)]), gap.at + next)
+        next += gap.count
+    }
+}
+
 /// The blocks of a column with `elements` inserted: `gaps` (ascending, distinct positions in
 /// the column before the insertion) say where, and how many of `elements`, in order, go there.
 /// Blocks no gap falls in are kept.

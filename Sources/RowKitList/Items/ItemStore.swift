@@ -259,14 +259,7 @@ struct ItemStore: Sendable {
     mutating func insert(_ elements: [Element], at gaps: [(at: Int, count: Int)]) {
         guard !elements.isEmpty else { return }
         precondition(gaps[gaps.count - 1].at <= count, "insert position beyond \(count)")
-        if isSmall(elements.count) {
-            var next = 0
-            for gap in gaps {
-                insert(contentsOf: Array(elements[next..<(next + gap.count)]), at: gap.at + next)
-                next += gap.count
-            }
-            return
-        }
+        if isSmall(elements.count) { return insertGapByGap(elements, at: gaps) { insert(contentsOf: $0, at: $1) } }
         let pieces = blocksInserting(gaps, elements, blockCount: blocks.count, block: { blocks[$0].items }, maximumBlock: Self.maximumBlock)
         replaceBlocks(with: pieces)
         count += elements.count
