@@ -1,7 +1,7 @@
 import Testing
 @testable import RowKitText
 
-/// Break opportunities (Prepare/BreakRules.swift and the ICU analysis behind it), checked
+/// Break opportunities (Prepare/BreakOpportunities.swift and the ICU analysis behind it), checked
 /// through layout with `observedBreaks`. Expectations are the `|` notation of
 /// docs/CHROMIUM.md §3.
 @Suite struct BreakRulesTests {

@@ -2,7 +2,7 @@ import Testing
 import PropertyBased
 @testable import RowKitText
 
-/// Every browser rule the line breaker applies (BreakRules.swift) reads only the compact
+/// Every browser rule the line breaker applies (Layout/LineEndRules.swift, Layout/OverflowBreaks.swift) reads only the compact
 /// measuring form — break-word inside ligatures and stacked clusters (line-start widths shaped
 /// alone), line ends kerned against the next cluster, soft hyphens, tab stops, trimmed CJK
 /// punctuation, words found again inside Thai/Khmer/Myanmar — so a ``TextMetrics`` prepared on

@@ -1,7 +1,7 @@
 import Testing
 @testable import RowKitText
 
-/// `Builder.afreshFont` (Prepare/BreakRules.swift), which remembers per style context the font a
+/// `Builder.afreshFont` (Prepare/LineEdgeReshaping.swift), which remembers per style context the font a
 /// chooser started afresh takes for a short piece (line starts and ends Chromium reshapes), gives
 /// what a fresh chooser gives: pieces asked in several orders, in styles whose fallback differs,
 /// switching contexts back and forth.

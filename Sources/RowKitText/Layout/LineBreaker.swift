@@ -1,7 +1,7 @@
 /// Line breaking over a compact measuring form (``MetricsBlock``), as Chromium does with
 /// `white-space: normal; overflow-wrap: break-word`: greedy; trailing spaces hang; a word wider
 /// than the line moves to a new line and breaks between grapheme clusters there (inside a
-/// ligature too, BreakRules.swift); forced breaks end lines; a line ending at a soft hyphen
+/// ligature too, OverflowBreaks.swift); forced breaks end lines; a line ending at a soft hyphen
 /// shows a hyphen, which must fit. Integer arithmetic only: no shaping, and no allocation but
 /// on the rare paths (a word broken inside, a soft hyphen that does not fit).
 extension MetricsBlock.View {
