@@ -392,6 +392,9 @@ struct FontFallback {
             swap(&asked, &planAsked)
         }
         var clusterCount = 0, holeCount = 0
+        // The hint is most often the segment's first character: its system-font slot (anywhere
+        // in the memo's 128 KB of hints) is asked of memory now and read after the walk.
+        if memoContext >= 0, let slotMemo { slotMemo.prefetchSystemFont(for: UnicodeAnalysis.scalar(at: g0, in: units).0, context: memoContext) }
         let context = scriptRunContext(units, at: g0)
         planContinuesRunBefore = context.dependsOnText
         // The segment runs from g0 while the script stays the same, at most 2048 units. Its
@@ -400,6 +403,7 @@ struct FontFallback {
         var size = paragraphGraphemes == nil ? 32 : 2048
         let all = paragraphGraphemes.flatMap { $0.last == Int32(units.count) ? $0 : nil }
         var walkGeneration = -1
+        let prefetcher = memoContext >= 0 ? slotMemo?.prefetcher(context: memoContext) : nil
         while true {
             walkGeneration = slotMemo?.generation ?? -1
             let limit = min(units.count, g0 + min(size, 2048))
@@ -434,6 +438,28 @@ struct FontFallback {
                     var start = g0
                     var k = 0
                     while true {
+                        // The memo slots of the cluster `planPrefetchDistance` ahead (at the
+                        // start, of all the first ones) are asked of memory now: a slot is
+                        // anywhere in the memo's 512 KB, and waiting for it cost half the walk.
+                        if let prefetcher {
+                            var d = k == 0 ? 0 : k + Self.planPrefetchDistance
+                            while d <= k + Self.planPrefetchDistance {
+                                let s: Int, e: Int
+                                if let all {
+                                    let j = first + d
+                                    if j >= all.count { break }
+                                    s = d == 0 ? g0 : Int(all[j - 1])
+                                    e = Int(all[j])
+                                } else {
+                                    if d >= windowEnds.count { break }
+                                    s = d == 0 ? g0 : g0 + Int(windowEnds[d - 1])
+                                    e = g0 + Int(windowEnds[d])
+                                }
+                                if e > limit { break }
+                                if e - s <= 4 { prefetcher.prefetch(units, s, e) }
+                                d += 1
+                            }
+                        }
                         // The cluster's end, and whether it is the window's last cluster.
                         let end: Int, lastInWindow: Bool
                         if let all {
@@ -459,9 +485,11 @@ struct FontFallback {
                                 script = s
                                 opener = nil
                             } else if s != script { break }
-                        } else if script >= 0 && Self.extensionsExclude(script, UnicodeAnalysis.scalar(at: start, in: units).0) {
+                        } else if script >= 0 && units[start] >= 0x0600
+                                    && Self.extensionsExclude(script, UnicodeAnalysis.scalar(at: start, in: units).0) {
                             // A Common character with script extensions without the segment's script
                             // starts a script run of its own (`a\u{1}。`: the `。` gets its own hint).
+                            // (No character below U+0600 has extensions: spaces skip the call.)
                             break
                         }
                         if start > g0 && emoji { break }
@@ -599,6 +627,9 @@ struct FontFallback {
     /// Whether the current plan's segment was decided with text before its start
     /// (``scriptRunContext(_:at:)``): a word starting such a plan is analysed, not cached.
     private(set) var planContinuesRunBefore = false
+
+    /// How many clusters ahead a plan's walk asks for their memo slots (``FontChoiceMemo/Prefetcher``).
+    private static let planPrefetchDistance = 8
 
     /// A cluster of a plan's segment: its units and its `FontChoiceMemo` slot (−1: none).
     private struct PlanCluster {

@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// Remembers what ``FontFallback`` found out about short grapheme clusters — the chain font
 /// (or that none renders the cluster), the script of its base character and whether it is an
 /// emoji cluster — keyed by the style context and the cluster's text, so that a cluster met
@@ -15,7 +17,7 @@
 /// both functions of the cluster or hint, the font and the style context.
 final class FontChoiceMemo {
     /// 32 bytes.
-    private struct Slot {
+    fileprivate struct Slot {
         var text: UInt64 = 0           // up to four UTF-16 units
         var font: Unmanaged<Font>?     // nil: a hole
         var context: Int32 = 0
@@ -50,7 +52,7 @@ final class FontChoiceMemo {
         hints.deallocate()
     }
 
-    @inline(__always) private static func key(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int, _ context: Int32) -> (UInt64, Int) {
+    @inline(__always) fileprivate static func key(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int, _ context: Int32) -> (UInt64, Int) {
         var text: UInt64 = 0
         for k in 0..<(g1 - g0) { text |= UInt64(units[g0 + k]) << UInt64(16 * k) }
         let h = (text ^ UInt64(UInt32(bitPattern: context)) &* 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9
@@ -71,6 +73,27 @@ final class FontChoiceMemo {
             index = (index + 1) & (Self.size - 1)
         }
     }
+
+    /// Asks the CPU for the cache lines where lookups of clusters in one context start
+    /// (``slot(_:_:_:context:)``'s first probe): hints, with no effect on any answer. The table
+    /// is 512 KB and a cluster's slot is anywhere in it, so a lookup usually waits for memory
+    /// (half of a plan's walk, measured with perf); a plan's walk, which knows its next
+    /// clusters, asks for them a few clusters ahead. A plain value (the table's address and the
+    /// context), so that asking costs no reference counting; valid while the memo lives.
+    struct Prefetcher {
+        fileprivate let slots: UnsafeRawPointer
+        let context: Int32
+
+        /// Asks for the first slot a lookup of cluster `g0..<g1` (at most four units) probes.
+        @inline(__always)
+        func prefetch(_ units: UnsafeBufferPointer<UInt16>, _ g0: Int, _ g1: Int) {
+            let (_, start) = FontChoiceMemo.key(units, g0, g1, context)
+            rowkit_prefetch(slots + start * MemoryLayout<Slot>.stride)
+        }
+    }
+
+    /// A ``Prefetcher`` for lookups in `context`.
+    func prefetcher(context: Int32) -> Prefetcher { Prefetcher(slots: UnsafeRawPointer(slots), context: context) }
 
     /// What slot `index` holds.
     @inline(__always)
@@ -123,6 +146,13 @@ final class FontChoiceMemo {
     @inline(__always) private static func hintIndex(_ hint: UInt32, _ context: Int32) -> Int {
         let h = (UInt64(hint) ^ UInt64(UInt32(bitPattern: context)) << 32) &* 0x9E37_79B9_7F4A_7C15
         return Int(truncatingIfNeeded: h >> 40) & (hintSize - 1)
+    }
+
+    /// Asks the CPU for the first hint slot of `hint` in `context` (a hint to the CPU, with no
+    /// effect on any answer): a plan asks for it when it starts, and reads it after its walk.
+    @inline(__always)
+    func prefetchSystemFont(for hint: UInt32, context: Int32) {
+        rowkit_prefetch(UnsafeRawPointer(hints + Self.hintIndex(hint, context)))
     }
 
     /// The system font stored for hint character `hint` in `context`: nil when none was stored,

@@ -476,34 +476,61 @@ package enum MetricsBlock {
             }
         }
 
+        /// Writes the first `count` of `codes` (each below 2^`bits`, `bits` ≤ 32) at `out`, packed
+        /// LSB first: code k at bits `k * bits` onwards. Four bytes at a time once 32 bits are
+        /// filled (32 + 32 never overflow the accumulator), then the last bytes one by one: the
+        /// bytes a byte-at-a-time loop writes, in the same order, and no byte after them.
+        static func pack(_ codes: [UInt32], count: Int, bits: Int, to out: UnsafeMutableRawPointer) {
+            var acc: UInt64 = 0, filled = 0, byte = 0
+            codes.withUnsafeBufferPointer { codes in
+                for k in 0..<count {
+                    acc |= UInt64(codes[k]) << UInt64(filled)
+                    filled += bits
+                    if filled >= 32 {
+                        out.storeBytes(of: UInt32(truncatingIfNeeded: acc).littleEndian, toByteOffset: byte, as: UInt32.self)
+                        acc >>= 32
+                        filled -= 32
+                        byte += 4
+                    }
+                }
+            }
+            while filled > 0 {
+                out.storeBytes(of: UInt8(truncatingIfNeeded: acc), toByteOffset: byte, as: UInt8.self)
+                acc >>= 8
+                filled -= 8
+                byte += 1
+            }
+        }
+
         /// Writes the planned block at `base` (8-byte aligned, ``byteCount`` bytes, zeroed).
+        /// (Reads the planner in place: a copy of it, `let plan = self`, retained and released
+        /// its dozen arrays for every text.)
         func write(_ input: Input, to base: UnsafeMutableRawPointer) {
-            let plan = self
         let n = input.widths.count, u = input.units.count
-        let o = plan.offsets
+        let o = self.offsets
         typealias H = HeaderOffset
         base.storeBytes(of: input.lineHeight, toByteOffset: H.lineHeight, as: Double.self)
         base.storeBytes(of: input.singleLineWidth, toByteOffset: H.singleLineWidth, as: Int64.self)
         base.storeBytes(of: Int32(n), toByteOffset: H.segmentCount, as: Int32.self)
         base.storeBytes(of: Int32(o.cold), toByteOffset: H.cold, as: Int32.self)
-        base.storeBytes(of: Int32(plan.specials.count), toByteOffset: H.specialCount, as: Int32.self)
-        base.storeBytes(of: UInt8(plan.trailTable.count), toByteOffset: H.trailCount, as: UInt8.self)
-        base.storeBytes(of: UInt8(plan.unitBits), toByteOffset: H.unitBits, as: UInt8.self)
+        base.storeBytes(of: Int32(self.specials.count), toByteOffset: H.specialCount, as: Int32.self)
+        base.storeBytes(of: UInt8(self.trailTable.count), toByteOffset: H.trailCount, as: UInt8.self)
+        base.storeBytes(of: UInt8(self.unitBits), toByteOffset: H.unitBits, as: UInt8.self)
         base.storeBytes(of: Int32(u), toByteOffset: o.cold + H.unitCount, as: Int32.self)
         base.storeBytes(of: input.hyphenWidth, toByteOffset: o.cold + H.hyphenWidth, as: Int32.self)
         base.storeBytes(of: input.ellipsisWidth, toByteOffset: o.cold + H.ellipsisWidth, as: Int32.self)
         base.storeBytes(of: input.spaceWidth, toByteOffset: o.cold + H.spaceWidth, as: Int32.self)
-        base.storeBytes(of: Int32(plan.paletteAdvances.count), toByteOffset: o.cold + H.paletteCount, as: Int32.self)
+        base.storeBytes(of: Int32(self.paletteAdvances.count), toByteOffset: o.cold + H.paletteCount, as: Int32.self)
         if !input.classMetrics.isEmpty {
             base.storeBytes(of: Int32(input.classRuns.count), toByteOffset: o.boxes - 8, as: Int32.self)
             base.storeBytes(of: Int32(input.classMetrics.count), toByteOffset: o.boxes - 4, as: Int32.self)
         }
         var flags: UInt16 = 0
         if !input.classMetrics.isEmpty { flags |= HeaderFlag.tallerLines }
-        if plan.wideEnds { flags |= HeaderFlag.wideEnds }
-        if !plan.extras.isEmpty { flags |= HeaderFlag.extras }
-        if plan.extras.bidiRuns > 0 { flags |= HeaderFlag.bidiRuns }
-        if plan.extras.refound > 0 { flags |= HeaderFlag.refoundLineStarts }
+        if self.wideEnds { flags |= HeaderFlag.wideEnds }
+        if !self.extras.isEmpty { flags |= HeaderFlag.extras }
+        if self.extras.bidiRuns > 0 { flags |= HeaderFlag.bidiRuns }
+        if self.extras.refound > 0 { flags |= HeaderFlag.refoundLineStarts }
         if !input.classMetrics.isEmpty && input.classRuns.contains(where: { $0.cls & MetricsBlock.lineEndClass != 0 }) {
             flags |= HeaderFlag.lineEndClasses
         }
@@ -516,24 +543,24 @@ package enum MetricsBlock {
             widths[i] = input.widths[i]
             var code: UInt8 = input.flags[i] & Flag.breakable != 0 ? Code.breakable : 0
             let w = input.spaceWidths[i]
-            let slot = plan.trailTable.firstIndex(of: w).map(UInt8.init) ?? Code.trailOverflow
+            let slot = self.trailTable.firstIndex(of: w).map(UInt8.init) ?? Code.trailOverflow
             code |= slot
-            if specialIndex < plan.specials.count && Int(plan.specials[specialIndex].segment) == i {
+            if specialIndex < self.specials.count && Int(self.specials[specialIndex].segment) == i {
                 code |= Code.special
                 specialIndex += 1
             }
             codes[i] = code
         }
         let trail = (base + o.trail).assumingMemoryBound(to: Int32.self)
-        for (k, w) in plan.trailTable.enumerated() { trail[k] = w }
-        if plan.wideEnds {
+        for (k, w) in self.trailTable.enumerated() { trail[k] = w }
+        if self.wideEnds {
             let ends = (base + o.ends).assumingMemoryBound(to: Int32.self)
             for i in 0..<n { ends[i] = input.segmentEnds[i] }
         } else {
             let ends = (base + o.ends).assumingMemoryBound(to: UInt16.self)
             for i in 0..<n { ends[i] = UInt16(input.segmentEnds[i]) }
         }
-        for (k, s) in plan.specials.enumerated() {
+        for (k, s) in self.specials.enumerated() {
             let p = base + o.specials + 16 * k
             p.storeBytes(of: s.segment, as: Int32.self)
             p.storeBytes(of: s.trailing, toByteOffset: 4, as: Int32.self)
@@ -550,34 +577,21 @@ package enum MetricsBlock {
         }
         let palette = (base + o.palette).assumingMemoryBound(to: Int32.self)
         let attributes = (base + o.attributes).assumingMemoryBound(to: UInt8.self)
-        for (k, a) in plan.paletteAdvances.enumerated() { palette[k] = a }
-        for (k, a) in plan.paletteAttributes.enumerated() { attributes[k] = a }
-        // Codes, packed LSB first.
-        let packed = (base + o.units).assumingMemoryBound(to: UInt8.self)
-        var acc: UInt64 = 0, filled = 0, byte = 0
-        for k in 0..<u {
-            acc |= UInt64(plan.unitCodes[k]) << UInt64(filled)
-            filled += plan.unitBits
-            while filled >= 8 {
-                packed[byte] = UInt8(truncatingIfNeeded: acc)
-                acc >>= 8
-                filled -= 8
-                byte += 1
-            }
-        }
-        if filled > 0 { packed[byte] = UInt8(truncatingIfNeeded: acc) }
-        if !plan.extras.isEmpty {
-            let x = plan.extras
+        for (k, a) in self.paletteAdvances.enumerated() { palette[k] = a }
+        for (k, a) in self.paletteAttributes.enumerated() { attributes[k] = a }
+        Self.pack(self.unitCodes, count: u, bits: self.unitBits, to: base + o.units)
+        if !self.extras.isEmpty {
+            let x = self.extras
             for (k, c) in [x.kerns, x.alone, x.ranges, x.text, x.language, x.bidiRuns, x.refound].enumerated() {
                 (base + o.extras + 4 * k).storeBytes(of: Int32(c), as: Int32.self)
             }
             for k in input.kerns.indices { (base + o.kerns + 4 * k).storeBytes(of: input.kerns[k], as: Int32.self) }
             for k in input.alone.indices { (base + o.alone + 4 * k).storeBytes(of: input.alone[k], as: Int32.self) }
-            for (k, v) in plan.dictionaryRanges.enumerated() { (base + o.ranges + 4 * k).storeBytes(of: v, as: Int32.self) }
-            for (k, v) in plan.refoundStarts.enumerated() { (base + o.refound + 4 * k).storeBytes(of: v, as: Int32.self) }
-            for (k, v) in plan.dictionaryText.enumerated() { (base + o.text + 2 * k).storeBytes(of: v, as: UInt16.self) }
+            for (k, v) in self.dictionaryRanges.enumerated() { (base + o.ranges + 4 * k).storeBytes(of: v, as: Int32.self) }
+            for (k, v) in self.refoundStarts.enumerated() { (base + o.refound + 4 * k).storeBytes(of: v, as: Int32.self) }
+            for (k, v) in self.dictionaryText.enumerated() { (base + o.text + 2 * k).storeBytes(of: v, as: UInt16.self) }
             if x.language > 0 {
-                for (k, v) in plan.languageBytes.enumerated() { (base + o.language + k).storeBytes(of: v, as: UInt8.self) }
+                for (k, v) in self.languageBytes.enumerated() { (base + o.language + k).storeBytes(of: v, as: UInt8.self) }
             }
             for k in input.bidiRuns.indices { (base + o.bidiRuns + 4 * k).storeBytes(of: input.bidiRuns[k], as: Int32.self) }
         }
