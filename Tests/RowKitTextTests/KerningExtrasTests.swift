@@ -51,14 +51,15 @@ import Testing
 
     @Test func kernsOnlyTextsHaveTheShortHeaderAndFourBytePairs() throws {
         let text = "Plain words with no other extras at all."
-        let kerns: [Int32] = [1, -3_000, 5, 12_000, 9, -131_072, 30, 65_535]
+        let kerns: [Int32] = [1, -3_000, 5, 12_000, 9, -131_072, 30, 65_535, 38, 1]
         let plain = try Self.block(text, kerns: [])
         let kerned = try Self.block(text, kerns: kerns)
         Self.view(kerned.words) { v in
             #expect(v.headerFlags & MetricsBlock.HeaderFlag.extras != 0)
             #expect(v.headerFlags & MetricsBlock.HeaderFlag.kernsOnly != 0)
-            #expect(v.extrasCounts.kerns == 4 && v.extrasCounts.kernPacking > 0)
-            // 4 header bytes and 4 pairs of 4 bytes, 8-byte aligned: 24 bytes (8 × 4 + 32 before).
+            #expect(v.extrasCounts.kerns == 5 && v.extrasCounts.kernPacking > 0)
+            // 4 header bytes and 5 pairs of 4 bytes: 24 bytes (an 8-byte header would make 32;
+            // the full header and 8-byte pairs made 72).
             let plainBytes = Self.view(plain.words) { $0.byteCount }
             #expect(v.byteCount - plainBytes == 24)
         }
