@@ -623,6 +623,7 @@ package enum MetricsBlock {
             }
         }
         if filled > 0 { packed[byte] = UInt8(truncatingIfNeeded: acc) }
+        // After the header flags are stored: it adds `kernsOnly` to them.
         if !plan.extras.isEmpty { plan.writeExtras(input, to: base) }
         }
     }
