@@ -202,7 +202,59 @@ if arguments.first == "--digest" {
     exit(0)
 }
 
-/// FNV-style running digest (for `--digest`).
+if arguments.first == "--layout-digest" {
+    // Checking aid: a digest, per corpus file and style (`--digest`'s four), of what layout
+    // decides, not of the measuring form's bytes — each paragraph at twelve widths (narrow and
+    // fractional ones included, where break-word lines end inside words and read the kerning
+    // extras): the measure of its ``TextMetrics`` (line count, height, widest line; and with at
+    // most 3 lines), and its ``PreparedText``'s lines (unit range, width, hyphen and ellipsis).
+    // Two builds that lay out identically give the same digest whatever their forms' layout.
+    guard let real = RealCorpora.load() else { progress("rowkit-bench: " + RealCorpora.absenceNote()); exit(2) }
+    let styles: [(String, TextStyle)] = [
+        ("noto-16", TextStyle(font: FontDescriptor(family: "Noto Sans"), size: 16, lineHeight: .normal)),
+        ("dejavu-bold-13", TextStyle(font: FontDescriptor(family: "DejaVu Sans", weight: .bold), size: 13, lineHeight: .pixels(16))),
+        ("serif-italic-ja", TextStyle(font: FontDescriptor(family: "Liberation Serif", slant: .italic), size: 15, lang: "ja")),
+        ("sans-zh-rtl", TextStyle(font: FontDescriptor(family: "sans-serif"), size: 14, direction: .rtl, lang: "zh-CN")),
+    ]
+    let widths: [Double] = [13.5, 29.75, 40, 55.5, 77.25, 120, 160.125, 200, 320, 480, 641.5, 1000]
+    var total = Digest()
+    func add(_ d: inout Digest, _ x: Double) { d.add(x.bitPattern) }
+    let files = (real.english.files + real.multilingual.files).sorted()
+    for file in files {
+        guard let text = RealCorpora.readFile(real.directory + "/" + file) else { continue }
+        let paragraphs = text.split(separator: "\n").map(String.init).filter { !$0.allSatisfy(\.isWhitespace) }
+        for (name, style) in styles {
+            var d = Digest()
+            var lineCount = 0
+            for paragraph in paragraphs {
+                guard let p = try? PreparedText(paragraph, style: style), let t = try? TextMetrics(paragraph, style: style) else {
+                    d.add(0xDEAD); continue
+                }
+                for width in widths {
+                    if let m = try? t.measure(width: width) {
+                        d.add(UInt64(m.lineCount)); add(&d, m.height); add(&d, m.maxLineWidth)
+                    } else { d.add(0xBEEF) }
+                    if let m = try? t.measure(width: width, maxLines: 3) {
+                        d.add(UInt64(m.lineCount)); add(&d, m.height); add(&d, m.maxLineWidth)
+                    } else { d.add(0xBEEF) }
+                    guard let layout = try? p.layout(width: width) else { d.add(0xF00D); continue }
+                    d.add(UInt64(layout.lines.count)); add(&d, layout.height)
+                    lineCount += layout.lines.count
+                    for line in layout.lines {
+                        d.add(UInt64(line.start)); d.add(UInt64(line.end)); add(&d, line.width)
+                        d.add((line.hyphenated ? 1 : 0) | (line.ellipsized ? 2 : 0))
+                    }
+                }
+            }
+            print("\(file) \(name): \(paragraphs.count) paragraphs, \(lineCount) lines, layout digest \(String(d.value, radix: 16))")
+            total.add(d.value)
+        }
+    }
+    print("total layout digest \(String(total.value, radix: 16))")
+    exit(0)
+}
+
+/// FNV-style running digest (for `--digest` and `--layout-digest`).
 struct Digest {
     private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
     mutating func add(_ x: UInt64) { value = (value ^ x) &* 0x100_0000_01B3 }

@@ -31,14 +31,19 @@
 ///     palette [p] Int32 advances, then [p] UInt8 attributes (grapheme start, kind)
 ///     units   [u] palette index of each UTF-16 unit, packed in as few bits as the palette
 ///                        needs (5 for a paragraph of English), then 7 bytes of padding
-///     (only when a browser line-breaking rule needs more than advances, ``Extras``:)
-///     counts  6×Int32        kerning pairs, line-start widths, dictionary ranges and units,
-///                        language bytes, bidi runs
+///     (only when a browser line-breaking rule needs more than advances, ``ExtrasCounts``:)
+///     counts  8×Int32    kerning pairs, line-start widths, dictionary ranges and units,
+///                        language bytes, bidi runs, refound line starts, the kerning pairs'
+///                        packing (``KernPacking``) — or, when the extras are only kerning pairs
+///                        (header flag `kernsOnly`, most texts with extras), one UInt32: the
+///                        pair count << 8 | the packing
 ///     runs    [r] 6×Int32  (start, last, width, pad, tail, segment) of each bidi level run
 ///                        another follows (`BidiItemRounding.records`): 24 bytes per direction
 ///                        change, first so that the line breaker finds them cheaply
-///     kerns   [k] 2×Int32  (unit, growth): a cluster kerned against the next one is that much
-///                        wider when a break-word line ends before `unit`
+///     kerns   [k] UInt32 or 2×Int32 (unit, growth): a cluster kerned against the next one is
+///                        that much wider when a break-word line ends before `unit`; 4 bytes a
+///                        pair (unit in the high bits, growth in the low `packing` bits) when
+///                        both fit, else 8 (``KernPacking``)
 ///     alone   [a] 3×Int32  (from, to, width): units `from..<to` of a multi-grapheme cluster
 ///                        shaped alone, for a line that starts inside the cluster at `from`
 ///     ranges  [d] 2×Int32  text ranges of dictionary-segmented scripts (Thai, Khmer…), whose
@@ -134,12 +139,60 @@ package enum MetricsBlock {
         /// rest of the run's words otherwise (`refoundDictionaryBreaks(at:)`): the plain loops,
         /// which never look at line starts, do not apply.
         static let refoundLineStarts: UInt16 = 32
+        /// The extras are only kerning pairs: their header is one UInt32 (count << 8 | packing)
+        /// instead of eight Int32 counts (``ExtrasCounts/isKernsOnly``).
+        static let kernsOnly: UInt16 = 64
     }
 
     /// Sizes of the extras part (all 0: no extras part).
     struct ExtrasCounts: Equatable {
         var kerns = 0, alone = 0, ranges = 0, text = 0, language = 0, bidiRuns = 0, refound = 0
-        var isEmpty: Bool { self == ExtrasCounts() }
+        /// How the kerning pairs are stored (``KernPacking``): 0, 8 bytes a pair; else 4 bytes,
+        /// this many low bits for the growth.
+        var kernPacking = 0
+        var isEmpty: Bool {
+            kerns == 0 && alone == 0 && ranges == 0 && text == 0 && language == 0 && bidiRuns == 0 && refound == 0
+        }
+        /// Only kerning pairs (the common case: a letter kerned against the next one), fewer than
+        /// 2^24: the extras' header is then the short one (``Offsets/kernsOnlyHeaderSize``).
+        var isKernsOnly: Bool {
+            kerns > 0 && kerns < 1 << 24 && alone == 0 && ranges == 0 && text == 0 && language == 0 && bidiRuns == 0 && refound == 0
+        }
+        /// Bytes of one stored kerning pair.
+        var kernPairSize: Int { kernPacking == 0 ? 8 : 4 }
+    }
+
+    /// How a text's (unit, growth 16.16 px) kerning pairs are stored: 4 bytes a pair — a UInt32
+    /// with the unit in its high bits and the growth, signed, in its low `bits` bits — when the
+    /// last pair's unit and every growth fit in 32 bits together, else 8 (two Int32s). A text
+    /// of fewer than 1,024 units (a caption) leaves the growth 22 bits or more (±32 px), one of
+    /// up to 65,535 units 16 (±0.5 px), one of 2^24 units 7: what does not fit falls back.
+    enum KernPacking {
+        /// The growth's bits for `kerns` (flat (unit, growth) pairs by unit), or 0 (8-byte pairs).
+        static func bits(_ kerns: UnsafeBufferPointer<Int32>) -> Int {
+            guard kerns.count >= 2 else { return 0 }
+            var lastUnit = 0, magnitude = 0
+            for k in stride(from: 0, to: kerns.count - 1, by: 2) {
+                let unit = Int(kerns[k]), growth = Int(kerns[k + 1])
+                guard unit >= 0 else { return 0 }
+                lastUnit = max(lastUnit, unit)
+                magnitude |= growth < 0 ? ~growth : growth
+            }
+            let unitBits = max(1, Int.bitWidth - lastUnit.leadingZeroBitCount)
+            let growthBits = Int.bitWidth - magnitude.leadingZeroBitCount + 1
+            return unitBits + growthBits <= 32 ? 32 - unitBits : 0
+        }
+
+        /// Pair (`unit`, `growth`) packed with `bits` growth bits.
+        @inline(__always) static func pack(_ unit: Int32, _ growth: Int32, bits: Int) -> UInt32 {
+            UInt32(bitPattern: unit) &<< UInt32(bits) | UInt32(bitPattern: growth) & (UInt32.max &>> UInt32(32 - bits))
+        }
+
+        @inline(__always) static func unit(_ packed: UInt32, bits: Int) -> Int { Int(packed &>> UInt32(bits)) }
+
+        @inline(__always) static func growth(_ packed: UInt32, bits: Int) -> Int32 {
+            Int32(bitPattern: packed &<< UInt32(32 - bits)) &>> Int32(32 - bits)
+        }
     }
 
     /// Where each part of a block starts, computed from the header's counts: from the block
@@ -168,9 +221,9 @@ package enum MetricsBlock {
             end = Self.align(units + (u * w + 7) / 8 + 7, 8)
             extras = end
             if !x.isEmpty {
-                bidiRuns = extras + Self.extrasHeaderSize
+                bidiRuns = extras + (x.isKernsOnly ? Self.kernsOnlyHeaderSize : Self.extrasHeaderSize)
                 kerns = bidiRuns + 4 * BidiItemRounding.recordSize * x.bidiRuns
-                alone = kerns + 8 * x.kerns
+                alone = kerns + x.kernPairSize * x.kerns
                 ranges = alone + 12 * x.alone
                 refound = ranges + 8 * x.ranges
                 text = refound + 4 * x.refound
@@ -181,9 +234,12 @@ package enum MetricsBlock {
 
         @inline(__always) static func align(_ x: Int, _ a: Int) -> Int { (x + a - 1) & ~(a - 1) }
 
-        /// The extras part's counts (seven Int32s: kerns, alone, ranges, text, language, bidi
-        /// runs, refound line starts), padded to 8 bytes.
+        /// The extras part's counts (eight Int32s: kerns, alone, ranges, text, language, bidi
+        /// runs, refound line starts, the kerning pairs' packing).
         static var extrasHeaderSize: Int { 32 }
+        /// The extras part's header when it holds only kerning pairs (``HeaderFlag/kernsOnly``):
+        /// one UInt32, count << 8 | packing.
+        static var kernsOnlyHeaderSize: Int { 4 }
 
         /// Where a taller-line part starting at `start` (just after the specials) has its boxes:
         /// after its two Int32 counts, 8-byte aligned (they are `Float64`s); the counts lie just
@@ -355,7 +411,8 @@ package enum MetricsBlock {
             planDictionaryText(input)
             extras = ExtrasCounts(kerns: input.kerns.count / 2, alone: input.alone.count / 3, ranges: dictionaryRanges.count / 2,
                                   text: dictionaryText.count, language: dictionaryRanges.isEmpty ? 0 : languageBytes.count,
-                                  bidiRuns: input.bidiRuns.count / BidiItemRounding.recordSize, refound: refoundStarts.count)
+                                  bidiRuns: input.bidiRuns.count / BidiItemRounding.recordSize, refound: refoundStarts.count,
+                                  kernPacking: KernPacking.bits(input.kerns))
             offsets = Offsets(segments: n, trail: trailTable.count, wideEnds: wideEnds, specials: specials.count,
                               boxes: input.classMetrics.count, classRuns: input.classRuns.count,
                               palette: paletteAdvances.count, unitCount: u, unitBits: unitBits, extras: extras)
@@ -580,21 +637,8 @@ package enum MetricsBlock {
         for (k, a) in self.paletteAdvances.enumerated() { palette[k] = a }
         for (k, a) in self.paletteAttributes.enumerated() { attributes[k] = a }
         Self.pack(self.unitCodes, count: u, bits: self.unitBits, to: base + o.units)
-        if !self.extras.isEmpty {
-            let x = self.extras
-            for (k, c) in [x.kerns, x.alone, x.ranges, x.text, x.language, x.bidiRuns, x.refound].enumerated() {
-                (base + o.extras + 4 * k).storeBytes(of: Int32(c), as: Int32.self)
-            }
-            for k in input.kerns.indices { (base + o.kerns + 4 * k).storeBytes(of: input.kerns[k], as: Int32.self) }
-            for k in input.alone.indices { (base + o.alone + 4 * k).storeBytes(of: input.alone[k], as: Int32.self) }
-            for (k, v) in self.dictionaryRanges.enumerated() { (base + o.ranges + 4 * k).storeBytes(of: v, as: Int32.self) }
-            for (k, v) in self.refoundStarts.enumerated() { (base + o.refound + 4 * k).storeBytes(of: v, as: Int32.self) }
-            for (k, v) in self.dictionaryText.enumerated() { (base + o.text + 2 * k).storeBytes(of: v, as: UInt16.self) }
-            if x.language > 0 {
-                for (k, v) in self.languageBytes.enumerated() { (base + o.language + k).storeBytes(of: v, as: UInt8.self) }
-            }
-            for k in input.bidiRuns.indices { (base + o.bidiRuns + 4 * k).storeBytes(of: input.bidiRuns[k], as: Int32.self) }
-        }
+        // After the header flags are stored: it adds `kernsOnly` to them.
+        if !self.extras.isEmpty { self.writeExtras(input, to: base) }
         }
     }
 
@@ -629,13 +673,20 @@ package enum MetricsBlock {
         var wideEnds: Bool { headerFlags & HeaderFlag.wideEnds != 0 }
 
         /// Every part's offset.
-        var offsets: Offsets {
-            guard headerFlags & HeaderFlag.extras != 0 else { return offsets(extras: ExtrasCounts()) }
+        var offsets: Offsets { offsets(extras: extrasCounts) }
+
+        /// The extras part's counts (all 0 without one).
+        var extrasCounts: ExtrasCounts {
+            guard headerFlags & HeaderFlag.extras != 0 else { return ExtrasCounts() }
             // The extras part's counts open it; its offset does not depend on them.
             let e = offsets(extras: ExtrasCounts()).extras
+            if headerFlags & HeaderFlag.kernsOnly != 0 {
+                let h = base.load(fromByteOffset: e, as: UInt32.self)
+                return ExtrasCounts(kerns: Int(h >> 8), kernPacking: Int(h & 0xFF))
+            }
             func count(_ k: Int) -> Int { Int(base.load(fromByteOffset: e + 4 * k, as: Int32.self)) }
-            return offsets(extras: ExtrasCounts(kerns: count(0), alone: count(1), ranges: count(2), text: count(3),
-                                                language: count(4), bidiRuns: count(5), refound: count(6)))
+            return ExtrasCounts(kerns: count(0), alone: count(1), ranges: count(2), text: count(3),
+                                language: count(4), bidiRuns: count(5), refound: count(6), kernPacking: count(7))
         }
 
         /// The offsets from the header's counts and the extras part's `counts`.
@@ -663,8 +714,9 @@ package enum MetricsBlock {
 
         /// The extras part (empty when the block has none).
         var extras: ExtrasReader {
-            guard headerFlags & HeaderFlag.extras != 0 else { return ExtrasReader(base: base, offsets: nil) }
-            return ExtrasReader(base: base, offsets: offsets)
+            guard headerFlags & HeaderFlag.extras != 0 else { return ExtrasReader(base: base, offsets: nil, counts: ExtrasCounts()) }
+            let counts = extrasCounts
+            return ExtrasReader(base: base, offsets: offsets(extras: counts), counts: counts)
         }
 
         /// Bytes of the block: its hot and cold parts (contiguous or not).
@@ -852,10 +904,17 @@ package enum MetricsBlock {
     struct ExtrasReader {
         let base: UnsafeRawPointer
         let offsets: Offsets?
+        let counts: ExtrasCounts
 
         private func count(_ k: Int) -> Int {
-            guard let o = offsets else { return 0 }
-            return Int(base.load(fromByteOffset: o.extras + 4 * k, as: Int32.self))
+            switch k {
+            case 0: counts.kerns
+            case 1: counts.alone
+            case 2: counts.ranges
+            case 4: counts.language
+            case 6: counts.refound
+            default: preconditionFailure("no extras count \(k)")
+            }
         }
         private func int(_ offset: Int, _ k: Int) -> Int32 { base.load(fromByteOffset: offset + 4 * k, as: Int32.self) }
 
@@ -863,6 +922,17 @@ package enum MetricsBlock {
         /// next one (0 if none).
         func kerningGrowth(at u: Int) -> Int64 {
             guard let o = offsets else { return 0 }
+            let bits = counts.kernPacking
+            if bits != 0 {
+                @inline(__always) func pair(_ k: Int) -> UInt32 { base.load(fromByteOffset: o.kerns + 4 * k, as: UInt32.self) }
+                var low = 0, high = counts.kerns
+                while low < high {
+                    let mid = (low + high) / 2
+                    if KernPacking.unit(pair(mid), bits: bits) < u { low = mid + 1 } else { high = mid }
+                }
+                guard low < counts.kerns, case let p = pair(low), KernPacking.unit(p, bits: bits) == u else { return 0 }
+                return Int64(KernPacking.growth(p, bits: bits))
+            }
             var low = 0, high = count(0)
             while low < high {
                 let mid = (low + high) / 2
@@ -909,6 +979,17 @@ package enum MetricsBlock {
             return low < count(6) && Int(int(o.refound, low)) == p
         }
 
+        /// The stored kerning pairs, (unit, growth) by unit (for tests and checks).
+        var kerningPairs: [(unit: Int, growth: Int32)] {
+            guard let o = offsets else { return [] }
+            let bits = counts.kernPacking
+            return (0..<counts.kerns).map { k in
+                if bits == 0 { return (Int(int(o.kerns, 2 * k)), int(o.kerns, 2 * k + 1)) }
+                let p = base.load(fromByteOffset: o.kerns + 4 * k, as: UInt32.self)
+                return (KernPacking.unit(p, bits: bits), KernPacking.growth(p, bits: bits))
+            }
+        }
+
         /// Unit `k` of the stored dictionary text.
         func textUnit(_ k: Int) -> UInt16 { base.load(fromByteOffset: offsets!.text + 2 * k, as: UInt16.self) }
 
@@ -933,6 +1014,39 @@ package enum MetricsBlock {
         @inline(__always) func run(_ k: Int) -> (start: Int, cls: Int) {
             (Int(base.load(fromByteOffset: runs + 8 * k, as: Int32.self)), Int(base.load(fromByteOffset: runs + 8 * k + 4, as: Int32.self)))
         }
+    }
+}
+
+extension MetricsBlock.Planner {
+    /// Writes the planned extras part (``MetricsBlock/ExtrasCounts``) of the block at `base`,
+    /// whose other parts ``write(_:to:)`` has written, and sets its `kernsOnly` header flag.
+    func writeExtras(_ input: MetricsBlock.Input, to base: UnsafeMutableRawPointer) {
+        let x = extras, o = offsets
+        if x.isKernsOnly {
+            let flags = base.load(fromByteOffset: MetricsBlock.HeaderOffset.flags, as: UInt16.self)
+            base.storeBytes(of: flags | MetricsBlock.HeaderFlag.kernsOnly, toByteOffset: MetricsBlock.HeaderOffset.flags, as: UInt16.self)
+            (base + o.extras).storeBytes(of: UInt32(x.kerns) << 8 | UInt32(x.kernPacking), as: UInt32.self)
+        } else {
+            for (k, c) in [x.kerns, x.alone, x.ranges, x.text, x.language, x.bidiRuns, x.refound, x.kernPacking].enumerated() {
+                (base + o.extras + 4 * k).storeBytes(of: Int32(c), as: Int32.self)
+            }
+        }
+        if x.kernPacking == 0 {
+            for k in input.kerns.indices { (base + o.kerns + 4 * k).storeBytes(of: input.kerns[k], as: Int32.self) }
+        } else {
+            for k in 0..<x.kerns {
+                let packed = MetricsBlock.KernPacking.pack(input.kerns[2 * k], input.kerns[2 * k + 1], bits: x.kernPacking)
+                (base + o.kerns + 4 * k).storeBytes(of: packed, as: UInt32.self)
+            }
+        }
+        for k in input.alone.indices { (base + o.alone + 4 * k).storeBytes(of: input.alone[k], as: Int32.self) }
+        for (k, v) in dictionaryRanges.enumerated() { (base + o.ranges + 4 * k).storeBytes(of: v, as: Int32.self) }
+        for (k, v) in refoundStarts.enumerated() { (base + o.refound + 4 * k).storeBytes(of: v, as: Int32.self) }
+        for (k, v) in dictionaryText.enumerated() { (base + o.text + 2 * k).storeBytes(of: v, as: UInt16.self) }
+        if x.language > 0 {
+            for (k, v) in languageBytes.enumerated() { (base + o.language + k).storeBytes(of: v, as: UInt8.self) }
+        }
+        for k in input.bidiRuns.indices { (base + o.bidiRuns + 4 * k).storeBytes(of: input.bidiRuns[k], as: Int32.self) }
     }
 }
 
