@@ -159,47 +159,58 @@ if arguments.first == "--profile-cells" {
     print("profile-cells: \(calls) calls, \(nanos / Double(calls)) ns per \(name) cell (checksum \(sum))")
     exit(0)
 }
+/// The four styles `--digest` and `--layout-digest` prepare every corpus paragraph in.
+let digestStyles: [(String, TextStyle)] = [
+    ("noto-16", TextStyle(font: FontDescriptor(family: "Noto Sans"), size: 16, lineHeight: .normal)),
+    ("dejavu-bold-13", TextStyle(font: FontDescriptor(family: "DejaVu Sans", weight: .bold), size: 13, lineHeight: .pixels(16))),
+    ("serif-italic-ja", TextStyle(font: FontDescriptor(family: "Liberation Serif", slant: .italic), size: 15, lang: "ja")),
+    ("sans-zh-rtl", TextStyle(font: FontDescriptor(family: "sans-serif"), size: 14, direction: .rtl, lang: "zh-CN")),
+]
+
+/// Digests every corpus file's paragraphs in each of ``digestStyles`` with `digest` (which
+/// returns the digest and the words to print after the paragraph count), prints a line per file
+/// and style and then `total <label> <hex>`, and exits.
+func printCorpusDigests(label: String, _ digest: (_ paragraphs: [String], _ style: TextStyle) -> (Digest, note: String)) -> Never {
+    guard let real = RealCorpora.load() else { progress("rowkit-bench: " + RealCorpora.absenceNote()); exit(2) }
+    var total = Digest()
+    for file in (real.english.files + real.multilingual.files).sorted() {
+        guard let text = RealCorpora.readFile(real.directory + "/" + file) else { continue }
+        let paragraphs = text.split(separator: "\n").map(String.init).filter { !$0.allSatisfy(\.isWhitespace) }
+        for (name, style) in digestStyles {
+            let (d, note) = digest(paragraphs, style)
+            print("\(file) \(name): \(paragraphs.count) paragraphs, \(note)")
+            total.add(d.value)
+        }
+    }
+    print("total \(label) \(String(total.value, radix: 16))")
+    exit(0)
+}
+
 if arguments.first == "--digest" {
     // Checking aid: a digest, per corpus file and style, of everything preparing decides — each
     // paragraph's measuring form, byte for byte, and its glyph runs (font file, range, level,
     // glyphs, advances) — to compare two builds of a change meant to keep results identical.
-    guard let real = RealCorpora.load() else { progress("rowkit-bench: " + RealCorpora.absenceNote()); exit(2) }
-    let styles: [(String, TextStyle)] = [
-        ("noto-16", TextStyle(font: FontDescriptor(family: "Noto Sans"), size: 16, lineHeight: .normal)),
-        ("dejavu-bold-13", TextStyle(font: FontDescriptor(family: "DejaVu Sans", weight: .bold), size: 13, lineHeight: .pixels(16))),
-        ("serif-italic-ja", TextStyle(font: FontDescriptor(family: "Liberation Serif", slant: .italic), size: 15, lang: "ja")),
-        ("sans-zh-rtl", TextStyle(font: FontDescriptor(family: "sans-serif"), size: 14, direction: .rtl, lang: "zh-CN")),
-    ]
-    var total = Digest()
-    let files = (real.english.files + real.multilingual.files).sorted()
-    for file in files {
-        guard let text = RealCorpora.readFile(real.directory + "/" + file) else { continue }
-        let paragraphs = text.split(separator: "\n").map(String.init).filter { !$0.allSatisfy(\.isWhitespace) }
-        for (name, style) in styles {
-            var d = Digest()
-            for paragraph in paragraphs {
-                guard let p = try? PreparedText(paragraph, style: style) else { d.add(0xDEAD); continue }
-                let m = p.metrics
-                var bytes = [UInt8](repeating: 0, count: m.blockByteCount)
-                bytes.withUnsafeMutableBytes { m.copyBlock(to: $0.baseAddress!) }
-                for b in bytes { d.add(UInt64(b)) }
-                guard let t = try? TextMetrics(paragraph, style: style) else { d.add(0xBEEF); continue }
-                var bytes2 = [UInt8](repeating: 0, count: t.blockByteCount)
-                bytes2.withUnsafeMutableBytes { t.copyBlock(to: $0.baseAddress!) }
-                if bytes2 != bytes { d.add(0xF00D) }
-                for run in p.runs {
-                    for byte in run.font.path.utf8 { d.add(UInt64(byte)) }
-                    d.add(UInt64(run.font.faceIndex)); d.add(UInt64(run.start)); d.add(UInt64(run.end)); d.add(UInt64(run.bidiLevel))
-                    for g in run.shaped.glyphIDs { d.add(UInt64(g)) }
-                    for a in run.shaped.glyphAdvances { d.add(UInt64(UInt32(bitPattern: a))) }
-                }
+    printCorpusDigests(label: "digest") { paragraphs, style in
+        var d = Digest()
+        for paragraph in paragraphs {
+            guard let p = try? PreparedText(paragraph, style: style) else { d.add(0xDEAD); continue }
+            let m = p.metrics
+            var bytes = [UInt8](repeating: 0, count: m.blockByteCount)
+            bytes.withUnsafeMutableBytes { m.copyBlock(to: $0.baseAddress!) }
+            for b in bytes { d.add(UInt64(b)) }
+            guard let t = try? TextMetrics(paragraph, style: style) else { d.add(0xBEEF); continue }
+            var bytes2 = [UInt8](repeating: 0, count: t.blockByteCount)
+            bytes2.withUnsafeMutableBytes { t.copyBlock(to: $0.baseAddress!) }
+            if bytes2 != bytes { d.add(0xF00D) }
+            for run in p.runs {
+                for byte in run.font.path.utf8 { d.add(UInt64(byte)) }
+                d.add(UInt64(run.font.faceIndex)); d.add(UInt64(run.start)); d.add(UInt64(run.end)); d.add(UInt64(run.bidiLevel))
+                for g in run.shaped.glyphIDs { d.add(UInt64(g)) }
+                for a in run.shaped.glyphAdvances { d.add(UInt64(UInt32(bitPattern: a))) }
             }
-            print("\(file) \(name): \(paragraphs.count) paragraphs, digest \(String(d.value, radix: 16))")
-            total.add(d.value)
         }
+        return (d, "digest \(String(d.value, radix: 16))")
     }
-    print("total digest \(String(total.value, radix: 16))")
-    exit(0)
 }
 
 if arguments.first == "--layout-digest" {
@@ -209,49 +220,33 @@ if arguments.first == "--layout-digest" {
     // extras): the measure of its ``TextMetrics`` (line count, height, widest line; and with at
     // most 3 lines), and its ``PreparedText``'s lines (unit range, width, hyphen and ellipsis).
     // Two builds that lay out identically give the same digest whatever their forms' layout.
-    guard let real = RealCorpora.load() else { progress("rowkit-bench: " + RealCorpora.absenceNote()); exit(2) }
-    let styles: [(String, TextStyle)] = [
-        ("noto-16", TextStyle(font: FontDescriptor(family: "Noto Sans"), size: 16, lineHeight: .normal)),
-        ("dejavu-bold-13", TextStyle(font: FontDescriptor(family: "DejaVu Sans", weight: .bold), size: 13, lineHeight: .pixels(16))),
-        ("serif-italic-ja", TextStyle(font: FontDescriptor(family: "Liberation Serif", slant: .italic), size: 15, lang: "ja")),
-        ("sans-zh-rtl", TextStyle(font: FontDescriptor(family: "sans-serif"), size: 14, direction: .rtl, lang: "zh-CN")),
-    ]
     let widths: [Double] = [13.5, 29.75, 40, 55.5, 77.25, 120, 160.125, 200, 320, 480, 641.5, 1000]
-    var total = Digest()
     func add(_ d: inout Digest, _ x: Double) { d.add(x.bitPattern) }
-    let files = (real.english.files + real.multilingual.files).sorted()
-    for file in files {
-        guard let text = RealCorpora.readFile(real.directory + "/" + file) else { continue }
-        let paragraphs = text.split(separator: "\n").map(String.init).filter { !$0.allSatisfy(\.isWhitespace) }
-        for (name, style) in styles {
-            var d = Digest()
-            var lineCount = 0
-            for paragraph in paragraphs {
-                guard let p = try? PreparedText(paragraph, style: style), let t = try? TextMetrics(paragraph, style: style) else {
-                    d.add(0xDEAD); continue
-                }
-                for width in widths {
-                    if let m = try? t.measure(width: width) {
-                        d.add(UInt64(m.lineCount)); add(&d, m.height); add(&d, m.maxLineWidth)
-                    } else { d.add(0xBEEF) }
-                    if let m = try? t.measure(width: width, maxLines: 3) {
-                        d.add(UInt64(m.lineCount)); add(&d, m.height); add(&d, m.maxLineWidth)
-                    } else { d.add(0xBEEF) }
-                    guard let layout = try? p.layout(width: width) else { d.add(0xF00D); continue }
-                    d.add(UInt64(layout.lines.count)); add(&d, layout.height)
-                    lineCount += layout.lines.count
-                    for line in layout.lines {
-                        d.add(UInt64(line.start)); d.add(UInt64(line.end)); add(&d, line.width)
-                        d.add((line.hyphenated ? 1 : 0) | (line.ellipsized ? 2 : 0))
-                    }
+    printCorpusDigests(label: "layout digest") { paragraphs, style in
+        var d = Digest()
+        var lineCount = 0
+        for paragraph in paragraphs {
+            guard let p = try? PreparedText(paragraph, style: style), let t = try? TextMetrics(paragraph, style: style) else {
+                d.add(0xDEAD); continue
+            }
+            for width in widths {
+                if let m = try? t.measure(width: width) {
+                    d.add(UInt64(m.lineCount)); add(&d, m.height); add(&d, m.maxLineWidth)
+                } else { d.add(0xBEEF) }
+                if let m = try? t.measure(width: width, maxLines: 3) {
+                    d.add(UInt64(m.lineCount)); add(&d, m.height); add(&d, m.maxLineWidth)
+                } else { d.add(0xBEEF) }
+                guard let layout = try? p.layout(width: width) else { d.add(0xF00D); continue }
+                d.add(UInt64(layout.lines.count)); add(&d, layout.height)
+                lineCount += layout.lines.count
+                for line in layout.lines {
+                    d.add(UInt64(line.start)); d.add(UInt64(line.end)); add(&d, line.width)
+                    d.add((line.hyphenated ? 1 : 0) | (line.ellipsized ? 2 : 0))
                 }
             }
-            print("\(file) \(name): \(paragraphs.count) paragraphs, \(lineCount) lines, layout digest \(String(d.value, radix: 16))")
-            total.add(d.value)
         }
+        return (d, "\(lineCount) lines, layout digest \(String(d.value, radix: 16))")
     }
-    print("total layout digest \(String(total.value, radix: 16))")
-    exit(0)
 }
 
 /// FNV-style running digest (for `--digest` and `--layout-digest`).
