@@ -23,7 +23,7 @@ struct Options {
                rowkit-bench --list-only [ROWS]
                rowkit-bench --profile-prepare [PASSES] | --profile-corpus english|multilingual|FILE [PASSES] [metrics [bench-warmup [keep]]]
                rowkit-bench --profile-measure | --profile-cells [PASSES] [CELL]
-               rowkit-bench --corpus-only english|multilingual [--quick] | --digest
+               rowkit-bench --corpus-only english|multilingual [--quick] | --digest | --layout-digest
 
           --paragraphs N     paragraphs in the generated corpus (default 20000; 1000 with --quick)
           --quick            small run for smoke tests (a few seconds)
@@ -38,6 +38,8 @@ struct Options {
           --profile-measure  re-measuring 25-word paragraphs alone (3 s)
           --corpus-only      one real corpus's side-by-side benchmark alone, with every repetition's wall and CPU time
           --digest           a digest of every measuring form and glyph run of the corpora in four styles (to compare builds)
+          --layout-digest    a digest of what layout decides for the corpora (heights, lines, widths at twelve widths, four
+                             styles): equal for two builds that lay out alike, whatever their measuring forms' bytes
           --profile-cells    re-measuring one classic cell's compact forms alone (3 s or PASSES passes; default caption-text)
           --help             this text
         """
