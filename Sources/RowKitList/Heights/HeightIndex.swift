@@ -276,10 +276,7 @@ package struct HeightIndex: Sendable {
     mutating func remove(_ runs: IndexRuns) -> [Double] {
         guard !runs.isEmpty else { return [] }
         if isSmall(runs.total) { return runs.removedOneByOne(from: count) { remove(at: $0) } }
-        precondition(runs.runs[runs.runs.count - 1].upperBound <= count, "removal beyond \(count)")
-        var removed: [Int32] = []
-        removed.reserveCapacity(runs.total)
-        let pieces = blocksRemoving(runs, blockCount: blocks.count, block: { blocks[$0] }, maximumBlock: Self.maximumBlock, removed: &removed)
+        let (pieces, removed) = blocksRemoving(runs, from: count, blockCount: blocks.count, block: { blocks[$0] }, maximumBlock: Self.maximumBlock)
         replaceBlocks(with: pieces)
         count -= removed.count
         return removed.map { Self.pixels(Int64($0)) }

@@ -140,10 +140,14 @@ private struct BlockWriter<Element> {
     }
 }
 
-/// The blocks of a column without the elements in `runs` (indices before the removal): blocks
-/// the runs do not reach are kept. The removed elements are appended to `removed`, in order.
-func blocksRemoving<Element>(_ runs: IndexRuns, blockCount: Int, block: (Int) -> [Element], maximumBlock: Int,
-                             removed: inout [Element]) -> [BlockPiece<Element>] {
+/// The blocks of a column of `count` elements without those in `runs` (indices before the
+/// removal, within the column): blocks the runs do not reach are kept. Returns them and the
+/// removed elements, in order.
+func blocksRemoving<Element>(_ runs: IndexRuns, from count: Int, blockCount: Int, block: (Int) -> [Element],
+                             maximumBlock: Int) -> (pieces: [BlockPiece<Element>], removed: [Element]) {
+    precondition(runs.runs.isEmpty || runs.runs[runs.runs.count - 1].upperBound <= count, "removal beyond \(count)")
+    var removed: [Element] = []
+    removed.reserveCapacity(runs.total)
     var writer = BlockWriter<Element>(maximumBlock: maximumBlock, blockCount: blockCount)
     let runs = runs.runs
     var r = 0, base = 0
@@ -169,7 +173,7 @@ func blocksRemoving<Element>(_ runs: IndexRuns, blockCount: Int, block: (Int) ->
         base = end
     }
     writer.flush()
-    return writer.pieces
+    return (writer.pieces, removed)
 }
 
 /// The small-batch path of a column's bulk insertion: each gap's elements inserted by

@@ -94,10 +94,7 @@ struct BlockedArray<Element>: Sendable where Element: Sendable {
     mutating func remove(_ runs: IndexRuns) -> [Element] {
         guard !runs.isEmpty else { return [] }
         if isSmall(runs.total) { return runs.removedOneByOne(from: count) { remove(at: $0) } }
-        precondition(runs.runs[runs.runs.count - 1].upperBound <= count, "removal beyond \(count)")
-        var removed: [Element] = []
-        removed.reserveCapacity(runs.total)
-        let pieces = blocksRemoving(runs, blockCount: blocks.count, block: { blocks[$0] }, maximumBlock: Self.maximumBlock, removed: &removed)
+        let (pieces, removed) = blocksRemoving(runs, from: count, blockCount: blocks.count, block: { blocks[$0] }, maximumBlock: Self.maximumBlock)
         replaceBlocks(with: pieces)
         count -= removed.count
         rebuild()

@@ -489,7 +489,8 @@ struct FontFallback {
                                     && Self.extensionsExclude(script, UnicodeAnalysis.scalar(at: start, in: units).0) {
                             // A Common character with script extensions without the segment's script
                             // starts a script run of its own (`a\u{1}。`: the `。` gets its own hint).
-                            // (No character below U+0600 has extensions: spaces skip the call.)
+                            // (``hasScriptExtensions(_:)`` is false below U+0600: spaces and Latin
+                            // letters skip decoding the scalar and the call.)
                             break
                         }
                         if start > g0 && emoji { break }

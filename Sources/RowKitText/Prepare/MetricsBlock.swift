@@ -906,51 +906,39 @@ package enum MetricsBlock {
         let offsets: Offsets?
         let counts: ExtrasCounts
 
-        private func count(_ k: Int) -> Int {
-            switch k {
-            case 0: counts.kerns
-            case 1: counts.alone
-            case 2: counts.ranges
-            case 4: counts.language
-            case 6: counts.refound
-            default: preconditionFailure("no extras count \(k)")
-            }
-        }
         private func int(_ offset: Int, _ k: Int) -> Int32 { base.load(fromByteOffset: offset + 4 * k, as: Int32.self) }
+
+        /// Kerning pair `k`, packed in 4 bytes (``KernPacking``) or stored as two Int32s.
+        @inline(__always) private func kerningPair(_ o: Offsets, _ k: Int) -> (unit: Int, growth: Int32) {
+            let bits = counts.kernPacking
+            if bits == 0 { return (Int(int(o.kerns, 2 * k)), int(o.kerns, 2 * k + 1)) }
+            let p = base.load(fromByteOffset: o.kerns + 4 * k, as: UInt32.self)
+            return (KernPacking.unit(p, bits: bits), KernPacking.growth(p, bits: bits))
+        }
 
         /// The growth of a break-word line ending at unit `u` after a cluster kerned against the
         /// next one (0 if none).
         func kerningGrowth(at u: Int) -> Int64 {
             guard let o = offsets else { return 0 }
-            let bits = counts.kernPacking
-            if bits != 0 {
-                @inline(__always) func pair(_ k: Int) -> UInt32 { base.load(fromByteOffset: o.kerns + 4 * k, as: UInt32.self) }
-                var low = 0, high = counts.kerns
-                while low < high {
-                    let mid = (low + high) / 2
-                    if KernPacking.unit(pair(mid), bits: bits) < u { low = mid + 1 } else { high = mid }
-                }
-                guard low < counts.kerns, case let p = pair(low), KernPacking.unit(p, bits: bits) == u else { return 0 }
-                return Int64(KernPacking.growth(p, bits: bits))
-            }
-            var low = 0, high = count(0)
+            var low = 0, high = counts.kerns
             while low < high {
                 let mid = (low + high) / 2
-                if Int(int(o.kerns, 2 * mid)) < u { low = mid + 1 } else { high = mid }
+                if kerningPair(o, mid).unit < u { low = mid + 1 } else { high = mid }
             }
-            return low < count(0) && Int(int(o.kerns, 2 * low)) == u ? Int64(int(o.kerns, 2 * low + 1)) : 0
+            guard low < counts.kerns, case let pair = kerningPair(o, low), pair.unit == u else { return 0 }
+            return Int64(pair.growth)
         }
 
         /// The width of units `a..<b` of one cluster shaped alone, if recorded.
         func aloneWidth(_ a: Int, _ b: Int) -> Int64? {
             guard let o = offsets else { return nil }
-            var low = 0, high = count(1)
+            var low = 0, high = counts.alone
             while low < high {
                 let mid = (low + high) / 2
                 let ma = Int(int(o.alone, 3 * mid)), mb = Int(int(o.alone, 3 * mid + 1))
                 if ma < a || (ma == a && mb < b) { low = mid + 1 } else { high = mid }
             }
-            guard low < count(1), Int(int(o.alone, 3 * low)) == a, Int(int(o.alone, 3 * low + 1)) == b else { return nil }
+            guard low < counts.alone, Int(int(o.alone, 3 * low)) == a, Int(int(o.alone, 3 * low + 1)) == b else { return nil }
             return Int64(int(o.alone, 3 * low + 2))
         }
 
@@ -959,7 +947,7 @@ package enum MetricsBlock {
         func dictionaryRange(holding u: Int) -> (range: Range<Int>, textStart: Int)? {
             guard let o = offsets else { return nil }
             var textStart = 0
-            for r in 0..<count(2) {
+            for r in 0..<counts.ranges {
                 let a = Int(int(o.ranges, 2 * r)), b = Int(int(o.ranges, 2 * r + 1))
                 if a <= u && u < b { return (a..<b, textStart) }
                 textStart += b - a
@@ -971,23 +959,18 @@ package enum MetricsBlock {
         /// otherwise than the stored breaks (``Planner/planRefoundStarts(run:breakEnd:lastSegment:_:)``).
         func isRefoundStart(_ p: Int) -> Bool {
             guard let o = offsets else { return false }
-            var low = 0, high = count(6)
+            var low = 0, high = counts.refound
             while low < high {
                 let mid = (low + high) / 2
                 if Int(int(o.refound, mid)) < p { low = mid + 1 } else { high = mid }
             }
-            return low < count(6) && Int(int(o.refound, low)) == p
+            return low < counts.refound && Int(int(o.refound, low)) == p
         }
 
         /// The stored kerning pairs, (unit, growth) by unit (for tests and checks).
         var kerningPairs: [(unit: Int, growth: Int32)] {
             guard let o = offsets else { return [] }
-            let bits = counts.kernPacking
-            return (0..<counts.kerns).map { k in
-                if bits == 0 { return (Int(int(o.kerns, 2 * k)), int(o.kerns, 2 * k + 1)) }
-                let p = base.load(fromByteOffset: o.kerns + 4 * k, as: UInt32.self)
-                return (KernPacking.unit(p, bits: bits), KernPacking.growth(p, bits: bits))
-            }
+            return (0..<counts.kerns).map { kerningPair(o, $0) }
         }
 
         /// Unit `k` of the stored dictionary text.
@@ -995,8 +978,8 @@ package enum MetricsBlock {
 
         /// The content language recorded with the dictionary text.
         var language: String? {
-            guard let o = offsets, count(4) > 0 else { return nil }
-            let bytes = UnsafeRawBufferPointer(start: base + o.language, count: count(4))
+            guard let o = offsets, counts.language > 0 else { return nil }
+            let bytes = UnsafeRawBufferPointer(start: base + o.language, count: counts.language)
             return String(decoding: bytes, as: UTF8.self)
         }
     }
