@@ -444,6 +444,41 @@ import Testing
         #expect(layout.lines[0].width < 36.85)
     }
 
+    @Test func aClosingMarkInsideAJoinedRightToLeftWordIsTrimmedAtAnOverflowWrapLineEnd() throws {
+        // docs/CHROMIUM.md §3(n), 2026-11-25: a right-to-left line broken inside a joined Arabic
+        // word is checked again by positions (`rightToLeftJoinedBreak`); that check counts a
+        // closing mark's in-word trim too. `ui-serif` (→ Noto Sans CJK SC for zh-Hans, Arabic in
+        // DejaVu Sans) 24.5 px, pre-wrap, rtl — Chromium: `الجمعة”` / `.` from 81.45 to 93.7 px
+        // (the same as in an ltr paragraph), `الجمعة` / `”.` below; `كتب”` / `،` from 55.4 px.
+        let s = TextStyle(font: FontDescriptor(family: "ui-serif"), size: 24.5, lineHeight: .pixels(36.75),
+                          direction: .rtl, whiteSpace: .preWrap, lang: "zh-Hans")
+        #expect(try lineTexts("الجمعة”.", width: 85, s) == ["الجمعة”", "."])
+        #expect(try lineTexts("الجمعة”.", width: 78, s) == ["الجمعة", "”."])
+        #expect(try lineTexts("كتب”،", width: 60, s) == ["كتب”", "،"])
+        #expect(try lineTexts("مرحبا」.", width: 72, s) == ["مرحبا」", "."])
+    }
+
+    @Test func aClosingMarkAfterHebrewKeepsItsFullWidthAtALineEnd() throws {
+        // docs/CHROMIUM.md §3(e), 2026-11-25: `”` after Hebrew is shaped in the Hebrew script,
+        // and HarfBuzz applies no positioning to a Hebrew run in a font whose GPOS has no Hebrew
+        // script (Noto Sans CJK): `halt` does nothing, so Chromium never trims it — not at a
+        // segment's end, not inside a word, not at the text's end (the sample's bidi-mixed/1290,
+        // seed 29003). Same style as above; Chromium: `בסדר` / `”.` up to 81.75 px, `בסדר”` / `.`
+        // from 81.77 (the mark's full 24.5 px); `בסדר.` / `”` at 82.1.
+        let s = TextStyle(font: FontDescriptor(family: "ui-serif"), size: 24.5, lineHeight: .pixels(36.75),
+                          direction: .rtl, whiteSpace: .preWrap, lang: "zh-Hans")
+        #expect(try lineTexts("בסדר”.", width: 75, s) == ["בסדר", "”."])
+        #expect(try lineTexts("בסדר”.", width: 85, s) == ["בסדר”", "."])
+        #expect(try lineTexts("בסדר.”", width: 82.1, s) == ["בסדר.", "”"])
+        #expect(try lineTexts("ב”.", width: 30, s) == ["ב", "”", "."])
+        // The font fact behind it.
+        let cjk = try FontLibrary.shared.font(for: FontDescriptor(family: "Noto Sans CJK SC"))
+        #expect(cjk.hasHalfWidthPunctuation)
+        #expect(!cjk.halfWidthApplies(inScript: HarfBuzz.script(of: 0x05D1)))
+        for scalar: UInt32 in [0x6F22, 0x0627, 0x0061, 0x3042] { #expect(cjk.halfWidthApplies(inScript: HarfBuzz.script(of: scalar))) }
+        #expect(cjk.halfWidthApplies(inScript: 0))
+    }
+
     @Test func kernedPunctuationStartingALineIsShapedAloneWithItsOwnFallbackFont() throws {
         // docs/CHROMIUM.md §3(e): `《` after `。` (kerned by text-spacing-trim) starts a line shaped
         // alone, with font fallback from `《` itself: Noto Sans Lisu's 0.46 em `《`, so `《漢` fits

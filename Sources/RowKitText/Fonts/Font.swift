@@ -47,6 +47,10 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
     /// ``punctuationSpacing(_:size:synthesis:)``).
     private let spacing = Mutex<[SpacingKey: PunctuationSpacing]>([:])
 
+    /// Whether `halt` takes effect in a run shaped in a given script, per raw `hb_script_t`
+    /// (see ``halfWidthApplies(inScript:)``; at most one entry per script HarfBuzz knows).
+    private let halfWidthByScript = Mutex<[UInt32: Bool]>([:])
+
     /// What the punctuation spacing facts depend on: the language, FreeType's scale of the size
     /// (the pixel bounds change with it) and what drawing fakes (slant, emboldening).
     private struct SpacingKey: Hashable {
@@ -212,6 +216,20 @@ public final class Font: @unchecked Sendable, Hashable, CustomStringConvertible 
             table[key] = facts
         }
         return facts
+    }
+
+    /// Whether this font's half-width punctuation (`halt`) applies in a run HarfBuzz shapes in
+    /// `script` (a raw `hb_script_t`; 0 or Common: yes): HarfBuzz applies no positioning to a
+    /// Hebrew run in a font whose GPOS has no Hebrew script, so a CJK `”` after Hebrew keeps
+    /// its full width, at a line end too (Chromium the same, docs/CHROMIUM.md §3(e)). Probed
+    /// once per script.
+    func halfWidthApplies(inScript script: UInt32) -> Bool {
+        guard hasHalfWidthPunctuation else { return false }
+        guard script != 0, script != HarfBuzz.commonScript else { return true }
+        if let known = halfWidthByScript.withLock({ $0[script] }) { return known }
+        let applies = HarfBuzz.halfWidthApplies(hbFont, script: script)
+        halfWidthByScript.withLock { $0[script] = applies }
+        return applies
     }
 
     /// The glyph `scalar` maps to, or nil.

@@ -206,7 +206,13 @@ extension MetricsBlock.View {
             available += (start - position(firstSafe)) - Self.ceilToLayoutUnit(width(s, firstSafe))
             available = max(available, 0)
         }
-        // The candidate: the last cluster boundary whose position fits (CachedOffsetForPosition).
+        // What a line ending at `k` gives up: a closing mark right before it that an
+        // overflow-wrap line end trims (a negative line-end kerning entry,
+        // ``Builder/collectInWordLineEndTrims``), 0 elsewhere.
+        let extras = self.extras
+        @inline(__always) func endTrim(_ k: Int) -> Int64 { k < contentEnd ? min(0, extras.kerningGrowth(at: k)) : 0 }
+        // The candidate: the last cluster boundary whose position fits (CachedOffsetForPosition),
+        // a trimmed closing mark counted trimmed.
         var candidate = s
         var x: Int64 = 0
         while candidate < contentEnd {
@@ -215,7 +221,10 @@ extension MetricsBlock.View {
             var w: Int64 = 0
             for k in candidate..<next { w += advance(k) }
             let p = next >= e ? 0 : Self.ceilToLayoutUnit(item.rest - x - w)
-            if start - p > available { break }
+            if start - p > available {
+                if boundary(next), case let trim = endTrim(next), trim < 0, start - p + trim <= available { candidate = next }
+                break
+            }
             x += w
             candidate = next
         }
@@ -229,7 +238,7 @@ extension MetricsBlock.View {
             while lastSafe > s && !safe(lastSafe) { lastSafe -= 1 }
             if lastSafe == b { return b }
             if lastSafe < firstSafe { lastSafe = s }
-            if width(lastSafe, b) <= position(lastSafe) - start + available { return b }
+            if width(lastSafe, b) + endTrim(b) <= position(lastSafe) - start + available { return b }
             b -= 1
             while b > s && !boundary(b) { b -= 1 }
         }

@@ -61,6 +61,23 @@ extension Builder {
         return font.punctuationSpacing(language, size: style.size, synthesis: synthesis)
     }
 
+    /// Whether HarfBuzz applies `font`'s `halt` to the run `units[start..<end]`: in the script
+    /// the run is shaped in — its first definite character's (HarfBuzz's guess), else the text
+    /// around it (``CommonScript``) — `halt` may do nothing (a Hebrew run in a CJK font,
+    /// ``Font/halfWidthApplies(inScript:)``), and then no mark of the run is trimmed, in pairs
+    /// or at a line end.
+    mutating func halfWidthApplies(_ units: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, font: Font) -> Bool {
+        guard font.hasHalfWidthPunctuation else { return false }
+        var i = start
+        while i < end {
+            let (scalar, length) = UnicodeAnalysis.scalar(at: i, in: units)
+            if CommonScript.isDefinite(scalar) { return font.halfWidthApplies(inScript: HarfBuzz.script(of: scalar)) }
+            i += length
+        }
+        let common = CommonScript.script(ofRun: units, start, end, paragraph: paragraph, offset: paragraphOffset, memo: &commonScriptMemo)
+        return font.halfWidthApplies(inScript: common?.script ?? 0)
+    }
+
     /// `units[range]` shaped alone with font fallback started afresh from it (a chooser that
     /// sees only these units, so they are their own hint character): the font and the width.
     mutating func shapedAfresh(_ units: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, rightToLeft: Bool,
@@ -168,6 +185,7 @@ extension Builder {
         for k in runs.indices where runs[k].font.hasHalfWidthPunctuation {
             let run = runs[k]
             var spacing: PunctuationSpacing?
+            var applies: Bool?
             for u in Int(run.start)..<Int(run.end) where u + 1 < units.count && CJKPunctuation.isClosingMark(units[u]) {
                 let next = units[u + 1]
                 // After it: a break (white space), a soft hyphen (the hyphen ends the line) or
@@ -177,6 +195,8 @@ extension Builder {
                       !CJKPunctuation.isClosingMark(next) else { continue }
                 if spacing == nil { spacing = punctuationSpacing(of: run.font) }
                 guard CJKPunctuation.trimsAtLineEnd(units[u], in: spacing!) else { continue }
+                if applies == nil { applies = halfWidthApplies(units, Int(run.start), Int(run.end), font: run.font) }
+                guard applies! else { break }
                 let key = (unit: units[u], advance: unitAdvances[u], font: ObjectIdentifier(run.font), rtl: run.bidiLevel & 1 == 1)
                 let amount: Int32
                 if let hit = known.first(where: { $0.unit == key.unit && $0.advance == key.advance && $0.font == key.font && $0.rtl == key.rtl }) {

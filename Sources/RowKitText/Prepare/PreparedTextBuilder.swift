@@ -284,7 +284,8 @@ struct Builder {
                 if units[last] == 0xAD { flag |= MetricsBlock.Flag.softHyphen }
                 if units[last] >= 0x2019, !trimmed.contains(last), unitAdvances[last] > 0, CJKPunctuation.isClosingMark(units[last]),
                    let run = runs.last(where: { Int($0.start) <= last }), run.font.hasHalfWidthPunctuation,
-                   CJKPunctuation.trimsAtLineEnd(units[last], in: punctuationSpacing(of: run.font)) {
+                   CJKPunctuation.trimsAtLineEnd(units[last], in: punctuationSpacing(of: run.font)),
+                   halfWidthApplies(units, Int(run.start), Int(run.end), font: run.font) {
                     flag |= MetricsBlock.Flag.endTrim
                     endTrimSegments.append(Int32(k))
                     endTrimAmounts.append(lineEndTrimAmount(units, last: last, run: run, buffer: buffer))
@@ -385,8 +386,10 @@ struct Builder {
             let spacing = punctuationSpacing(of: font)
             for u in start..<end where CJKPunctuation.isTrimmed(units, u, run: start..<end, spacing: spacing) {
                 halfWidth.append(UInt16(truncatingIfNeeded: u - start))
-                trimmed.insert(u)
             }
+            // In a script whose shaping ignores `halt` nothing is trimmed (HarfBuzz would not).
+            if !halfWidth.isEmpty && !halfWidthApplies(units, start, end, font: font) { halfWidth.removeAll() }
+            for offset in halfWidth { trimmed.insert(start + Int(offset)) }
         }
         // Joining scripts are shaped with their neighbours as context, as Chromium shapes them.
         let (before, after) = UnicodeAnalysis.joiningContext(units, start, end)

@@ -156,6 +156,39 @@ enum HarfBuzz {
         return out
     }
 
+    /// Whether `halt` moves a glyph of `font` when the text is shaped in `script` (a raw
+    /// `hb_script_t`) as it does in a Common run: HarfBuzz applies no GPOS at all when a script's
+    /// shaper wants a script tag the font's GPOS lacks (a Hebrew run in Noto Sans CJK: no `hebr`
+    /// there, so its `”` is never half width, docs/CHROMIUM.md §3(e)). Probed on the first of a
+    /// few fullwidth marks that `halt` narrows in Common; true when none does (nothing to gate).
+    static func halfWidthApplies(_ font: HBFont, script: UInt32) -> Bool {
+        let buffer = hb_buffer_create()!
+        defer { hb_buffer_destroy(buffer) }
+        var halt = hb_feature_t(tag: tag("halt"), value: 1, start: 0, end: UInt32.max)
+        func advance(_ scalar: UInt32, _ script: UInt32, halfWidth: Bool) -> Int32 {
+            var text = [scalar]
+            hb_buffer_clear_contents(buffer)
+            hb_buffer_add_utf32(buffer, &text, 1, 0, 1)
+            hb_buffer_set_direction(buffer, HB_DIRECTION_LTR)
+            hb_buffer_set_script(buffer, hb_script_t(rawValue: script))
+            if halfWidth { hb_shape(font, buffer, &halt, 1) } else { hb_shape(font, buffer, nil, 0) }
+            var count: UInt32 = 0
+            guard let positions = hb_buffer_get_glyph_positions(buffer, &count), count == 1 else { return 0 }
+            return positions[0].x_advance
+        }
+        let common = HB_SCRIPT_COMMON.rawValue
+        for probe: UInt32 in [0x3001, 0x3002, 0xFF0C, 0x201D, 0x300D] {
+            guard nominalGlyph(font, probe) != nil else { continue }
+            let full = advance(probe, common, halfWidth: false)
+            guard advance(probe, common, halfWidth: true) != full else { continue }
+            return advance(probe, script, halfWidth: true) != advance(probe, script, halfWidth: false)
+        }
+        return true
+    }
+
+    /// HarfBuzz's Common script (its raw tag value).
+    static let commonScript = HB_SCRIPT_COMMON.rawValue
+
     /// HarfBuzz's script of `scalar` (its raw tag value).
     static func script(of scalar: UInt32) -> UInt32 {
         hb_unicode_script(hb_unicode_funcs_get_default(), scalar).rawValue
