@@ -112,4 +112,41 @@ import Testing
         let trimmed = try lineTexts("报告。\r告。\rMeasuring 快快\r快快", width: 56, pre).map { String($0.reversed().drop { $0 == " " }.reversed()) }
         #expect(trimmed == ["报", "告。告", "。Mea", "suring", "快快快", "快"])
     }
+
+    /// `.normal`'s ASCII path, which collapses white space without a branch on it (issue 8,
+    /// twenty-second round), against the rule written out: runs of space, tab, LF and CR become
+    /// one space, none at either end; VT, FF and other controls stay. Random texts over those
+    /// bytes and letters, of every length up to 40 (and a long one), and the non-ASCII path
+    /// (one `é` added) for the same texts.
+    @Test func normalCollapsesASCIIWhiteSpaceAsTheRuleSays() {
+        var state: UInt64 = 0x57AC_E022
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        let alphabet: [UInt8] = [0x20, 0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C, 0x00, 0x1F, 0x61, 0x62, 0x41, 0x7E, 0x7F, 0x2E, 0x3F, 0x40]
+        func reference(_ bytes: [UInt8]) -> [UInt16] {
+            let collapsible: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+            if bytes.allSatisfy({ $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }) { return [] }
+            var out: [UInt16] = [], pending = false
+            for b in bytes {
+                if collapsible.contains(b) { pending = !out.isEmpty; continue }
+                if pending { out.append(0x20); pending = false }
+                out.append(UInt16(b))
+            }
+            return out
+        }
+        var texts: [[UInt8]] = []
+        for length in 0...40 {
+            for _ in 0..<25 { texts.append((0..<length).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] }) }
+        }
+        texts.append((0..<3000).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] })
+        for bytes in texts {
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(WhiteSpace.normal.normalize(text) == reference(bytes), "\(bytes)")
+            let wide = String(decoding: bytes + [0xC3, 0xA9], as: UTF8.self)
+            #expect(WhiteSpace.normal.normalize(wide) == reference(bytes + [0xC3, 0xA9]).map { $0 == 0xC3 ? 0xE9 : $0 }.filter { $0 != 0xA9 },
+                    "\(bytes) + é")
+        }
+    }
 }

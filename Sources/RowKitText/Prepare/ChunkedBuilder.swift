@@ -598,3 +598,16 @@ extension WordCache.Generation {
         }, shaped: { b.runs[$0].shaped })
     }
 }
+
+extension ChunkedBuilder {
+    /// ``ParagraphArrays/withInput(_:_:levels:_:)`` on the builder in place. Called on
+    /// `pointee` of a pointer into this thread's workspace, the non-mutating method got a copy
+    /// of the whole builder (its arrays retained, then released: ~470 instructions and some
+    /// twenty reference counts a text, on every prepared text): `body` may write through other
+    /// pointers into the same memory, so the builder could not be lent as it lies. A mutating
+    /// call lends it (nothing else may touch it meanwhile).
+    mutating func withInputInPlace<R>(_ units: UnsafeBufferPointer<UInt16>, _ resolved: ResolvedStyle,
+                                      levels: UnsafeBufferPointer<UInt8>?, _ body: (MetricsBlock.Input) -> R) -> R {
+        withInput(units, resolved, levels: levels, body)
+    }
+}

@@ -301,9 +301,14 @@ package enum MetricsBlock {
         var offsets = Offsets(segments: 0, trail: 0, wideEnds: false, specials: 0, boxes: 0, classRuns: 0, palette: 0, unitCount: 0, unitBits: 1)
         var trailTable: [Int32] = []
         var specials: [Special] = []
-        var paletteAdvances: [Int32] = []
-        var paletteAttributes: [UInt8] = []
+        /// The palette's keys (advance in the low 32 bits, attributes above), in order of first
+        /// occurrence: the first ``paletteCount`` are this text's (the array is only lengthened).
+        var paletteKeys: [UInt64] = []
+        var paletteCount = 0
+        /// Each unit's palette index (the first `u`).
         var unitCodes: [UInt32] = []
+        /// Each unit's key (the first `u`; scratch between the palette's two passes).
+        var unitKeys: [UInt64] = []
         var unitBits = 1
         var wideEnds = false
         var extras = ExtrasCounts()
@@ -349,64 +354,39 @@ package enum MetricsBlock {
                     specials.append(Special(segment: Int32(i), trailing: w, trimAmount: amount, flags: f & Flag.specialMask))
                 }
             }
-            // The unit palette. The arrays are moved out of `self` while the loop writes them
-            // through pointers (no uniqueness or capacity check per unit), 64 units at a time:
-            // a block of 64 units adds at most 64 keys to the map.
-            var map = self.map, codes = unitCodes, advancesOut = paletteAdvances, attributesOut = paletteAttributes
-            self.map = PaletteMap(); unitCodes = []; paletteAdvances = []; paletteAttributes = []
-            defer { self.map = map; unitCodes = codes; paletteAdvances = advancesOut; paletteAttributes = attributesOut }
-            map.reset()
-            // Only the first `u` codes are read (every one is written below): the array is
-            // never emptied, only lengthened.
+            // The unit palette, in two passes over the units (one loop doing both held more
+            // values than registers: a third of its instructions were spills and reloads).
+            // First each unit's key, its advance and attributes (`unitKeys`); then each key's
+            // palette index, in order of first occurrence (`unitCodes`, `paletteKeys`). The
+            // arrays are moved out of `self` while the loops write them through pointers, and
+            // only ever lengthened: the first `u` (keys, codes) and the first `paletteCount`
+            // entries are read, every one of them written for this text.
+            var map = self.map, keys = unitKeys, codes = unitCodes, paletteOut = paletteKeys
+            self.map = PaletteMap(); unitKeys = []; unitCodes = []; paletteKeys = []
+            defer { self.map = map; unitKeys = keys; unitCodes = codes; paletteKeys = paletteOut }
+            if keys.count < u { keys.append(contentsOf: repeatElement(0, count: u - keys.count)) }
             if codes.count < u { codes.append(contentsOf: repeatElement(0, count: u - codes.count)) }
-            advancesOut.removeAll(keepingCapacity: true)
-            attributesOut.removeAll(keepingCapacity: true)
-            let units = input.units, advances = input.unitAdvances, bits = input.graphemeStartBits
-            var lastKey = UInt64.max, lastIndex: UInt32 = 0
-            let inner = input.clusterInnerBits
-            let joins = BreakOpportunities.lineStartJoins(units, segmentEnds: input.segmentEnds, contentEnds: input.contentEnds,
-                                                          graphemeStartBits: bits, language: input.language)
-            // The next line-start join (-1: none left): one compare a unit.
-            var joinIndex = 0
-            var joinAt = joins.isEmpty ? -1 : Int(joins[0])
-            codes.withUnsafeMutableBufferPointer { out in
-                var start = 0
-                while start < u {
-                    let stop = min(u, start + 64)
-                    // The block's grapheme-start and cluster-inner bits, the unit's in bit 0 (a
-                    // block starts at a multiple of 64).
-                    var graphemeWord = bits[start >> 6], innerWord = inner[start >> 6]
-                    map.withRoom(for: stop - start) { table in
-                        for k in start..<stop {
-                            let unit = units[k]
-                            var a = UInt8(truncatingIfNeeded: graphemeWord & 1) | (innerWord & 1 == 0 ? Attribute.clusterStart : 0)
-                            graphemeWord >>= 1
-                            innerWord >>= 1
-                            if unit <= 0x20 || unit == 0xAD || unit == 0x3000 || unit &- 0x0620 < 0x02E0 {
-                                a |= Self.rareAttributes(units, k)
-                            }
-                            if k == joinAt {
-                                a |= Attribute.joinsAtLineStart
-                                joinIndex += 1
-                                joinAt = joinIndex < joins.count ? Int(joins[joinIndex]) : -1
-                            }
-                            let key = UInt64(UInt32(bitPattern: advances[k])) | UInt64(a) << 32
-                            if key != lastKey {
-                                lastKey = key
-                                lastIndex = table.index(of: key, next: UInt32(advancesOut.count))
-                                if Int(lastIndex) == advancesOut.count {
-                                    advancesOut.append(advances[k])
-                                    attributesOut.append(a)
-                                }
-                            }
-                            out[k] = lastIndex
+            if paletteOut.count < u { paletteOut.append(contentsOf: repeatElement(0, count: u - paletteOut.count)) }
+            let joins = BreakOpportunities.lineStartJoins(input.units, segmentEnds: input.segmentEnds, contentEnds: input.contentEnds,
+                                                          graphemeStartBits: input.graphemeStartBits, language: input.language)
+            map.reset(paletteOut, count: paletteCount)
+            var count = 0
+            if u > 0 {
+                keys.withUnsafeMutableBufferPointer { keys in
+                    Self.unitKeys(input.units, advances: input.unitAdvances, graphemeStartBits: input.graphemeStartBits,
+                                  clusterInnerBits: input.clusterInnerBits, into: keys.baseAddress!)
+                    for j in joins { keys[Int(j)] |= UInt64(Attribute.joinsAtLineStart) << 32 }
+                }
+                keys.withUnsafeBufferPointer { keys in
+                    codes.withUnsafeMutableBufferPointer { codes in
+                        paletteOut.withUnsafeMutableBufferPointer { palette in
+                            count = map.assign(keys.baseAddress!, count: u, codes: codes.baseAddress!, palette: palette.baseAddress!)
                         }
                     }
-                    start = stop
                 }
             }
-            let paletteAdvances = advancesOut
-            unitBits = paletteAdvances.count <= 1 ? 1 : Int.bitWidth - (paletteAdvances.count - 1).leadingZeroBitCount
+            paletteCount = count
+            unitBits = count <= 1 ? 1 : Int.bitWidth - (count - 1).leadingZeroBitCount
             wideEnds = u > Int(UInt16.max)
             planDictionaryText(input)
             extras = ExtrasCounts(kerns: input.kerns.count / 2, alone: input.alone.count / 3, ranges: dictionaryRanges.count / 2,
@@ -415,13 +395,53 @@ package enum MetricsBlock {
                                   kernPacking: KernPacking.bits(input.kerns))
             offsets = Offsets(segments: n, trail: trailTable.count, wideEnds: wideEnds, specials: specials.count,
                               boxes: input.classMetrics.count, classRuns: input.classRuns.count,
-                              palette: paletteAdvances.count, unitCount: u, unitBits: unitBits, extras: extras)
+                              palette: paletteCount, unitCount: u, unitBits: unitBits, extras: extras)
+        }
+
+        /// Each unit's palette key: its advance (16.16 px, the low 32 bits) and its attributes
+        /// above it — grapheme start, cluster start, white-space kind, soft hyphen, U+3000,
+        /// Arabic joining (the caller adds the line-start joins) at `out`. 64 units at a time, their
+        /// grapheme-start and cluster-inner bits shifted a bit a unit; an ASCII unit's
+        /// white-space kind from a table, without a branch on it (a space every few units is no
+        /// pattern a branch predictor learns); the rarer attributes out of line
+        /// (``rareAttributes(_:_:)``).
+        static func unitKeys(_ units: UnsafeBufferPointer<UInt16>, advances: UnsafeBufferPointer<Int32>,
+                             graphemeStartBits bits: UnsafeBufferPointer<UInt64>, clusterInnerBits inner: UnsafeBufferPointer<UInt64>,
+                             into out: UnsafeMutablePointer<UInt64>) {
+            let u = units.count
+            asciiKinds.withUnsafeBufferPointer { kinds in
+                var start = 0
+                while start < u {
+                    let stop = min(u, start + 64)
+                    var graphemeWord = bits[start >> 6], clusterWord = ~inner[start >> 6]
+                    for k in start..<stop {
+                        let unit = units[k]
+                        var a = UInt8(truncatingIfNeeded: graphemeWord & 1) | UInt8(truncatingIfNeeded: clusterWord & 1) << 3
+                        graphemeWord >>= 1
+                        clusterWord >>= 1
+                        if unit < 0x80 {
+                            a |= kinds[Int(unit)]
+                        } else if unit == 0xAD || unit == 0x3000 || unit &- 0x0620 < 0x02E0 {
+                            a |= Self.rareAttributes(units, k)
+                        }
+                        out[k] = UInt64(UInt32(bitPattern: advances[k])) | UInt64(a) << 32
+                    }
+                    start = stop
+                }
+            }
+        }
+
+        /// ``rareAttributes(_:_:)`` of each ASCII unit (the white-space kinds of space, tab and
+        /// newline), read without a branch: a compare for the space, a unit in every five or so
+        /// of a Latin text, missed a predictor's guess at each.
+        static let asciiKinds: [UInt8] = (0..<128).map { unit in
+            [UInt16(unit)].withUnsafeBufferPointer { rareAttributes($0, 0) }
         }
 
         /// The attributes of the unit at `k` besides its grapheme and cluster starts and line-start
         /// join: white-space kind, soft hyphen, ideographic space, Arabic joining. Out of the
-        /// palette loop, which calls it only for units at or below U+0020, U+00AD, U+3000 and
-        /// Arabic letters (what it keeps in registers decides the loop's cost).
+        /// key loop (``unitKeys(_:into:)``), which calls it only for units below U+0020, U+00AD,
+        /// U+3000 and Arabic letters (what it keeps in registers decides the loop's cost).
         @inline(never) static func rareAttributes(_ units: UnsafeBufferPointer<UInt16>, _ k: Int) -> UInt8 {
             let unit = units[k]
             var a: UInt8 = 0
@@ -537,25 +557,47 @@ package enum MetricsBlock {
         /// LSB first: code k at bits `k * bits` onwards. Four bytes at a time once 32 bits are
         /// filled (32 + 32 never overflow the accumulator), then the last bytes one by one: the
         /// bytes a byte-at-a-time loop writes, in the same order, and no byte after them.
+        ///
+        /// Up to the last few codes, without a branch on whether 32 bits are filled (at 5 or 6
+        /// bits a code, no pattern a predictor learns: one miss in six codes): the four bytes at
+        /// `byte` are stored every time, and `byte` moves when they are full. A store before
+        /// they are full is overwritten by a later one, and stops 4 bytes short of the packed
+        /// end (`safe`), so that every byte stored is one the exact loop after it stores again.
         static func pack(_ codes: [UInt32], count: Int, bits: Int, to out: UnsafeMutableRawPointer) {
-            var acc: UInt64 = 0, filled = 0, byte = 0
+            var acc: UInt64 = 0, filled: UInt64 = 0, byte = 0
+            let width = UInt64(bits)
             codes.withUnsafeBufferPointer { codes in
-                for k in 0..<count {
-                    acc |= UInt64(codes[k]) << UInt64(filled)
-                    filled += bits
+                // Before code k, 8 · byte ≤ k · bits: the store ends below k · bits / 8 + 4, inside
+                // the ⌈count · bits / 8⌉ bytes packed while (count − k) · bits ≥ 32 (with room to
+                // spare below `safe`). `filled` stays below 64: `full` is its bit 5.
+                let safe = count - (40 + bits - 1) / bits - 1
+                var k = 0
+                while k < safe {
+                    acc |= UInt64(codes[k]) &<< filled
+                    filled &+= width
+                    out.storeBytes(of: UInt32(truncatingIfNeeded: acc).littleEndian, toByteOffset: byte, as: UInt32.self)
+                    let full = filled &>> 5
+                    acc = acc &>> (full &<< 5)
+                    filled &-= full &<< 5
+                    byte &+= Int(truncatingIfNeeded: full &<< 2)
+                    k &+= 1
+                }
+                for k in max(0, k)..<count {
+                    acc |= UInt64(codes[k]) &<< filled
+                    filled &+= width
                     if filled >= 32 {
                         out.storeBytes(of: UInt32(truncatingIfNeeded: acc).littleEndian, toByteOffset: byte, as: UInt32.self)
-                        acc >>= 32
-                        filled -= 32
-                        byte += 4
+                        acc &>>= 32
+                        filled &-= 32
+                        byte &+= 4
                     }
                 }
             }
             while filled > 0 {
                 out.storeBytes(of: UInt8(truncatingIfNeeded: acc), toByteOffset: byte, as: UInt8.self)
-                acc >>= 8
-                filled -= 8
-                byte += 1
+                acc &>>= 8
+                filled = filled > 8 ? filled &- 8 : 0
+                byte &+= 1
             }
         }
 
@@ -577,7 +619,7 @@ package enum MetricsBlock {
         base.storeBytes(of: input.hyphenWidth, toByteOffset: o.cold + H.hyphenWidth, as: Int32.self)
         base.storeBytes(of: input.ellipsisWidth, toByteOffset: o.cold + H.ellipsisWidth, as: Int32.self)
         base.storeBytes(of: input.spaceWidth, toByteOffset: o.cold + H.spaceWidth, as: Int32.self)
-        base.storeBytes(of: Int32(self.paletteAdvances.count), toByteOffset: o.cold + H.paletteCount, as: Int32.self)
+        base.storeBytes(of: Int32(self.paletteCount), toByteOffset: o.cold + H.paletteCount, as: Int32.self)
         if !input.classMetrics.isEmpty {
             base.storeBytes(of: Int32(input.classRuns.count), toByteOffset: o.boxes - 8, as: Int32.self)
             base.storeBytes(of: Int32(input.classMetrics.count), toByteOffset: o.boxes - 4, as: Int32.self)
@@ -634,8 +676,12 @@ package enum MetricsBlock {
         }
         let palette = (base + o.palette).assumingMemoryBound(to: Int32.self)
         let attributes = (base + o.attributes).assumingMemoryBound(to: UInt8.self)
-        for (k, a) in self.paletteAdvances.enumerated() { palette[k] = a }
-        for (k, a) in self.paletteAttributes.enumerated() { attributes[k] = a }
+        self.paletteKeys.withUnsafeBufferPointer { keys in
+            for k in 0..<self.paletteCount {
+                palette[k] = Int32(truncatingIfNeeded: keys[k])
+                attributes[k] = UInt8(truncatingIfNeeded: keys[k] >> 32)
+            }
+        }
         Self.pack(self.unitCodes, count: u, bits: self.unitBits, to: base + o.units)
         // After the header flags are stored: it adds `kernsOnly` to them.
         if !self.extras.isEmpty { self.writeExtras(input, to: base) }
@@ -1033,11 +1079,6 @@ extension MetricsBlock.Planner {
     }
 }
 
-/// A small open-addressing map from (advance, attributes) keys to palette indices. A slot
-/// packs the key plus one (40 bits; 0 is empty) and the index (24 bits). The slots taken are
-/// listed, so that emptying the map for the next text clears those alone: once a long text has
-/// grown the table to 4,096 slots, clearing all of them (32 KB) cost more than planning a
-/// short text.
 /// ICU's line breaks of short texts (the rests of dictionary-script runs that
 /// `Planner.planRefoundStarts` asks about), remembered by their text and language: a feed's
 /// words repeat, and an ICU call costs ~6,500 instructions (1.9% of `rowkit heights` on real
@@ -1097,90 +1138,113 @@ struct RestBreakMemo {
     }
 }
 
+/// A small open-addressing map from (advance, attributes) keys to palette indices. A slot
+/// packs the key plus one (40 bits; 0 is empty) and the index (24 bits). Emptying the map for
+/// the next text clears the slots of the last text's palette alone (its keys are the keys the
+/// map holds): once a long text has grown the table to 4,096 slots, clearing all of them
+/// (32 KB) cost more than planning a short text.
 struct PaletteMap {
     private var slots: [UInt64] = []
-    /// The slots taken, in the order they were taken (room for half the table: the map is
-    /// never fuller than that).
-    private var used: [Int32] = []
-    private var count = 0
     private var mask = -1
 
     init() {}
 
-    /// Empties the map, keeping its table (shrunk back when a huge text grew it).
-    mutating func reset() {
+    static let keyMask: UInt64 = 0xFF_FFFF_FFFF
+
+    @inline(__always) static func home(_ stored: UInt64, _ mask: Int) -> Int {
+        Int(truncatingIfNeeded: (stored &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+    }
+
+    /// Empties the map of the last text's keys (the first `count` of `palette`, every key it
+    /// holds), keeping its table (shrunk back when a huge text grew it). Each key's slot is
+    /// found as a lookup finds it; slots already emptied are passed over, not taken for the end
+    /// of a probe, so the order does not matter.
+    mutating func reset(_ palette: [UInt64], count: Int) {
         if slots.count > 4096 { self = PaletteMap(); return }
-        if count > 0 {
-            let n = count
-            slots.withUnsafeMutableBufferPointer { s in
-                used.withUnsafeBufferPointer { u in
-                    for k in 0..<n { s[Int(u[k])] = 0 }
+        guard count > 0 else { return }
+        let m = mask
+        slots.withUnsafeMutableBufferPointer { s in
+            palette.withUnsafeBufferPointer { p in
+                for k in 0..<count {
+                    let stored = p[k] &+ 1
+                    var slot = Self.home(stored, m)
+                    while s[slot] & Self.keyMask != stored { slot = (slot &+ 1) & m }
+                    s[slot] = 0
                 }
             }
-            count = 0
         }
     }
 
-    /// Makes room for `n` more keys, then runs `body` with the table, which may add at most
-    /// `n` keys: a loop over many keys checks the table's storage once, not per key.
+    /// Gives each of the `count` keys at `keys` (each < 2^40 − 1) its palette index at `codes`:
+    /// the index of its first occurrence among the distinct keys, which go to `palette` in that
+    /// order (room for `count`); returns how many there are. The map must be empty (``reset``).
+    /// 64 keys at a time, the table grown first to stay at most half full.
+    mutating func assign(_ keys: UnsafePointer<UInt64>, count: Int, codes: UnsafeMutablePointer<UInt32>,
+                         palette: UnsafeMutablePointer<UInt64>) -> Int {
+        // Indices live in a slot's top 24 bits (a text has at most 2^24 units).
+        precondition(count <= 1 << 24)
+        var next = 0, start = 0
+        while start < count {
+            let stop = min(count, start + 64)
+            while 2 * (next + stop - start) > slots.count { grow() }
+            let m = mask
+            next = slots.withUnsafeMutableBufferPointer { s in
+                Self.assign(keys, start, stop, slots: s.baseAddress!, mask: m, codes: codes, palette: palette, next: next)
+            }
+            start = stop
+        }
+        return next
+    }
+
+    /// Keys `start..<stop`. A new key and a known one take the same path (no branch on which:
+    /// a text's first occurrences come at no pattern a predictor learns, a third of its units
+    /// in a caption): the slot is written either way (with what it held for a known key), the
+    /// key stored at the palette's next place either way, and the count moves for a new one.
+    /// Only a slot holding another key (rare at a load of at most ½) branches, to probe on.
     @inline(__always)
-    mutating func withRoom<R>(for n: Int, _ body: (inout Table) -> R) -> R {
-        while 2 * (count + n) > slots.count { grow() }
-        let m = mask, c = count
-        var added = 0
-        let result = slots.withUnsafeMutableBufferPointer { buffer in
-            used.withUnsafeMutableBufferPointer { taken in
-                var table = Table(slots: buffer, mask: m, used: taken.baseAddress! + c)
-                defer { added = table.added }
-                return body(&table)
-            }
-        }
-        count += added
-        return result
-    }
-
-    /// The map's slots, borrowed by ``withRoom(for:_:)``.
-    struct Table {
-        let slots: UnsafeMutableBufferPointer<UInt64>
-        let mask: Int
-        /// Where the slots this borrow takes are listed.
-        let used: UnsafeMutablePointer<Int32>
-        var added = 0
-
-        /// The index of `key` (< 2^40), inserting it with `next` when absent. Indices ≥ 2^24 (a
-        /// text with that many distinct advances) are not remembered: each such key gets `next`.
-        @inline(__always)
-        mutating func index(of key: UInt64, next: UInt32) -> UInt32 {
+    static func assign(_ keys: UnsafePointer<UInt64>, _ start: Int, _ stop: Int, slots: UnsafeMutablePointer<UInt64>, mask: Int,
+                       codes: UnsafeMutablePointer<UInt32>, palette: UnsafeMutablePointer<UInt64>, next: Int) -> Int {
+        var next = UInt64(next)
+        for k in start..<stop {
+            let key = keys[k]
             let stored = key &+ 1
-            var slot = Int(truncatingIfNeeded: (stored &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
-            while true {
-                let s = slots[slot]
-                if s == 0 {
-                    guard next < 1 << 24 else { return next }
-                    slots[slot] = stored | UInt64(next) << 40
-                    used[added] = Int32(slot)
-                    added += 1
-                    return next
-                }
-                if s & 0xFF_FFFF_FFFF == stored { return UInt32(truncatingIfNeeded: s >> 40) }
-                slot = (slot + 1) & mask
+            var slot = home(stored, mask)
+            var s = slots[slot]
+            // Another key in the slot: neither empty nor this key. As one test of a product
+            // (zero when either factor is): the compiler splits `s != 0 && …` into two
+            // branches, and the first is the unpredictable new-or-known one.
+            let product = s.multipliedFullWidth(by: (s & keyMask) ^ stored)
+            if _slowPath(product.high | product.low != 0) {
+                repeat {
+                    slot = (slot &+ 1) & mask
+                    s = slots[slot]
+                } while s != 0 && s & keyMask != stored
             }
+            // The slot is empty (0) or holds this key (1 ≤ its low 40 bits < 2^40): 1 for a
+            // known key, by arithmetic, which the compiler leaves without a branch (a `s == 0`
+            // select it turned into one).
+            let known = ((s & keyMask) &+ keyMask) >> 40
+            let index = s >> 40 | next & (known &- 1)
+            slots[slot] = stored | index << 40
+            palette[Int(truncatingIfNeeded: next)] = key
+            next &+= 1 &- known
+            codes[k] = UInt32(truncatingIfNeeded: index)
         }
+        return Int(truncatingIfNeeded: next)
     }
 
     private mutating func grow() {
         let old = slots
         let size = max(512, old.count * 2)
         slots = [UInt64](repeating: 0, count: size)
-        used = [Int32](repeating: 0, count: size / 2)
         mask = size - 1
-        var k = 0
-        for s in old where s != 0 {
-            var slot = Int(truncatingIfNeeded: ((s & 0xFF_FFFF_FFFF) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = s
-            used[k] = Int32(slot)
-            k += 1
+        let m = mask
+        slots.withUnsafeMutableBufferPointer { s in
+            for x in old where x != 0 {
+                var slot = Self.home(x & Self.keyMask, m)
+                while s[slot] != 0 { slot = (slot + 1) & m }
+                s[slot] = x
+            }
         }
     }
 }

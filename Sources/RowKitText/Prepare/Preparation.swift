@@ -89,7 +89,7 @@ enum Preparation {
                 }
             }
             let analysed = Analysed(resolved: context.resolved, units: units, paragraphLevel: paragraphLevel, runs: runs)
-            return try withLevels { (l) in chunked.pointee.withInput(u, context.resolved, levels: l) { finish(analysed, $0, &planner.pointee) } }
+            return try withLevels { (l) in chunked.pointee.withInputInPlace(u, context.resolved, levels: l) { finish(analysed, $0, &planner.pointee) } }
         }
     }
 }

@@ -97,6 +97,13 @@ extension WhiteSpace {
         mandatory.removeLast(mandatory.count - kept)
     }
 
+    /// Each byte as `.normal` writes it, the bytes it collapses (space, tab, LF, CR) as a space
+    /// with bit 8 set: 0x120; any other byte as itself.
+    static let collapsedBytes: [UInt16] = (0..<256).map { (byte: Int) -> UInt16 in
+        let collapsible = byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+        return collapsible ? 0x120 : UInt16(byte)
+    }
+
     /// The same for text held as ASCII bytes (most captions and titles), straight from its
     /// UTF-8 storage (not white space alone, for `.normal`).
     private func normalize(ascii bytes: UnsafeBufferPointer<UInt8>) -> [UInt16] {
@@ -104,16 +111,24 @@ extension WhiteSpace {
             var n = 0
             switch self {
             case .normal:
-                var pendingSpace = false
-                for byte in bytes {
-                    if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
-                        pendingSpace = n > 0
-                    } else {
-                        if pendingSpace { units[n] = 0x20; n += 1; pendingSpace = false }
-                        units[n] = UInt16(byte)
-                        n += 1
+                // Without a branch on white space (a word's end every few bytes, at no pattern a
+                // predictor learns: ~2 misses a word): every byte is written at `n`, a space for
+                // white space, and `n` moves unless it is white space after white space (or at
+                // the start: `afterSpace` begins true). A run's first space stays, the rest land
+                // on it, a byte after them goes after it; a space at the end is dropped below.
+                // Whether a byte is white space comes from a table and is used in arithmetic
+                // only: a compare, or a select on it, the compiler turns back into a branch.
+                var afterSpace: UInt8 = 1
+                Self.collapsedBytes.withUnsafeBufferPointer { collapsed in
+                    for byte in bytes {
+                        let entry = collapsed[Int(byte)]
+                        let space = UInt8(truncatingIfNeeded: entry &>> 8)
+                        units[n] = entry & 0xFF
+                        n &+= Int(1 &- (space & afterSpace))
+                        afterSpace = space
                     }
                 }
+                if n > 0 && afterSpace != 0 { n -= 1 }
             case .preWrap:
                 for byte in bytes where byte != 0x0D && byte != 0x0C {
                     units[n] = UInt16(byte)
