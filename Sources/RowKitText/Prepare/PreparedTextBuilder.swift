@@ -183,7 +183,7 @@ struct Builder {
         let breakCount = breaks.count
         var nextBreakAt = breakCount > 0 ? Int(breaks[0]) : Int.max
         while g0 < units.count {
-            let g1: Int
+            var g1: Int
             if let graphemes {
                 g1 = Int(graphemes[graphemeIndex])
                 graphemeIndex += 1
@@ -204,6 +204,13 @@ struct Builder {
             if g1 == g0 + 1 && unit >= 0x20 && unit < 0x7F && primaryCoversASCII && runStart >= 0 && ObjectIdentifier(runFont) == primaryID
                 && runLevel == (levels?[g0] ?? 0) && !(atBreakAfterSpace && !primary.kernsAcrossSpaces)
                 && (script == ScriptRuns.latin || (unit | 0x20) &- 0x61 >= 26) {
+                // The printable ASCII units after a non-space one, up to the next space or other
+                // unit, take this path too (each is one grapheme, its unit before is no space so
+                // it is at no break after one, the script is Latin and no level changes): one
+                // scan instead of ~30 instructions a unit through the loop (9 units a missed word).
+                if graphemes == nil && levels == nil && unit != 0x20 && script == ScriptRuns.latin {
+                    while g1 < units.count && units[g1] &- 0x21 < 0x5E { g1 += 1 }
+                }
                 continue
             }
             if unit == 0x0A || unit == 0x09 {
