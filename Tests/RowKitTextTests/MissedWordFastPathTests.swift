@@ -92,6 +92,26 @@ import Testing
         #expect(differing == 0)
     }
 
+    /// The one-compare ASCII check against the two-sided rule, for every unit alone and after
+    /// or before printable text.
+    @Test func printableASCIICheckIsTheRule() {
+        func rule(_ units: [UInt16]) -> Bool { !units.contains { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) } }
+        var printable = 0, differing = 0
+        for unit in UInt16(0)...UInt16.max {
+            for text in [[unit], [0x61, unit], [unit, 0x20, 0x7E], [0x41, 0x0A, unit, 0x09]] {
+                let fast = text.withUnsafeBufferPointer { Builder.isPrintableASCII($0) }
+                if fast != rule(text) {
+                    differing += 1
+                    if differing < 10 { Issue.record("\(text)") }
+                }
+            }
+            if rule([unit]) { printable += 1 }
+        }
+        #expect(differing == 0)
+        #expect(printable == 97)  // 95 printable, tab, newline
+        #expect([UInt16]().withUnsafeBufferPointer { Builder.isPrintableASCII($0) })
+    }
+
     @Test func zeroResetsAreFreshZeros() {
         for old in 0...12 {
             for new in 0...12 {
