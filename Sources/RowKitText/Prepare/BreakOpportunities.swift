@@ -23,6 +23,17 @@ enum ASCIIBreakRules {
         return bits
     }()
 
+    /// Whether the table's row for `a` may allow a break (the rows of `beforeOpener`, `-` and
+    /// `?`); false for every other ASCII unit, whatever follows it (letters, digits, most
+    /// punctuation), and true beyond ASCII (the caller asks `applies` and the table then). Two
+    /// constants, no table: the table's lazy global costs a check a call, nine a missed word.
+    /// `ASCIIBreakRulesTests` checks the constants against the table.
+    @inline(__always) static func mayAllowBreak(after a: UInt16) -> Bool {
+        if a < 64 { return (0xEC00_7E6E_0000_0000 as UInt64) >> UInt64(a) & 1 != 0 }
+        if a < 128 { return (0x7000_0000_3000_0000 as UInt64) >> UInt64(a - 64) & 1 != 0 }
+        return true
+    }
+
     /// True when both units are printable ASCII (`!`...`~`): then this table decides, not ICU.
     @inline(__always) static func applies(_ a: UInt16, _ b: UInt16) -> Bool {
         a &- 0x21 < 0x5E && b &- 0x21 < 0x5E

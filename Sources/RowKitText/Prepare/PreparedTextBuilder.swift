@@ -52,6 +52,9 @@ struct Builder {
     /// (``CommonScript``): the analysis depends on text outside it, so a chunk with one is not
     /// cached.
     var shapedWithContextScript = false
+    /// A run in a font with half-width punctuation was closed in this analysis (only then can
+    /// CJK punctuation be trimmed or reshaped at line starts: ``collectReshapedLineStarts(_:buffer:)``).
+    var closedHalfWidthRun = false
     /// (cluster start, kerning 16.16 px) of the clusters kerned against the next one, flat, in
     /// the order the runs were closed (``LineEndKerning``).
     var kerned: [Int32] = []
@@ -133,33 +136,17 @@ struct Builder {
         // a missed chunk's arrays mostly hold one element (one run, segment, bit word), and
         // the mostly empty ones none (`removeAll(keepingCapacity:)` costs ~70 instructions
         // whatever the count, ten or so a missed chunk).
-        runs.emptyKeepingCapacity()
-        unitAdvances.emptyKeepingCapacity()
-        unitAdvances.append(contentsOf: repeatElement(0, count: units.count))
-        graphemeStartBits.emptyKeepingCapacity()
-        graphemeStartBits.append(contentsOf: repeatElement(0, count: (units.count + 63) / 64))
-        segmentEnds.emptyKeepingCapacity()
-        contentEnds.emptyKeepingCapacity()
-        widths.emptyKeepingCapacity()
-        spaceWidths.emptyKeepingCapacity()
-        flags.emptyKeepingCapacity()
-        endTrimSegments.emptyKeepingCapacity()
-        endTrimAmounts.emptyKeepingCapacity()
-        clusterInnerBits.emptyKeepingCapacity()
-        clusterInnerBits.append(contentsOf: repeatElement(0, count: (units.count + 63) / 64))
-        kerns.emptyKeepingCapacity()
-        alone.emptyKeepingCapacity()
-        if !trimmed.isEmpty { trimmed.removeAll() }
-        shapedWithContextScript = false
-        recordsBeyondRuns = false
-        kerned.emptyKeepingCapacity()
+        // The zero-filled ones are zeroed in place when their count stays (the bit words: one
+        // for nearly every chunk) and otherwise resized without the generic
+        // `append(contentsOf:)` where only a few elements come or go (``Array/resetToZeros(count:)``).
+        emptyArrays(unitCount: units.count)
         guard !units.isEmpty else { return }
         if paragraph == nil { paragraphBreaks.reset(); commonScriptMemo = CommonScript.Memo() }
         if paragraph == nil { fallback.paragraphLevels = levels }
         defer { if paragraph == nil { fallback.paragraphLevels = nil } }
         // Printable ASCII (with spaces, and tabs and newlines) is common and simple: its grapheme
         // clusters are single units and the browser decides its breaks without ICU.
-        let ascii = given == nil && !forceUnicode && !units.contains { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }
+        let ascii = given == nil && !forceUnicode && Self.isPrintableASCII(units)
         var breaks: [Int32], mandatory: [UInt8]
         // Grapheme ends (ASCII: every unit is one).
         let graphemes: [Int32]?
@@ -179,7 +166,11 @@ struct Builder {
         if given == nil && paragraph == nil { WhiteSpace.removeBreaks(atDroppedControls: fallback.itemBoundaries, units, &breaks, &mandatory) }
 
         // 1. Fonts per grapheme → runs → shaped glyphs → per-unit advances.
-        runs.reserveCapacity(breaks.count)
+        if runs.capacity < breaks.count { runs.reserveCapacity(breaks.count) }
+        // Every unit of ASCII text starts a grapheme: its bits are set word by word here, not
+        // one unit at a time in the loop below.
+        if graphemes == nil { Self.setAll(&graphemeStartBits, count: units.count) }
+        let primaryID = ObjectIdentifier(primary)
         var runStart = -1
         var runFont = primary
         var runLevel: UInt8 = 0
@@ -187,8 +178,12 @@ struct Builder {
         var g0 = 0
         var graphemeIndex = 0
         var script: Int32 = -1  // the script of the text so far (ScriptRuns), -1 before any
+        // The next break at or after the grapheme (Int.max: none), read from `breaks` only when
+        // passed: the array's count and subscript were calls for every unit.
+        let breakCount = breaks.count
+        var nextBreakAt = breakCount > 0 ? Int(breaks[0]) : Int.max
         while g0 < units.count {
-            let g1: Int
+            var g1: Int
             if let graphemes {
                 g1 = Int(graphemes[graphemeIndex])
                 graphemeIndex += 1
@@ -196,15 +191,26 @@ struct Builder {
                 g1 = g0 + 1
             }
             defer { g0 = g1 }
-            graphemeStartBits[g0 >> 6] |= 1 << UInt64(g0 & 63)
-            while nextBreak < breaks.count && Int(breaks[nextBreak]) < g0 { nextBreak += 1 }
-            let atBreakAfterSpace = nextBreak < breaks.count && Int(breaks[nextBreak]) == g0 && g0 > 0 && units[g0 - 1] == 0x20
+            if graphemes != nil { graphemeStartBits[g0 >> 6] |= 1 << UInt64(g0 & 63) }
+            while nextBreakAt < g0 {
+                nextBreak += 1
+                nextBreakAt = nextBreak < breakCount ? Int(breaks[nextBreak]) : Int.max
+            }
+            let atBreakAfterSpace = nextBreakAt == g0 && g0 > 0 && units[g0 - 1] == 0x20
             let unit = units[g0]
             // Fast path: printable ASCII continuing a run of the primary font (no font choice,
             // no reference counting).
-            if g1 == g0 + 1 && unit >= 0x20 && unit < 0x7F && primaryCoversASCII && runStart >= 0 && runFont === primary
+            // (Identities compared as `ObjectIdentifier`s: `===` is a call into the standard library.)
+            if g1 == g0 + 1 && unit >= 0x20 && unit < 0x7F && primaryCoversASCII && runStart >= 0 && ObjectIdentifier(runFont) == primaryID
                 && runLevel == (levels?[g0] ?? 0) && !(atBreakAfterSpace && !primary.kernsAcrossSpaces)
                 && (script == ScriptRuns.latin || (unit | 0x20) &- 0x61 >= 26) {
+                // The printable ASCII units after a non-space one, up to the next space or other
+                // unit, take this path too (each is one grapheme, its unit before is no space so
+                // it is at no break after one, the script is Latin and no level changes): one
+                // scan instead of ~30 instructions a unit through the loop (9 units a missed word).
+                if graphemes == nil && levels == nil && unit != 0x20 && script == ScriptRuns.latin {
+                    while g1 < units.count && units[g1] &- 0x21 < 0x5E { g1 += 1 }
+                }
                 continue
             }
             if unit == 0x0A || unit == 0x09 {
@@ -226,7 +232,7 @@ struct Builder {
             if clusterScript >= 0 { script = clusterScript }
             // Runs split where the font, direction or script changes, and after a space for fonts
             // that do not kern across spaces (so words are shaped alone and shared through the cache).
-            if runStart < 0 || font !== runFont || lvl != runLevel || scriptChanges || (atBreakAfterSpace && !font.kernsAcrossSpaces) {
+            if runStart < 0 || ObjectIdentifier(font) != ObjectIdentifier(runFont) || lvl != runLevel || scriptChanges || (atBreakAfterSpace && !font.kernsAcrossSpaces) {
                 if runStart >= 0 { closeRun(units, runStart, g0, runFont, runLevel, buffer) }
                 runStart = g0
                 runFont = font
@@ -248,30 +254,78 @@ struct Builder {
         }
         if runStart >= 0 { closeRun(units, runStart, units.count, runFont, runLevel, buffer) }
         collectRunExtras()
-        reshapedStarts = collectReshapedLineStarts(units, buffer: buffer)
-        let unsafeStarts = collectUnsafeSegmentStarts(units, breaks: breaks, skipping: reshapedStarts, buffer: buffer)
-        if !unsafeStarts.isEmpty { reshapedStarts.formUnion(unsafeStarts) }
+        if closedHalfWidthRun {
+            reshapedStarts = collectReshapedLineStarts(units, buffer: buffer)
+        } else {
+            // Without a run in a font with half-width punctuation nothing is trimmed or
+            // reshaped: what `collectReshapedLineStarts` would find (and empty) without its calls.
+            if !reshapedFonts.isEmpty { reshapedFonts.removeAll() }
+            if !reshapedStarts.isEmpty { reshapedStarts.removeAll() }
+        }
+        // Unsafe line starts come from `alone` entries (``UnsafeLineStart``): none without any.
+        if !alone.isEmpty {
+            let unsafeStarts = collectUnsafeSegmentStarts(units, breaks: breaks, skipping: reshapedStarts, buffer: buffer)
+            if !unsafeStarts.isEmpty { reshapedStarts.formUnion(unsafeStarts) }
+        }
 
         // 2. Segments: content and hanging-space widths.
-        segmentEnds.reserveCapacity(breaks.count)
-        contentEnds.reserveCapacity(breaks.count)
-        widths.reserveCapacity(breaks.count)
-        spaceWidths.reserveCapacity(breaks.count)
-        flags.reserveCapacity(breaks.count)
+        collectSegments(units, breaks: breaks, mandatory: mandatory, buffer: buffer)
+    }
+
+    /// Empties the arrays of a previous analysis for one of `unitCount` units (a function of
+    /// its own, as ``collectSegments(_:breaks:mandatory:buffer:)``: inside `analyse` the
+    /// optimizer left the arrays' `count` and subscripts as calls, ~18 a missed word).
+    @inline(never)
+    private mutating func emptyArrays(unitCount: Int) {
+        runs.emptyKeepingCapacity()
+        unitAdvances.resetToZeros(count: unitCount)
+        graphemeStartBits.resetToZeros(count: (unitCount + 63) / 64)
+        segmentEnds.emptyKeepingCapacity()
+        contentEnds.emptyKeepingCapacity()
+        widths.emptyKeepingCapacity()
+        spaceWidths.emptyKeepingCapacity()
+        flags.emptyKeepingCapacity()
+        endTrimSegments.emptyKeepingCapacity()
+        endTrimAmounts.emptyKeepingCapacity()
+        clusterInnerBits.resetToZeros(count: (unitCount + 63) / 64)
+        kerns.emptyKeepingCapacity()
+        alone.emptyKeepingCapacity()
+        if !trimmed.isEmpty { trimmed.removeAll() }
+        shapedWithContextScript = false
+        recordsBeyondRuns = false
+        closedHalfWidthRun = false
+        kerned.emptyKeepingCapacity()
+    }
+
+    /// The segments of the text analysed: ends, content and hanging-space widths, flags.
+    @inline(never)
+    private mutating func collectSegments(_ units: UnsafeBufferPointer<UInt16>, breaks: [Int32], mandatory: [UInt8], buffer: HBBuffer) {
+        let breakCount = breaks.count
+        // (Reserved only when short: a call each costs ~36 instructions even when it has room.)
+        if segmentEnds.capacity < breaks.count { segmentEnds.reserveCapacity(breaks.count) }
+        if contentEnds.capacity < breaks.count { contentEnds.reserveCapacity(breaks.count) }
+        if widths.capacity < breaks.count { widths.reserveCapacity(breaks.count) }
+        if spaceWidths.capacity < breaks.count { spaceWidths.reserveCapacity(breaks.count) }
+        if flags.capacity < breaks.count { flags.reserveCapacity(breaks.count) }
         var start = 0
-        for (k, endOffset) in breaks.enumerated() {
-            let end = Int(endOffset)
+        for k in 0..<breakCount {
+            let end = Int(breaks[k])
             let contentEnd = contentEnd(ofSegment: start, end, in: units, whiteSpace: style.whiteSpace)
             var flag: UInt8 = mandatory[k] != 0 ? MetricsBlock.Flag.mandatoryBreak : 0
             var content: Int64 = 0, trailing: Int64 = 0
             var graphemeCount = 0
-            for u in start..<end {
-                if u < contentEnd {
-                    content += Int64(unitAdvances[u])
-                    if graphemeStartBits[u >> 6] & (1 << UInt64(u & 63)) != 0 { graphemeCount += 1 }
-                } else {
-                    trailing += Int64(unitAdvances[u])
-                    if units[u] == 0x09 { flag |= MetricsBlock.Flag.tab }
+            // Through pointers: the arrays' subscripts were calls for every unit.
+            unitAdvances.withUnsafeBufferPointer { unitAdvances in
+                graphemeStartBits.withUnsafeBufferPointer { graphemeStartBits in
+                    for u in start..<end {
+                        if u < contentEnd {
+                            content += Int64(unitAdvances[u])
+                            if graphemeStartBits[u >> 6] & (1 << UInt64(u & 63)) != 0 { graphemeCount += 1 }
+                        } else {
+                            trailing += Int64(unitAdvances[u])
+                            if units[u] == 0x09 { flag |= MetricsBlock.Flag.tab }
+                        }
+                    }
                 }
             }
             if graphemeCount >= 2 { flag |= MetricsBlock.Flag.breakable }
@@ -316,29 +370,27 @@ struct Builder {
     /// ``asciiMandatory``, reused (the word cache's misses are short chunks analysed one after
     /// another; two fresh arrays for each cost more than the rule).
     mutating func asciiLineBreaks(_ units: UnsafeBufferPointer<UInt16>) {
-        var ends: [Int32] = [], mandatory: [UInt8] = []
-        swap(&ends, &asciiBreaks)
-        swap(&mandatory, &asciiMandatory)
-        defer {
-            swap(&ends, &asciiBreaks)
-            swap(&mandatory, &asciiMandatory)
-        }
-        ends.removeAll(keepingCapacity: true)
-        mandatory.removeAll(keepingCapacity: true)
-        ends.reserveCapacity(units.count / 4 + 1)
-        mandatory.reserveCapacity(units.count / 4 + 1)
-        for p in 1..<max(1, units.count) {
+        // Emptied in place (a missed word's one break goes through `removeLast`), grown only
+        // when short: `removeAll(keepingCapacity:)` and `reserveCapacity` on both arrays, and
+        // the table's lazy global for every pair, cost a missed word ~500 instructions.
+        asciiBreaks.emptyKeepingCapacity()
+        asciiMandatory.emptyKeepingCapacity()
+        let n = units.count
+        if asciiBreaks.capacity < n / 4 + 1 { asciiBreaks.reserveCapacity(n / 4 + 1) }
+        if asciiMandatory.capacity < n / 4 + 1 { asciiMandatory.reserveCapacity(n / 4 + 1) }
+        for p in 1..<max(1, n) {
             let a = units[p - 1], b = units[p]
             if a == 0x0A {
-                ends.append(Int32(p)); mandatory.append(1)
+                asciiBreaks.append(Int32(p)); asciiMandatory.append(1)
             } else if a == 0x20 || a == 0x09 {
-                if b != 0x20 && b != 0x09 && b != 0x0A { ends.append(Int32(p)); mandatory.append(0) }
-            } else if ASCIIBreakRules.applies(a, b) && ASCIIBreakRules.allowsBreak(before: p >= 2 ? units[p - 2] : 0, a, b) {
-                ends.append(Int32(p)); mandatory.append(0)
+                if b != 0x20 && b != 0x09 && b != 0x0A { asciiBreaks.append(Int32(p)); asciiMandatory.append(0) }
+            } else if ASCIIBreakRules.mayAllowBreak(after: a) && ASCIIBreakRules.applies(a, b)
+                        && ASCIIBreakRules.allowsBreak(before: p >= 2 ? units[p - 2] : 0, a, b) {
+                asciiBreaks.append(Int32(p)); asciiMandatory.append(0)
             }
         }
-        ends.append(Int32(units.count))
-        mandatory.append(units[units.count - 1] == 0x0A ? 1 : 0)
+        asciiBreaks.append(Int32(n))
+        asciiMandatory.append(units[n - 1] == 0x0A ? 1 : 0)
     }
 
     /// ICU's UAX #14 opportunities, with Chromium's table deciding between printable ASCII pairs
@@ -383,6 +435,7 @@ struct Builder {
         let slice = UnsafeBufferPointer(rebasing: units[start..<end])
         var halfWidth: [UInt16] = []
         if font.hasHalfWidthPunctuation {
+            closedHalfWidthRun = true
             let spacing = punctuationSpacing(of: font)
             for u in start..<end where CJKPunctuation.isTrimmed(units, u, run: start..<end, spacing: spacing) {
                 halfWidth.append(UInt16(truncatingIfNeeded: u - start))
@@ -407,22 +460,33 @@ struct Builder {
             if let cached = cache.run(for: key) { return cached }
             // The paragraph's ICU breaks inside the run, when it is whole chunks of the paragraph.
             let offset = paragraph == nil ? 0 : paragraphOffset
-            let share = paragraphBreaks.count > 0
-                ? ParagraphLineBreaks.Share(breaks: paragraphBreaks, paragraph: paragraph ?? units, start: offset + start, end: offset + end) : nil
-            let shaped = ShapedRun.shape(context, item: before..<(before + end - start), font: font, rightToLeft: rightToLeft,
+            // Only a run with text of a dictionary script uses them (``ClusterSplit``): the share
+            // (a copy of the paragraph's breaks) is made for those alone.
+            let shaped: ShapedRun
+            if paragraphBreaks.count > 0 && slice.contains(where: DictionaryScripts.contains) {
+                let share = ParagraphLineBreaks.Share(breaks: paragraphBreaks, paragraph: paragraph ?? units, start: offset + start, end: offset + end)
+                shaped = ShapedRun.shape(context, item: before..<(before + end - start), font: font, rightToLeft: rightToLeft,
                                          halfWidth: halfWidth, language: language, script: script, buffer: buffer, knownBreaks: share)
+            } else {
+                shaped = ShapedRun.shape(context, item: before..<(before + end - start), font: font, rightToLeft: rightToLeft,
+                                         halfWidth: halfWidth, language: language, script: script, buffer: buffer)
+            }
             cache.store(shaped, for: key)
             return shaped
         }
         runs.append(GlyphRun(font: font, start: Int32(start), end: Int32(end), bidiLevel: level, shaped: shaped))
-        let scale = font.fixedScale(size: style.size)
+        let size = style.size
+        let scale = font.fixedScale(size: size)
         let shapedAdvances = shaped.unitAdvances
-        for u in start..<end {
-            let designUnits = shapedAdvances[u - start]
-            if designUnits != 0 {
-                unitAdvances[u] = clamp(font.fixedAdvance(designUnits, scale: scale, size: style.size))
-                // A space the font lacks: HarfBuzz's fallback width (``Font/fallbackSpaceAdvance(_:size:)``).
-                if units[u] & 0xFFF0 == 0x2000, let space = font.fallbackSpaceAdvance(units[u], size: style.size) { unitAdvances[u] = clamp(space) }
+        // Through one pointer: a subscript write per unit checked the array's uniqueness each time.
+        unitAdvances.withUnsafeMutableBufferPointer { unitAdvances in
+            for u in start..<end {
+                let designUnits = shapedAdvances[u - start]
+                if designUnits != 0 {
+                    unitAdvances[u] = clamp(font.fixedAdvance(designUnits, scale: scale, size: size))
+                    // A space the font lacks: HarfBuzz's fallback width (``Font/fallbackSpaceAdvance(_:size:)``).
+                    if units[u] & 0xFFF0 == 0x2000, let space = font.fallbackSpaceAdvance(units[u], size: size) { unitAdvances[u] = clamp(space) }
+                }
             }
         }
         if shaped.hasMultiAdvanceClusters {
@@ -468,6 +532,56 @@ struct Builder {
             }
         }
         RunExtras.sortKerns(&kerns)
+    }
+}
+
+extension Builder {
+    /// Whether every unit is printable ASCII (U+0020–007E), a tab or a newline: one compare a
+    /// unit in the common case (the two-sided test cost ~13 instructions a unit).
+    @inline(__always) static func isPrintableASCII(_ units: UnsafeBufferPointer<UInt16>) -> Bool {
+        for unit in units where unit &- 0x20 >= 0x5F {
+            if unit != 0x09 && unit != 0x0A { return false }
+        }
+        return true
+    }
+
+    /// Sets the first `count` bits of `bits` (its words hold at least `count` bits).
+    @inline(__always) static func setAll(_ bits: inout [UInt64], count: Int) {
+        guard count > 0 else { return }
+        bits.withUnsafeMutableBufferPointer { bits in
+            let full = count >> 6
+            for w in 0..<full { bits[w] = ~0 }
+            if count & 63 != 0 { bits[full] |= (1 << UInt64(count & 63)) &- 1 }
+        }
+    }
+}
+
+extension Array where Element: FixedWidthInteger {
+    /// Makes the array `count` zeros, keeping its capacity: zeroed in place while the count
+    /// stays, a few elements appended or removed one by one otherwise (the standard library's
+    /// `removeAll(keepingCapacity:)` and `append(contentsOf:)` of a repeated zero cost ~200
+    /// instructions whatever the count: a missed word's three zero-filled arrays paid them).
+    @inline(__always)
+    mutating func resetToZeros(count n: Int) {
+        let old = count
+        if old > n && old - n <= 2 {
+            removeLast()
+            if old - n == 2 { removeLast() }
+        } else if old > n {
+            emptyKeepingCapacity()
+        }
+        let kept = Swift.min(count, n)
+        if kept == 1 {
+            self[0] = 0
+        } else if kept > 1 {
+            withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        }
+        let missing = n - kept
+        if missing <= 4 {
+            for _ in 0..<missing { append(0) }
+        } else {
+            append(contentsOf: repeatElement(0, count: missing))
+        }
     }
 }
 

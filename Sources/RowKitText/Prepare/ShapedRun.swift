@@ -30,13 +30,15 @@ package final class ShapedRun: Sendable {
     /// Never called: runs are made by `make` (a stored property would break the tail layout).
     private init() {}
 
-    /// A run with zeroed arrays of the given counts.
-    private static func make(glyphs: Int, units: Int, kerning: Int = 0, alone: Int = 0, multiAdvance: Bool = false) -> ShapedRun {
+    /// A run with zeroed arrays of the given counts (not zeroed with `zeroed: false`: the
+    /// caller writes every element; the elements are trivial).
+    private static func make(glyphs: Int, units: Int, kerning: Int = 0, alone: Int = 0, multiAdvance: Bool = false,
+                             zeroed: Bool = true) -> ShapedRun {
         let size = max(1, 5 * glyphs + units + 2 * kerning + 3 * alone)
         let counts = Counts(glyphs: Int32(glyphs), units: Int32(units), kerning: Int32(kerning), alone: Int32(alone),
                             multiAdvance: multiAdvance)
         let buffer = Buffer(bufferClass: ShapedRun.self, minimumCapacity: size) { _, _ in counts }
-        buffer.withUnsafeMutablePointerToElements { $0.initialize(repeating: 0, count: size) }
+        if zeroed { buffer.withUnsafeMutablePointerToElements { $0.initialize(repeating: 0, count: size) } }
         return unsafeDowncast(buffer.buffer, to: ShapedRun.self)
     }
 
@@ -116,7 +118,8 @@ package final class ShapedRun: Sendable {
             }
         }
         if oneGlyphPerUnit {
-            let run = ShapedRun.make(glyphs: n, units: u, kerning: kerning.count / 2)
+            // Every element is written below (each unit is one glyph's cluster): not zeroed first.
+            let run = ShapedRun.make(glyphs: n, units: u, kerning: kerning.count / 2, zeroed: false)
             let base = run.storage
             for i in 0..<n {
                 base[i] = Int32(bitPattern: shaped.glyph(i))
@@ -125,7 +128,7 @@ package final class ShapedRun: Sendable {
                 base[3 * n + i] = shaped.yOffset(i)
                 let cluster = Int32(bitPattern: shaped.cluster(i)) - lower
                 base[4 * n + i] = cluster
-                base[5 * n + Int(cluster)] &+= shaped.xAdvance(i)
+                base[5 * n + Int(cluster)] = shaped.xAdvance(i)
             }
             for k in kerning.indices { base[5 * n + u + k] = kerning[k] }
             return run

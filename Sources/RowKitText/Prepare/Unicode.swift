@@ -199,6 +199,14 @@ enum ScriptRuns {
     /// what it encloses — ``isOpening(_:)``); Han, Hiragana, Katakana, Bopomofo and Hangul count as one script (East
     /// Asian text is not split between them here).
     @inline(__always) static func script(of scalar: UInt32) -> Int32 {
+        // ASCII without ICU: letters are Latin, everything else Common (`ScriptRunsASCIITests`
+        // checks all 128 against ICU). A missed word's first letter asked ICU (~60 instructions).
+        if scalar < 0x80 { return (scalar | 0x20) &- 0x61 < 26 ? latin : -1 }
+        return scriptFromICU(scalar)
+    }
+
+    /// ``script(of:)`` as ICU answers it, for every scalar (the ASCII fast path's reference).
+    @inline(__always) static func scriptFromICU(_ scalar: UInt32) -> Int32 {
         let s = ICU.script(scalar)
         switch s {
         case ..<2, 103: return -1
@@ -209,7 +217,10 @@ enum ScriptRuns {
 
     /// An opening bracket (general category Ps): the script so far ends before it.
     @inline(__always) static func isOpening(_ scalar: UInt32) -> Bool {
-        guard scalar >= 0x28, CategoryFilter.mayBeBracket(scalar) else { return false }
+        // ASCII's Ps are `(`, `[` and `{` (`CategoryFilterTests` checks every scalar against the
+        // category): the standard library's lookup cost a missed word ~800 instructions.
+        if scalar < 0x80 { return scalar == 0x28 || scalar == 0x5B || scalar == 0x7B }
+        guard CategoryFilter.mayBeBracket(scalar) else { return false }
         return isOpenPunctuation(scalar)
     }
 
