@@ -281,6 +281,25 @@ import Testing
         #expect(WordCache.Generation(capacity: 16).entryLimit == 16)
     }
 
+    /// The doorkeeper has 2^14 slots, chosen by the hash's top 14 bits: two chunks whose hashes
+    /// share them (differing in bit 49, which a 2^16-slot doorkeeper read) take one slot, so the
+    /// second's miss makes the first's next miss a first one again; a chunk in another slot
+    /// does not.
+    @Test func theDoorkeepersSlotIsTheHashsTopFourteenBits() {
+        #expect(WordCache.doorkeeperBits == 14)
+        var cache = WordCache(generations: 2)
+        cache.rotate()
+        // y shares x's slot (another fingerprint: the low bits differ); z has another slot.
+        let x: UInt64 = 0xABCD_0000_1111_2222, y = x ^ (1 << 49) ^ 0x10, z = x ^ (1 << 50)
+        let first = cache.admits(x), other = cache.admits(y)
+        #expect(!first && !other, "first misses")
+        let again = cache.admits(x)
+        #expect(!again, "y took x's slot: x's next miss is a first one again")
+        let elsewhere = cache.admits(z), second = cache.admits(x)
+        #expect(!elsewhere && second, "z's slot is another: x's second miss in a row is admitted")
+        #expect(cache.byteCount - cache.young.byteCount - cache.old.byteCount == 4 << WordCache.doorkeeperBits)
+    }
+
     /// The inline comparison of units agrees with element-wise equality for every length up to
     /// the longest cached chunk, with a difference at every position.
     @Test func unitComparisonFindsEveryDifference() {

@@ -25,7 +25,7 @@ struct WordCache {
     /// a slot; both full generations and the doorkeeper came to ~22 MB of array capacity in the
     /// one-core million-row run (docs/DESIGN.md, "Issue 8, twenty-second round"; 32,768 entries:
     /// ~14 MB; the shaped runs themselves are shared with the shape cache and not counted). At
-    /// most, by construction: two 512 KB tables, the 256 KB doorkeeper, and per generation
+    /// most, by construction: two 512 KB tables, the 64 KB doorkeeper, and per generation
     /// records below 2²² 8-byte words (32 MB: what the slots' offset bits address, reached only
     /// by chunks far longer than words) plus one 8-byte slot per glyph run (a run takes 24 bytes
     /// of a record: at most a third of the records' bytes); a generation's arrays are made at
@@ -432,8 +432,13 @@ struct WordCache {
     let generations: Int
     var hasOld: Bool { oldCount > 0 }
     /// Fingerprints of chunks missed once while the cache is under pressure (``admits(_:)``),
-    /// direct-mapped by hash (256 KB, made at the first rotation).
+    /// direct-mapped by hash (``doorkeeperBits``: 64 KB, made at the first rotation).
     private var seenOnce: [UInt32] = []
+    /// The doorkeeper has 2^14 slots. A chunk is admitted if missed again before another missed
+    /// chunk takes its slot: fewer slots admit fewer chunks met once, and the million-row list
+    /// missed least at 2^13–2^14 (docs/DESIGN.md, "Issue 8, twenty-second round": 2^16, the
+    /// sixth round's size, missed 2.5% more and rotated 40 times instead of 26; 2^18 6.6% more).
+    static let doorkeeperBits = 14
     /// Lookups that found their chunk, and chunks analysed (since the thread started).
     var hits = 0, misses = 0
     /// Times the young generation filled and replaced the old one (since the thread started).
@@ -485,8 +490,8 @@ struct WordCache {
     @inline(__always)
     mutating func admits(_ hash: UInt64) -> Bool {
         guard hasOld else { return true }
-        if seenOnce.isEmpty { seenOnce = [UInt32](repeating: 0, count: 1 << 16) }
-        let slot = Int(truncatingIfNeeded: hash >> 48)
+        if seenOnce.isEmpty { seenOnce = [UInt32](repeating: 0, count: 1 << WordCache.doorkeeperBits) }
+        let slot = Int(truncatingIfNeeded: hash >> UInt64(64 - WordCache.doorkeeperBits))
         let fingerprint = UInt32(truncatingIfNeeded: hash) | 1
         if seenOnce[slot] == fingerprint { return true }
         seenOnce[slot] = fingerprint
@@ -495,13 +500,13 @@ struct WordCache {
 
     /// Asks for the cache line of the doorkeeper's slot for `hash` (a hint: the slot is read by
     /// ``admits(_:)`` after the missed chunk's analysis, long enough for the line to arrive;
-    /// that read was a cache miss in a 256 KB array for every missed chunk).
+    /// that read was a cache miss in the array for every missed chunk).
     @inline(__always)
     func prefetchAdmission(_ hash: UInt64) {
         guard hasOld else { return }
         seenOnce.withUnsafeBufferPointer { slots in
             guard let base = slots.baseAddress else { return }
-            WordCache.prefetch(base + Int(truncatingIfNeeded: hash >> 48))
+            WordCache.prefetch(base + Int(truncatingIfNeeded: hash >> UInt64(64 - WordCache.doorkeeperBits)))
         }
     }
 
