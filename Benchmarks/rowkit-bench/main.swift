@@ -13,9 +13,14 @@ import RowKitText
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 if let fixed = getenv("ROWKIT_WORD_CACHE_CAPACITY").flatMap({ Int(String(cString: $0)) }), fixed > 0 {
-    // Measuring aid: another word-cache capacity per generation (entries, a power of two), to
+    // Measuring aid: another word-cache capacity per generation (entries), to
     // compare sizes (docs/DESIGN.md, text-perf's sixth round).
     PrepareScratch.overrideWordCacheCapacity(fixed)
+}
+if let generations = getenv("ROWKIT_WORD_CACHE_GENERATIONS").flatMap({ Int(String(cString: $0)) }), generations > 0 {
+    // Measuring aid: another number of word-cache generations (2…4), to compare (docs/DESIGN.md,
+    // issue 8's twenty-second round).
+    PrepareScratch.overrideWordCacheGenerations(generations)
 }
 if arguments.first == "--profile-prepare" {
     // Profiling aid: RowKit prepare + measure only, cache emptied per pass, for about 5 s
@@ -282,6 +287,10 @@ if arguments.first == "--list-only" {
     // Only the list-engine benchmark: --list-only [ROWS]
     let rows = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
     do { print(try runListBench(rows: rows).table()) } catch { progress("rowkit-bench: \(error)"); exit(1) }
+    // Each preparing thread keeps its own word cache: how many there were explains part of the
+    // memory growth's spread from run to run.
+    print("threads that prepared text (each with its word cache): \(PrepareScratch.threadsMade.load(ordering: .relaxed)) made, "
+          + "\(PrepareScratch.threadsLive.load(ordering: .relaxed)) live")
     if getenv("ROWKIT_LIST_FORM_COLD") != nil {
         let words = PrepareScratch.wordCacheStatistics
         print("word cache: \(words.entries) entries, \(words.hits) hits, \(words.misses) misses, \(words.rotations) rotations, "

@@ -163,6 +163,143 @@ import Testing
         #expect(extras == [2, -3, 1, 3, 40])
     }
 
+    /// Finds `text` under `hash` through the whole cache (promoting it to the young generation).
+    static func find(_ text: String, hash: UInt64, in cache: inout WordCache) -> Int? {
+        Array(text.utf16).withUnsafeBufferPointer {
+            cache.find(hash, context: 7, state: .outsidePlan, levels: WordCache.Levels(), units: $0)
+        }
+    }
+
+    /// An entry lives through one rotation fewer than the cache keeps generations: with two,
+    /// it is gone after the second; with four, it is found (and moved to the young generation)
+    /// after the third, from the oldest one, and is then as young as a new entry.
+    @Test func anEntryLivesAsManyRotationsAsTheCacheHasOlderGenerations() throws {
+        let h = Self.hash(slot: 40, tag: 0x0AA)
+        var two = WordCache(generations: 2)
+        _ = Self.add("kept ", hash: h, to: &two.young)
+        two.rotate()
+        two.rotate()
+        #expect(two.oldCount == 1 && Self.find("kept ", hash: h, in: &two) == nil, "two generations: dropped at the second rotation")
+
+        var four = WordCache(generations: 4)
+        _ = Self.add("kept ", hash: h, to: &four.young)
+        for k in 0..<3 { _ = Self.add("filler\(k) ", hash: Self.hash(slot: 41, tag: UInt64(k)), to: &four.young); four.rotate() }
+        #expect(four.oldCount == 3 && four.oldest.count == 2 && four.count == 4)
+        let found = try #require(Self.find("kept ", hash: h, in: &four), "four generations: still held after three rotations")
+        #expect(Self.units(at: found, in: four.young) == Array("kept ".utf16) && four.young.count == 1)
+        four.rotate()
+        // Moved: the oldest generation, now dropped, held it; it survives in `old`.
+        #expect(four.oldCount == 3 && Self.find("kept ", hash: h, in: &four) != nil)
+        #expect(Self.find("filler0 ", hash: Self.hash(slot: 41, tag: 0), in: &four) == nil, "the first filler was dropped")
+        four.removeAll()
+        #expect(four.generations == 4 && four.oldCount == 0 && four.count == 0)
+    }
+
+    /// An entry found in an older generation while the young one is full: the rotation that
+    /// makes room shifts (or drops) the generation it is in, and the copy still takes it.
+    @Test func anEntryFoundWhileTheYoungGenerationIsFullIsKept() throws {
+        for generations in 2...4 {
+            var cache = WordCache(generations: generations)
+            cache.young = WordCache.Generation(capacity: 2)
+            let h = Self.hash(slot: 1, tag: 0x033)
+            _ = Self.add("deep ", hash: h, to: &cache.young)
+            cache.rotate()
+            // Generations made by `rotate` have the default capacity: fill this one by hand.
+            cache.young = WordCache.Generation(capacity: 2)
+            for k in 0..<(generations - 2) { _ = Self.add("x\(k) ", hash: Self.hash(slot: 2, tag: UInt64(k)), to: &cache.young); cache.rotate(); cache.young = WordCache.Generation(capacity: 2) }
+            _ = Self.add("a ", hash: Self.hash(slot: 3, tag: 1), to: &cache.young)
+            _ = Self.add("b ", hash: Self.hash(slot: 3, tag: 2), to: &cache.young)
+            #expect(cache.young.isFull && cache.oldCount == generations - 1)
+            let rotations = cache.rotations
+            let found = try #require(Self.find("deep ", hash: h, in: &cache), "\(generations) generations")
+            #expect(cache.rotations == rotations + 1 && cache.young.count == 1)
+            #expect(Self.units(at: found, in: cache.young) == Array("deep ".utf16))
+        }
+    }
+
+    /// After a rotation the young generation's arrays are made once, for what the last one
+    /// held and an eighth more (not grown by doubling); an empty one reserves nothing.
+    @Test func aRotationMakesTheNextGenerationsArraysAtTheLastOnesSize() {
+        var cache = WordCache()
+        cache.rotate()
+        #expect(cache.young.data.capacity == 0 && cache.young.shapedRuns.capacity == 0)
+        for k in 0..<200 { _ = Self.add("word\(k) ", hash: Self.hash(slot: UInt64(k), tag: 5), to: &cache.young) }
+        let used = cache.young.data.count
+        cache.rotate()
+        #expect(cache.young.data.capacity >= used + used / 8 && cache.young.data.capacity < used + used / 4)
+        #expect(cache.young.data.isEmpty && cache.old.data.count == used)
+    }
+
+    /// The header is 48 bytes, and every part of the key it holds — bidi levels (mask, low,
+    /// high), carried script, context, length — still tells keys apart.
+    @Test func theNarrowHeaderKeepsEveryPartOfTheKey() {
+        #expect(WordCache.Layout.header == 48 && MemoryLayout<WordCache.Entry>.size <= 48)
+        var g = WordCache.Generation(capacity: 64)
+        let h = Self.hash(slot: 12, tag: 0x077)
+        let keys: [(WordCache.Levels, FontFallback.CarriedState)] = [
+            (WordCache.Levels(), .outsidePlan),
+            (WordCache.Levels(mask: 0, low: 1, high: 1), .outsidePlan),
+            (WordCache.Levels(mask: 0b10, low: 0, high: 1), .outsidePlan),
+            (WordCache.Levels(mask: 0b10, low: 0, high: 2), .outsidePlan),
+            (WordCache.Levels(mask: 0b100, low: 0, high: 1), .outsidePlan),
+            (WordCache.Levels(), FontFallback.CarriedState(script: 0, fallback: nil)),
+            (WordCache.Levels(), FontFallback.CarriedState(script: 1, fallback: nil)),
+        ]
+        let units = Array("mixed ".utf16)
+        let offsets = units.withUnsafeBufferPointer { chunk in
+            keys.map { levels, state in
+                g.insert(chunk, hash: h, context: 7, in: state, levels: levels, flags: 0, segmentCount: 0, runs: 0,
+                         fill: { _, _ in }, shaped: { _ in fatalError() })
+            }
+        }
+        units.withUnsafeBufferPointer { chunk in
+            for (k, (levels, state)) in keys.enumerated() {
+                #expect(g.find(h, context: 7, state: state, levels: levels, units: chunk) == offsets[k], "key \(k)")
+                #expect(g.entry(at: offsets[k]).levels == levels && Int32(g.entry(at: offsets[k]).inScript) == state.script)
+            }
+            #expect(g.find(h, context: 8, state: .outsidePlan, levels: WordCache.Levels(), units: chunk) == nil)
+            #expect(g.find(h, context: 7, state: .outsidePlan, levels: WordCache.Levels(mask: 0b1000, low: 0, high: 1), units: chunk) == nil)
+        }
+    }
+
+    /// A generation is full at its entry limit, below its table's capacity (the default: three
+    /// quarters of it), and every entry stays findable; the table is not made larger for it.
+    @Test func aGenerationFillsAtItsEntriesNotItsTable() {
+        let fresh = WordCache(generations: 2)
+        #expect(fresh.young.capacity == WordCache.capacity && fresh.young.entryLimit == WordCache.entries)
+        #expect(4 * WordCache.entries == 3 * WordCache.capacity && fresh.young.table.count == 2 * WordCache.capacity)
+        var g = WordCache.Generation(capacity: 16, entries: 12)
+        #expect(g.table.count == 32 && g.capacity == 16 && g.entryLimit == 12)
+        var offsets: [Int] = []
+        for k in 0..<12 {
+            #expect(!g.isFull, "full after \(k) entries")
+            offsets.append(Self.add("e\(k) ", hash: Self.hash(slot: UInt64(k % 5), tag: UInt64(k)), to: &g))
+        }
+        #expect(g.isFull && g.count == 12)
+        for k in 0..<12 { #expect(Self.find("e\(k) ", hash: Self.hash(slot: UInt64(k % 5), tag: UInt64(k)), in: g) == offsets[k]) }
+        // Without a limit a generation takes its whole capacity, as before.
+        #expect(WordCache.Generation(capacity: 16).entryLimit == 16)
+    }
+
+    /// The doorkeeper has 2^14 slots, chosen by the hash's top 14 bits: two chunks whose hashes
+    /// share them (differing in bit 49, which a 2^16-slot doorkeeper read) take one slot, so the
+    /// second's miss makes the first's next miss a first one again; a chunk in another slot
+    /// does not.
+    @Test func theDoorkeepersSlotIsTheHashsTopFourteenBits() {
+        #expect(WordCache.doorkeeperBits == 14)
+        var cache = WordCache(generations: 2)
+        cache.rotate()
+        // y shares x's slot (another fingerprint: the low bits differ); z has another slot.
+        let x: UInt64 = 0xABCD_0000_1111_2222, y = x ^ (1 << 49) ^ 0x10, z = x ^ (1 << 50)
+        let first = cache.admits(x), other = cache.admits(y)
+        #expect(!first && !other, "first misses")
+        let again = cache.admits(x)
+        #expect(!again, "y took x's slot: x's next miss is a first one again")
+        let elsewhere = cache.admits(z), second = cache.admits(x)
+        #expect(!elsewhere && second, "z's slot is another: x's second miss in a row is admitted")
+        #expect(cache.byteCount - cache.young.byteCount - cache.old.byteCount == 4 << WordCache.doorkeeperBits)
+    }
+
     /// The inline comparison of units agrees with element-wise equality for every length up to
     /// the longest cached chunk, with a difference at every position.
     @Test func unitComparisonFindsEveryDifference() {

@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -89,7 +90,18 @@ package final class PrepareScratch {
     /// Widths of short texts shaped alone (``ClusterSplit``'s graphemes of clusters).
     let shapedWidths = ShapedWidthMemo()
 
+    /// Threads that have made their scratch (and so their word cache), ever and still running:
+    /// a list's cold pass prepares on whichever pool threads take its pieces, and each keeps
+    /// its own word cache (for the benchmark's memory report).
+    package static let threadsMade = Atomic<Int>(0), threadsLive = Atomic<Int>(0)
+
+    init() {
+        PrepareScratch.threadsMade.add(1, ordering: .relaxed)
+        PrepareScratch.threadsLive.add(1, ordering: .relaxed)
+    }
+
     deinit {
+        PrepareScratch.threadsLive.subtract(1, ordering: .relaxed)
         HarfBuzz.destroy(buffer: buffer)
         workspace.pointee.chunked.deallocate()
         workspace.deinitialize(count: 1)
@@ -147,18 +159,27 @@ package final class PrepareScratch {
     }
 
     /// This thread's word cache: entries held, lookups that found their chunk or not,
-    /// generation rotations, the young generation's capacity and heap bytes.
+    /// generation rotations, the entries a generation takes and heap bytes.
     package static var wordCacheStatistics: (entries: Int, hits: Int, misses: Int, rotations: Int, capacity: Int, bytes: Int) {
         guard let words = current.words else { return (0, 0, 0, 0, 0, 0) }
-        return (words.count, words.hits, words.misses, words.rotations, words.young.capacity, words.byteCount)
+        return (words.count, words.hits, words.misses, words.rotations, words.young.entryLimit, words.byteCount)
     }
 
-    /// Benchmarks only: word-cache generations made from now on hold `entries` (a power of two)
+    /// Benchmarks only: word-cache generations made from now on hold `entries`
     /// instead of ``WordCache/capacity``; this thread's cache starts over at that size.
     package static func overrideWordCacheCapacity(_ entries: Int) {
-        precondition(entries > 0 && entries & (entries - 1) == 0, "word-cache capacity must be a power of two")
+        precondition(entries > 0, "a word-cache generation holds at least one entry")
         WordCache.capacityOverride.store(entries, ordering: .relaxed)
         current.removeAllWords()
+    }
+
+    /// Benchmarks only: word caches made from now on keep `count` generations (2…4) instead of
+    /// ``WordCache/defaultGenerations``; this thread's cache starts over with them.
+    package static func overrideWordCacheGenerations(_ count: Int) {
+        precondition((2...4).contains(count), "word-cache generations must be 2, 3 or 4")
+        WordCache.generationsOverride.store(count, ordering: .relaxed)
+        let scratch = current
+        if !scratch.workspaceInUse { scratch.workspace.pointee.words = WordCache() }
     }
 
     /// Tests only: this thread forgets the styles it met and its word cache, so that a test

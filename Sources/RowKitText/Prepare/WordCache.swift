@@ -11,20 +11,43 @@ import CPrefetch
 /// paragraph is prepared, so that no access to it needs a dynamic exclusivity check. Keyed by the chunk's text and everything
 /// its analysis depends on: the style context (font library, shape cache, primary font, size,
 /// weight, slant), the font-fallback state carried in (``FontFallback/CarriedState``) and the
-/// chunk's bidi levels. Bounded: two generations of at most ``capacity`` entries (and 32 UTF-16
-/// units per entry) each; when the young one fills, it becomes the old one and the old one is
-/// dropped. Entries found in the old generation are copied to the young one (their shaped runs moved).
+/// chunk's bidi levels. Bounded: two generations (``defaultGenerations``) of at most ``entries``
+/// entries (and 32 UTF-16 units per ``capacity``) each; when the young one fills, it becomes the
+/// old one and the old one is dropped. Entries found in the old generation are copied to the
+/// young one (their shaped runs moved).
 struct WordCache {
-    /// Entries per generation: 32,768 (~300 B each with their data: ~10 MB per full generation,
-    /// ~20 MB per preparing thread with both full and the doorkeeper). Only the 256 KB table is
-    /// made up front; the records' buffer grows as they are added. Larger sizes were measured
-    /// (docs/DESIGN.md, "Issue 8, sixth round"): 65,536 and 131,072 entries cut a steady list
-    /// row by 9% and 11% but cost ~20 and ~59 MB more per preparing thread, which a million-row
-    /// list's 1,000 B-per-row budget has no room for.
-    static let capacity = 32_768
-    /// Benchmarks only: the capacity of generations made from now on, when not 0 (a power of
-    /// two), to compare sizes (`ROWKIT_WORD_CACHE_CAPACITY` in rowkit-bench).
+    /// Each generation's table: `2 × capacity` slots (65,536 × 2 × 4 B = 512 KB, the only part
+    /// made up front). A generation is full at ``entries``, three quarters of this.
+    ///
+    /// What a preparing thread's word cache costs: with the English-like words of the list
+    /// benchmark a record takes ~150 B (a 48-byte header, the units, grapheme bytes, advances,
+    /// one segment and one run: 152 B for a seven-letter word and its space) and its shaped run
+    /// a slot; both full generations and the doorkeeper came to ~22 MB of array capacity in the
+    /// one-core million-row run (docs/DESIGN.md, "Issue 8, twenty-second round"; 32,768 entries:
+    /// ~14 MB; the shaped runs themselves are shared with the shape cache and not counted). At
+    /// most, by construction: two 512 KB tables, the 64 KB doorkeeper, and per generation
+    /// records below 2²² 8-byte words (32 MB: what the slots' offset bits address, reached only
+    /// by chunks far longer than words) plus one 8-byte slot per glyph run (a run takes 24 bytes
+    /// of a record: at most a third of the records' bytes); a generation's arrays are made at
+    /// 9/8 of what the previous one filled to and grow by doubling only past that.
+    static let capacity = 65_536
+    /// Entries per generation: 49,152 (docs/DESIGN.md, "Issue 8, twenty-second round": against
+    /// 32,768, 20% fewer misses in the million-row list for ~+30 B per row with two preparing
+    /// threads; 65,536 cut misses by 32% but came to 973 B per row with three preparing threads,
+    /// over the list's 960 B budget).
+    static let entries = 49_152
+    /// Benchmarks only: the entries of generations made from now on, when not 0 (any number;
+    /// the table then has the power of two at or above twice as many slots), to compare sizes
+    /// (`ROWKIT_WORD_CACHE_CAPACITY` in rowkit-bench).
     package static let capacityOverride = Atomic<Int>(0)
+    /// Generations a cache keeps, the young one included. More, smaller generations (so a
+    /// rotation drops a quarter, not half) were measured and held fewer hits: an entry found in
+    /// any older generation is copied to the young one, so the words in use fill each young
+    /// generation again with copies (docs/DESIGN.md, "Issue 8, twenty-second round").
+    static let defaultGenerations = 2
+    /// Benchmarks only: the generations of caches made from now on, when not 0 (2…4;
+    /// `ROWKIT_WORD_CACHE_GENERATIONS` in rowkit-bench).
+    package static let generationsOverride = Atomic<Int>(0)
     /// Chunks longer than this are analysed but not remembered.
     static let maximumLength = 64
 
@@ -50,16 +73,19 @@ struct WordCache {
         var font: Unmanaged<Font>
     }
 
-    /// A chunk's key and the counts of its analysis: the header of its record (``Layout``).
+    /// A chunk's key and the counts of its analysis: the header of its record (``Layout``), 48
+    /// bytes (the bidi levels are kept flat and the carried script in a byte, so that the
+    /// one-byte fields fill what ``Levels``' padding took: 56 bytes before).
     struct Entry {
         /// The chunk's first four units (0 past its end), compared from the header: a chunk of
         /// up to four units needs no read of its units (the key's hash is not kept: the table's
         /// tag and the whole key's comparison decide).
         var head: UInt64
         var inFont: Unmanaged<Font>?
-        var levels: Levels
+        /// The chunk's bidi levels (``Levels``, kept flat): the units in the mask are at
+        /// `levelHigh`, the others at `levelLow`.
+        var levelMask: UInt64
         var context: Int32
-        var inScript: Int32
         /// The chunk's first run in the generation's `shapedRuns`.
         var runStart: Int32
         /// The chunk's units, segments and glyph runs (at most ``maximumLength`` each).
@@ -68,11 +94,35 @@ struct WordCache {
         /// Where in the chunk a font-fallback plan starts (−1: none starts in it); a hit makes
         /// that plan again, so the chunks after it meet the state they would have met.
         var planStart: Int8 = -1
+        var levelLow: UInt8, levelHigh: UInt8
+        /// The carried state's script (``FontFallback/CarriedState/script``: −1, 0 or 1).
+        var inScript: Int8
         /// Int32 values of kerning growths (pairs) and cluster rests (triples) in the record's
         /// extras (with ``Flag/storedExtras``).
         var kernValues: UInt16 = 0, aloneValues: UInt16 = 0
         /// The record's length in 8-byte words (header, data and stored extras).
         var words: UInt16 = 0
+
+        init(head: UInt64, inFont: Unmanaged<Font>?, levels: Levels, context: Int32, inScript: Int32, runStart: Int32,
+             length: UInt8, segmentCount: UInt8, runCount: UInt8, flags: UInt8, words: UInt16) {
+            precondition(inScript >= -1 && inScript <= 1, "a carried script the header's byte does not hold")
+            self.head = head
+            self.inFont = inFont
+            levelMask = levels.mask
+            levelLow = levels.low
+            levelHigh = levels.high
+            self.context = context
+            self.inScript = Int8(inScript)
+            self.runStart = runStart
+            self.length = length
+            self.segmentCount = segmentCount
+            self.runCount = runCount
+            self.flags = flags
+            self.words = words
+        }
+
+        /// The chunk's bidi levels.
+        var levels: Levels { Levels(mask: levelMask, low: levelLow, high: levelHigh) }
     }
 
     /// Where the parts of a chunk's record lie, in bytes from its start: the header
@@ -137,7 +187,8 @@ struct WordCache {
         /// Records held, and their units.
         private(set) var count = 0, unitCount = 0
 
-        /// UTF-16 units of chunk text the generation takes (32 per entry on average).
+        /// UTF-16 units of chunk text the generation takes (32 per table capacity: ~43 per entry
+        /// on average with the default ``WordCache/entries``).
         let unitCapacity: Int
 
         /// Bits of a slot holding the record's offset (in words: 32 MB of records), and the
@@ -148,21 +199,28 @@ struct WordCache {
         /// largest record, ~5 KB).
         static let dataLimit = (1 << offsetBits) - 2048
 
-        /// A generation of at most `capacity` entries (a power of two).
-        init(capacity: Int) {
+        /// A generation whose table has `2 × capacity` slots (a power of two) and which is full
+        /// at `entries` entries (at most `capacity`; all of it unless given).
+        init(capacity: Int, entries: Int? = nil) {
+            precondition(capacity > 0 && capacity & (capacity - 1) == 0, "a word-cache table's capacity is a power of two")
             table = [Int32](repeating: -1, count: 2 * capacity)
             mask = table.count - 1
+            entryLimit = min(capacity, entries ?? capacity)
             unitCapacity = 32 * capacity
         }
 
-        /// Entries the generation takes.
+        /// Half the table's slots.
         var capacity: Int { table.count / 2 }
+
+        /// Entries after which the generation is full (the table's load then at most 3/8 with
+        /// the default ``WordCache/entries``, 1/2 at most).
+        let entryLimit: Int
 
         /// Heap bytes of the generation's arrays (by capacity; the shaped runs it references are
         /// shared with the shape cache and not counted).
         var byteCount: Int { table.capacity * 4 + data.capacity * 8 + shapedRuns.capacity * 8 }
 
-        var isFull: Bool { 2 * count >= table.count || unitCount >= unitCapacity || data.count >= Generation.dataLimit }
+        var isFull: Bool { count >= entryLimit || unitCount >= unitCapacity || data.count >= Generation.dataLimit }
 
         /// The slot a key's probe starts at.
         @inline(__always)
@@ -218,6 +276,13 @@ struct WordCache {
             return find(hash, context: context, state: state, levels: levels, units: chunk, at: slot, holding: table[slot])
         }
 
+        /// Asks for the cache line of the slot where a lookup of `hash` starts.
+        @inline(__always)
+        func prefetchSlot(_ hash: UInt64) {
+            let slot = firstSlot(hash)
+            table.withUnsafeBufferPointer { WordCache.prefetch($0.baseAddress! + slot) }
+        }
+
         /// Asks for the first cache lines of the record named by `hash`'s first slot, when it
         /// holds the tag (the header, units and advances of most words).
         @inline(__always)
@@ -242,8 +307,9 @@ struct WordCache {
                 let record = raw.baseAddress! + 8 * offset
                 let e = record.load(as: Entry.self)
                 let n = chunk.count
-                return e.head == WordCache.head(chunk) && e.context == context && Int(e.length) == n && e.inScript == state.script
-                    && e.inFont?.toOpaque() == state.fallback.map({ Unmanaged.passUnretained($0).toOpaque() }) && e.levels == levels
+                return e.head == WordCache.head(chunk) && e.context == context && Int(e.length) == n && Int32(e.inScript) == state.script
+                    && e.inFont?.toOpaque() == state.fallback.map({ Unmanaged.passUnretained($0).toOpaque() })
+                    && e.levelMask == levels.mask && e.levelLow == levels.low && e.levelHigh == levels.high
                     && (n <= 4 || WordCache.equal(record + (Layout.units + 8), UnsafeRawPointer(chunk.baseAddress! + 4), bytes: 2 * (n - 4)))
             }
         }
@@ -351,35 +417,68 @@ struct WordCache {
         }
     }
 
-    var young = Generation(capacity: WordCache.generationCapacity)
-    /// The previous young generation; an empty table until the first rotation (`hasOld`). Not
-    /// an optional: reading an optional's payload copied the whole generation (a retain and
-    /// release of each of its arrays) for every chunk the young one lacked.
+    var young = WordCache.newGeneration()
+    /// The older generations, newest first: `old` (the previous young one), then `older` and
+    /// `oldest` when the cache keeps more than two (``generations``). Empty tables until
+    /// rotations fill them (`oldCount`). Not optionals, nor an array: reading an optional's
+    /// payload copied the whole generation (a retain and release of each of its arrays) for
+    /// every chunk the young one lacked.
     private(set) var old = Generation(capacity: 1)
-    private(set) var hasOld = false
+    private(set) var older = Generation(capacity: 1)
+    private(set) var oldest = Generation(capacity: 1)
+    /// How many of `old`, `older`, `oldest` hold a generation (at most ``generations`` − 1).
+    private(set) var oldCount = 0
+    /// Generations kept, the young one included (2…4).
+    let generations: Int
+    var hasOld: Bool { oldCount > 0 }
     /// Fingerprints of chunks missed once while the cache is under pressure (``admits(_:)``),
-    /// direct-mapped by hash (256 KB, made at the first rotation).
+    /// direct-mapped by hash (``doorkeeperBits``: 64 KB, made at the first rotation).
     private var seenOnce: [UInt32] = []
+    /// The doorkeeper has 2^14 slots. A chunk is admitted if missed again before another missed
+    /// chunk takes its slot: fewer slots admit fewer chunks met once, and the million-row list
+    /// missed least at 2^13–2^14 (docs/DESIGN.md, "Issue 8, twenty-second round": 2^16, the
+    /// sixth round's size, missed 2.5% more and rotated 40 times instead of 26; 2^18 6.6% more).
+    static let doorkeeperBits = 14
     /// Lookups that found their chunk, and chunks analysed (since the thread started).
     var hits = 0, misses = 0
     /// Times the young generation filled and replaced the old one (since the thread started).
     var rotations = 0
 
+    /// An empty cache keeping `generations` (2…4) generations.
+    init(generations: Int = WordCache.generationCount) {
+        precondition((2...4).contains(generations), "a word cache keeps 2, 3 or 4 generations")
+        self.generations = generations
+    }
+
+    init(young: Generation) {
+        self.init()
+        self.young = young
+    }
+
     /// A tiny cache, holding the place of the thread's real one while that one is in use.
     static var empty: WordCache { WordCache(young: Generation(capacity: 8)) }
 
-    /// The capacity of a new generation (``capacity`` unless a benchmark overrides it).
-    static var generationCapacity: Int {
+    /// A new generation: ``capacity`` and ``entries`` unless a benchmark overrides the entries
+    /// (then its table has the power of two at or above twice that many slots).
+    static func newGeneration() -> Generation {
         let override = capacityOverride.load(ordering: .relaxed)
-        return override > 0 ? override : capacity
+        guard override > 0 else { return Generation(capacity: capacity, entries: entries) }
+        var table = 1
+        while table < override { table *= 2 }
+        return Generation(capacity: table, entries: override)
+    }
+
+    /// The generations a new cache keeps (``defaultGenerations`` unless a benchmark overrides it).
+    static var generationCount: Int {
+        let override = generationsOverride.load(ordering: .relaxed)
+        return override > 0 ? override : defaultGenerations
     }
 
     /// Drops everything.
     mutating func removeAll() {
-        young = Generation(capacity: WordCache.generationCapacity)
-        old = Generation(capacity: 1)
-        hasOld = false
-        seenOnce = []
+        let (hits, misses, rotations) = (self.hits, self.misses, self.rotations)
+        self = WordCache(generations: generations)
+        (self.hits, self.misses, self.rotations) = (hits, misses, rotations)
     }
 
     /// Whether a missed chunk (its key's `hash`) should be remembered. Always, until the young
@@ -391,8 +490,8 @@ struct WordCache {
     @inline(__always)
     mutating func admits(_ hash: UInt64) -> Bool {
         guard hasOld else { return true }
-        if seenOnce.isEmpty { seenOnce = [UInt32](repeating: 0, count: 1 << 16) }
-        let slot = Int(truncatingIfNeeded: hash >> 48)
+        if seenOnce.isEmpty { seenOnce = [UInt32](repeating: 0, count: 1 << WordCache.doorkeeperBits) }
+        let slot = Int(truncatingIfNeeded: hash >> UInt64(64 - WordCache.doorkeeperBits))
         let fingerprint = UInt32(truncatingIfNeeded: hash) | 1
         if seenOnce[slot] == fingerprint { return true }
         seenOnce[slot] = fingerprint
@@ -401,35 +500,58 @@ struct WordCache {
 
     /// Asks for the cache line of the doorkeeper's slot for `hash` (a hint: the slot is read by
     /// ``admits(_:)`` after the missed chunk's analysis, long enough for the line to arrive;
-    /// that read was a cache miss in a 256 KB array for every missed chunk).
+    /// that read was a cache miss in the array for every missed chunk).
     @inline(__always)
     func prefetchAdmission(_ hash: UInt64) {
         guard hasOld else { return }
         seenOnce.withUnsafeBufferPointer { slots in
             guard let base = slots.baseAddress else { return }
-            WordCache.prefetch(base + Int(truncatingIfNeeded: hash >> 48))
+            WordCache.prefetch(base + Int(truncatingIfNeeded: hash >> UInt64(64 - WordCache.doorkeeperBits)))
         }
     }
 
-    /// Entries held, over both generations.
-    var count: Int { young.count + (hasOld ? old.count : 0) }
+    /// Entries held, over every generation.
+    var count: Int {
+        young.count + (oldCount > 0 ? old.count : 0) + (oldCount > 1 ? older.count : 0) + (oldCount > 2 ? oldest.count : 0)
+    }
 
-    /// Heap bytes held, over both generations (``Generation/byteCount``).
-    var byteCount: Int { young.byteCount + (hasOld ? old.byteCount : 0) + 4 * seenOnce.count }
+    /// Heap bytes held, over every generation (``Generation/byteCount``) and the doorkeeper.
+    var byteCount: Int {
+        young.byteCount + (oldCount > 0 ? old.byteCount : 0) + (oldCount > 1 ? older.byteCount : 0)
+            + (oldCount > 2 ? oldest.byteCount : 0) + 4 * seenOnce.count
+    }
 
-    /// The entry for the key (promoted to the young generation if found in the old one).
+    /// The entry for the key (promoted to the young generation if found in an older one).
     @inline(__always)
     mutating func find(_ hash: UInt64, context: Int32, state: FontFallback.CarriedState, levels: Levels,
                        units: UnsafeBufferPointer<UInt16>) -> Int? {
         if let index = young.find(hash, context: context, state: state, levels: levels, units: units) { return index }
-        guard hasOld, let index = old.find(hash, context: context, state: state, levels: levels, units: units) else { return nil }
+        guard oldCount > 0 else { return nil }
+        if let index = old.find(hash, context: context, state: state, levels: levels, units: units) {
+            return promote(index, from: 1, hash: hash)
+        }
+        guard oldCount > 1 else { return nil }
+        if let index = older.find(hash, context: context, state: state, levels: levels, units: units) {
+            return promote(index, from: 2, hash: hash)
+        }
+        guard oldCount > 2, let index = oldest.find(hash, context: context, state: state, levels: levels, units: units) else { return nil }
+        return promote(index, from: 3, hash: hash)
+    }
+
+    /// Copies the record at `index` in older generation `k` (1: `old`) to the young one and
+    /// returns its offset there.
+    mutating func promote(_ index: Int, from k: Int, hash: UInt64) -> Int {
         if young.isFull {
-            // Rare: the rotation drops the generation the entry is in, so keep it for the copy.
-            var previous = old
-            rotateIfFull()
+            // Rare: the rotation shifts or drops the generation the entry is in, so keep it for the copy.
+            var previous = k == 1 ? old : k == 2 ? older : oldest
+            rotate()
             return young.copy(index, from: &previous, hash: hash)
         }
-        return young.copy(index, from: &old, hash: hash)
+        switch k {
+        case 1: return young.copy(index, from: &old, hash: hash)
+        case 2: return young.copy(index, from: &older, hash: hash)
+        default: return young.copy(index, from: &oldest, hash: hash)
+        }
     }
 
     /// Asks the CPU for the cache line holding `address`.
@@ -440,9 +562,12 @@ struct WordCache {
     /// generations (a hint: results do not depend on it).
     @inline(__always)
     func prefetchSlots(_ hash: UInt64) {
-        let y = young.firstSlot(hash), o = old.firstSlot(hash)
-        young.table.withUnsafeBufferPointer { WordCache.prefetch($0.baseAddress! + y) }
-        old.table.withUnsafeBufferPointer { WordCache.prefetch($0.baseAddress! + o) }
+        young.prefetchSlot(hash)
+        old.prefetchSlot(hash)
+        if oldCount > 1 {
+            older.prefetchSlot(hash)
+            if oldCount > 2 { oldest.prefetchSlot(hash) }
+        }
     }
 
     /// Asks for the cache lines of the entry a lookup of `hash` would compare first, in both
@@ -451,6 +576,10 @@ struct WordCache {
     func prefetchEntry(_ hash: UInt64) {
         young.prefetchEntry(hash)
         old.prefetchEntry(hash)
+        if oldCount > 1 {
+            older.prefetchEntry(hash)
+            if oldCount > 2 { oldest.prefetchEntry(hash) }
+        }
     }
 
     /// A chunk's first four units as one word (0 past its end), as ``Entry/head`` keeps them.
@@ -490,12 +619,23 @@ struct WordCache {
         if young.isFull { rotate() }
     }
 
-    /// The young generation becomes the old one (the old one is dropped).
+    /// The young generation becomes the old one, each older one moves one place down, and the
+    /// oldest of ``generations`` is dropped.
     mutating func rotate() {
         rotations += 1
+        if generations > 3 { oldest = older }
+        if generations > 2 { older = old }
+        let words = young.data.count, runs = young.shapedRuns.count
         old = young
-        hasOld = true
-        young = Generation(capacity: WordCache.generationCapacity)
+        oldCount = min(oldCount + 1, generations - 1)
+        young = WordCache.newGeneration()
+        // The new generation's arrays are made once, at what the last one filled to and an
+        // eighth more (the next fills much as it did): grown by doubling, each generation
+        // copied its records ~8 times, and the buffers it left were heap the process kept.
+        if words > 0 && young.entryLimit == old.entryLimit {
+            young.data.reserveCapacity(min(words + words / 8, Generation.dataLimit + 1024))
+            young.shapedRuns.reserveCapacity(runs + runs / 8)
+        }
     }
 
     /// A hash of the key (multiply-xor over the context, state, levels and text, four units at
