@@ -51,6 +51,19 @@ import Glibc
         #expect(bytes(try TextMetrics(outerText, style: style())) == bytes(outerAlone))
     }
 
+    /// A closing mark's trim depends on the script its run is shaped in, which a Common run takes
+    /// from the text before it (`a` here, not the Hebrew after it): the whole paragraph decides it
+    /// as the runs are closed, as the chunk does (found by the property below: the decision was
+    /// once asked after every run was closed, of a search memo that answers only forward).
+    @Test func aClosingMarksTrimIsDecidedByTheTextBeforeItBothWays() throws {
+        for text in ["a」שלום 42", "a」שלום", "שלום」a 42", "x」 שלום」 42"] {
+            for s in [style(), style(family: "Noto Sans", direction: .rtl)] {
+                try Self.expectSame(text, s)
+                try Self.expectSame(text, s)
+            }
+        }
+    }
+
     @Test func randomTextsPrepareTheSameBothWays() async {
         let styles: [TextStyle] = [style(), style(.preWrap), style(family: "Noto Sans", lineHeight: .normal),
                                    style(family: "Noto Sans", direction: .rtl), style(family: "Noto Sans", direction: .auto),

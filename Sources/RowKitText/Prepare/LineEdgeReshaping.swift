@@ -65,7 +65,8 @@ extension Builder {
     /// the run is shaped in — its first definite character's (HarfBuzz's guess), else the text
     /// around it (``CommonScript``) — `halt` may do nothing (a Hebrew run in a CJK font,
     /// ``Font/halfWidthApplies(inScript:)``), and then no mark of the run is trimmed, in pairs
-    /// or at a line end.
+    /// or at a line end. Asked as runs are closed, in order (``halfWidthIgnoredRuns``): the
+    /// Common-script search's memo answers only searches that move forward.
     mutating func halfWidthApplies(_ units: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, font: Font) -> Bool {
         guard font.hasHalfWidthPunctuation else { return false }
         var i = start
@@ -185,7 +186,6 @@ extension Builder {
         for k in runs.indices where runs[k].font.hasHalfWidthPunctuation {
             let run = runs[k]
             var spacing: PunctuationSpacing?
-            var applies: Bool?
             for u in Int(run.start)..<Int(run.end) where u + 1 < units.count && CJKPunctuation.isClosingMark(units[u]) {
                 let next = units[u + 1]
                 // After it: a break (white space), a soft hyphen (the hyphen ends the line) or
@@ -195,8 +195,7 @@ extension Builder {
                       !CJKPunctuation.isClosingMark(next) else { continue }
                 if spacing == nil { spacing = punctuationSpacing(of: run.font) }
                 guard CJKPunctuation.trimsAtLineEnd(units[u], in: spacing!) else { continue }
-                if applies == nil { applies = halfWidthApplies(units, Int(run.start), Int(run.end), font: run.font) }
-                guard applies! else { break }
+                guard !halfWidthIgnoredRuns.contains(run.start) else { break }
                 let key = (unit: units[u], advance: unitAdvances[u], font: ObjectIdentifier(run.font), rtl: run.bidiLevel & 1 == 1)
                 let amount: Int32
                 if let hit = known.first(where: { $0.unit == key.unit && $0.advance == key.advance && $0.font == key.font && $0.rtl == key.rtl }) {

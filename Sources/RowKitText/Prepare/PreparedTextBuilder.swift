@@ -40,6 +40,10 @@ struct Builder {
     var afreshFonts: [(piece: UInt64, context: Int32, font: Font)] = []
     /// Units shaped half-width (trimmed CJK punctuation).
     var trimmed: Set<Int> = []
+    /// Starts of the runs in a font with half-width punctuation whose shaping script ignores
+    /// `halt` (``halfWidthApplies(_:_:_:font:)``, decided as each run is closed, in order):
+    /// nothing in them is trimmed, in pairs or at a line end. Empty for nearly every text.
+    var halfWidthIgnoredRuns: [Int32] = []
     /// Units whose line-start width is recorded in ``alone`` (``LineStartReshape``).
     var reshapedStarts: Set<Int> = []
     /// Widths were recorded that do not follow from the shaped runs (reshaped line starts,
@@ -291,6 +295,7 @@ struct Builder {
         kerns.emptyKeepingCapacity()
         alone.emptyKeepingCapacity()
         if !trimmed.isEmpty { trimmed.removeAll() }
+        if !halfWidthIgnoredRuns.isEmpty { halfWidthIgnoredRuns.removeAll() }
         shapedWithContextScript = false
         recordsBeyondRuns = false
         closedHalfWidthRun = false
@@ -339,7 +344,7 @@ struct Builder {
                 if units[last] >= 0x2019, !trimmed.contains(last), unitAdvances[last] > 0, CJKPunctuation.isClosingMark(units[last]),
                    let run = runs.last(where: { Int($0.start) <= last }), run.font.hasHalfWidthPunctuation,
                    CJKPunctuation.trimsAtLineEnd(units[last], in: punctuationSpacing(of: run.font)),
-                   halfWidthApplies(units, Int(run.start), Int(run.end), font: run.font) {
+                   !halfWidthIgnoredRuns.contains(run.start) {
                     flag |= MetricsBlock.Flag.endTrim
                     endTrimSegments.append(Int32(k))
                     endTrimAmounts.append(lineEndTrimAmount(units, last: last, run: run, buffer: buffer))
@@ -440,8 +445,14 @@ struct Builder {
             for u in start..<end where CJKPunctuation.isTrimmed(units, u, run: start..<end, spacing: spacing) {
                 halfWidth.append(UInt16(truncatingIfNeeded: u - start))
             }
-            // In a script whose shaping ignores `halt` nothing is trimmed (HarfBuzz would not).
-            if !halfWidth.isEmpty && !halfWidthApplies(units, start, end, font: font) { halfWidth.removeAll() }
+            // In a script whose shaping ignores `halt` nothing is trimmed (HarfBuzz would not),
+            // decided here, where the runs come in order (the Common-script search's memo
+            // assumes it), for the line-end rules read after all runs are closed too.
+            if !halfWidth.isEmpty || (start..<end).contains(where: { CJKPunctuation.isClosingMark(units[$0]) }),
+               !halfWidthApplies(units, start, end, font: font) {
+                halfWidth.removeAll()
+                halfWidthIgnoredRuns.append(Int32(start))
+            }
             for offset in halfWidth { trimmed.insert(start + Int(offset)) }
         }
         // Joining scripts are shaped with their neighbours as context, as Chromium shapes them.
