@@ -112,6 +112,39 @@ import Testing
         }
     }
 
+    /// `exactHeight(ofItem:)` checks the index in one hold of the lock and measures in another:
+    /// a row removed in between was once measured at its stale index (a precondition failure in
+    /// the item store, found by the test below under ThreadSanitizer). Now the index is checked
+    /// again where it is used, and the call throws `indexOutOfRange` — it never traps.
+    @Test func exactHeightOfARowRemovedMeanwhileThrows() throws {
+        let rows = (0..<200).map { Rows.text("x\($0)", length: ($0 * 7919) % 600) }
+        let e = try makeEngine([ListSection(rows: rows)], width: 320, viewport: 600)
+        final class Stop: Sendable { let flag = Atomic<Bool>(false) }
+        let stop = Stop()
+        let remover = Thread {
+            var k = 0
+            while !stop.flag.load(ordering: .relaxed) {
+                // Empty the section and fill it again, unmeasured (new ids each time).
+                let count = (try? e.numberOfRows(inSection: 0)) ?? 0
+                if count > 0 { try? e.performBatchUpdates { b in for r in (0..<count).reversed() { b.delete(at: ListIndexPath(section: 0, row: r)) } } }
+                k += 1
+                let fresh = (0..<200).map { Rows.text("y\(k)-\($0)", length: ($0 * 31) % 600) }
+                try? e.performBatchUpdates { $0.insert(fresh, at: ListIndexPath(section: 0, row: 0)) }
+            }
+        }
+        remover.start()
+        var thrown = 0, measured = 0
+        for round in 0..<20_000 {
+            do { _ = try e.exactHeight(ofItem: 100 + round % 100); measured += 1 } catch {
+                guard case .indexOutOfRange = error else { throw error }
+                thrown += 1
+            }
+        }
+        stop.flag.store(true, ordering: .relaxed)
+        while !remover.isFinished { Thread.sleep(forTimeInterval: 0.001) }
+        #expect(measured + thrown == 20_000)
+    }
+
     @Test func eightThreadsCallingEverythingAtOnce() throws {
         let steps = Int(ProcessInfo.processInfo.environment["ROWKIT_STRESS_STEPS"] ?? "") ?? 600
         var rng = SeededRandom(seed: 4242)

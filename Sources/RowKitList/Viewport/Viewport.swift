@@ -128,7 +128,9 @@ extension ListEngine {
                 return s.isMeasured(s.items[i]) ? s.heights.height(at: i) : nil
             }
             if let measured { return measured }
-            _ = try measureOnce { s in s.takeChunk(covering: index..<(index + 1)) }
+            // Another thread may have removed the item since the lock above was let go: the
+            // index is checked again in this hold, and the next round's check then throws.
+            _ = try measureOnce { s in index < s.items.count ? s.takeChunk(covering: index..<(index + 1)) : nil }
         }
         return try height(ofItem: index)
     }
