@@ -62,21 +62,20 @@ extension Builder {
     }
 
     /// Whether HarfBuzz applies `font`'s `halt` to the run `units[start..<end]`: in the script
-    /// the run is shaped in — its first definite character's (HarfBuzz's guess), else the text
-    /// around it (``CommonScript``) — `halt` may do nothing (a Hebrew run in a CJK font,
+    /// the run is shaped in — `commonScript` for a run of only Common characters (its
+    /// ``CommonScript`` answer, found as the run is closed), else its first definite
+    /// character's (HarfBuzz's guess) — `halt` may do nothing (a Hebrew run in a CJK font,
     /// ``Font/halfWidthApplies(inScript:)``), and then no mark of the run is trimmed, in pairs
-    /// or at a line end. Asked as runs are closed, in order (``halfWidthIgnoredRuns``): the
-    /// Common-script search's memo answers only searches that move forward.
-    mutating func halfWidthApplies(_ units: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, font: Font) -> Bool {
-        guard font.hasHalfWidthPunctuation else { return false }
+    /// or at a line end (``halfWidthIgnoredRuns``).
+    func halfWidthApplies(_ units: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, font: Font, commonScript: UInt32?) -> Bool {
+        if let commonScript { return font.halfWidthApplies(inScript: commonScript) }
         var i = start
         while i < end {
             let (scalar, length) = UnicodeAnalysis.scalar(at: i, in: units)
             if CommonScript.isDefinite(scalar) { return font.halfWidthApplies(inScript: HarfBuzz.script(of: scalar)) }
             i += length
         }
-        let common = CommonScript.script(ofRun: units, start, end, paragraph: paragraph, offset: paragraphOffset, memo: &commonScriptMemo)
-        return font.halfWidthApplies(inScript: common?.script ?? 0)
+        return font.halfWidthApplies(inScript: 0)
     }
 
     /// `units[range]` shaped alone with font fallback started afresh from it (a chooser that

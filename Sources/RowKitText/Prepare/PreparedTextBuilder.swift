@@ -41,7 +41,7 @@ struct Builder {
     /// Units shaped half-width (trimmed CJK punctuation).
     var trimmed: Set<Int> = []
     /// Starts of the runs in a font with half-width punctuation whose shaping script ignores
-    /// `halt` (``halfWidthApplies(_:_:_:font:)``, decided as each run is closed, in order):
+    /// `halt` (``halfWidthApplies(_:_:_:font:commonScript:)``, decided as each run is closed):
     /// nothing in them is trimmed, in pairs or at a line end. Empty for nearly every text.
     var halfWidthIgnoredRuns: [Int32] = []
     /// Units whose line-start width is recorded in ``alone`` (``LineStartReshape``).
@@ -438,6 +438,10 @@ struct Builder {
                            _ buffer: HBBuffer) {
         guard end > start else { return }
         let slice = UnsafeBufferPointer(rebasing: units[start..<end])
+        // A run of only Common characters takes the script of the text around it (``CommonScript``).
+        let commonScript = CommonScript.script(ofRun: units, start, end, paragraph: paragraph, offset: paragraphOffset,
+                                               memo: &commonScriptMemo)
+        if commonScript?.outside == true { shapedWithContextScript = true }
         var halfWidth: [UInt16] = []
         if font.hasHalfWidthPunctuation {
             closedHalfWidthRun = true
@@ -446,10 +450,10 @@ struct Builder {
                 halfWidth.append(UInt16(truncatingIfNeeded: u - start))
             }
             // In a script whose shaping ignores `halt` nothing is trimmed (HarfBuzz would not),
-            // decided here, where the runs come in order (the Common-script search's memo
-            // assumes it), for the line-end rules read after all runs are closed too.
+            // decided here, as the run is closed, for the line-end rules read after all runs are
+            // closed too.
             if !halfWidth.isEmpty || (start..<end).contains(where: { CJKPunctuation.isClosingMark(units[$0]) }),
-               !halfWidthApplies(units, start, end, font: font) {
+               !halfWidthApplies(units, start, end, font: font, commonScript: commonScript?.script) {
                 halfWidth.removeAll()
                 halfWidthIgnoredRuns.append(Int32(start))
             }
@@ -458,10 +462,6 @@ struct Builder {
         // Joining scripts are shaped with their neighbours as context, as Chromium shapes them.
         let (before, after) = UnicodeAnalysis.joiningContext(units, start, end)
         let context = UnsafeBufferPointer(rebasing: units[(start - before)..<(end + after)])
-        // A run of only Common characters takes the script of the text around it (``CommonScript``).
-        let commonScript = CommonScript.script(ofRun: units, start, end, paragraph: paragraph, offset: paragraphOffset,
-                                               memo: &commonScriptMemo)
-        if commonScript?.outside == true { shapedWithContextScript = true }
         let script = commonScript?.script ?? 0
         let keyContext = before + after > 0 ? (units: context, before: before) : nil
         let rightToLeft = level & 1 == 1
