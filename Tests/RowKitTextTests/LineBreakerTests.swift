@@ -458,6 +458,31 @@ import Testing
         #expect(try lineTexts("مرحبا」.", width: 72, s) == ["مرحبا」", "."])
     }
 
+    @Test func aKernedEndOfAnOverflowWrapLineFitsByItsRoundedPositions() throws {
+        // docs/CHROMIUM.md §3(d), "A reshaped line end in a split" (2026-11-25, the sample's
+        // long-word/1346, seed 31001): `r` is kerned against `e` in `conference`, so a split
+        // after it reshapes `r` alone, which must fit the space after the position of `confe`
+        // rounded up to the layout unit — `confer` (82.52 px alone) does not fit 5281/64 px in
+        // DejaVu Sans 26 px although its width is within the layout unit of allowance.
+        // Chromium at every width of a sweep.
+        let dejaVu = TextStyle(font: FontDescriptor(family: "DejaVu Sans"), size: 26, lineHeight: .pixels(32))
+        #expect(try lineTexts("conference", width: 5281 / 64, dejaVu) == ["confe", "rence"])
+        #expect(try lineTexts("conference", width: 5282 / 64, dejaVu) == ["confer", "ence"])
+        let noto = TextStyle(font: FontDescriptor(family: "Noto Sans"), size: 26, lineHeight: .pixels(32))
+        #expect(try lineTexts("conference", width: 78.62, noto) == ["confe", "rence"])
+        #expect(try lineTexts("conference", width: 5032 / 64, noto) == ["confer", "ence"])
+        // A line starting inside the shaping item: both positions are rounded from the item's
+        // start (`erAV` fits at 2454/64 px in DejaVu Sans 13 px, `erAVA` does not).
+        let small = TextStyle(font: FontDescriptor(family: "DejaVu Sans"), size: 13, lineHeight: .pixels(32))
+        #expect(try lineTexts("aa preferredveteransTypewriterAVATAR", width: 2454 / 64, small)
+                == ["aa", "prefe", "rredv", "etera", "nsTyp", "ewrit", "erAV", "ATAR"])
+        // And the whole line so shaped must fit as well: `onfer` (45.36 px) is too wide for
+        // 2901/64 px however its positions round.
+        let mid = TextStyle(font: FontDescriptor(family: "DejaVu Sans"), size: 17.3, lineHeight: .pixels(32))
+        #expect(try lineTexts("TomorrowWaveformYellowyconference", width: 2901 / 64, mid)
+                == ["Tom", "orro", "wWa", "vefor", "mYell", "owyc", "onfe", "renc", "e"])
+    }
+
     @Test func aClosingMarkAfterHebrewKeepsItsFullWidthAtALineEnd() throws {
         // docs/CHROMIUM.md §3(e), 2026-11-25: `”` after Hebrew is shaped in the Hebrew script,
         // and HarfBuzz applies no positioning to a Hebrew run in a font whose GPOS has no Hebrew

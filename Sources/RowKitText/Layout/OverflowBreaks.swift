@@ -64,8 +64,11 @@ extension MetricsBlock.View {
         // Every grapheme boundary after `u` so far, with the width of the line ending there as
         // Chromium checks it: inside a cluster its prefix shaped alone; at a cluster end the
         // cluster's own width when kerning tied it to the next one.
-        var candidates: [(end: Int, width: Int64)] = []
+        // `fit`: the width the fit test reads (see the kerned cluster ends below).
+        var candidates: [(end: Int, width: Int64, fit: Int64)] = []
         var x: Int64 = 0
+        // The line's width up to the last cluster boundary that no kerning crosses.
+        var safeX: Int64 = 0
         var c = u
         while c < contentEnd {
             var c1 = c + 1
@@ -84,7 +87,7 @@ extension MetricsBlock.View {
                 } else {
                     while k < g { prefix += units.advance(k); k += 1 }
                 }
-                candidates.append((g, x + prefix))
+                candidates.append((g, x + prefix, x + prefix))
             }
             if x + total > limit {
                 if c1 == contentEnd && endTrim > 0 {
@@ -94,17 +97,32 @@ extension MetricsBlock.View {
                 // A closing mark inside the word trims at the line end (a negative line-end
                 // kerning entry, ``collectInWordLineEndTrims``): the line may end after it.
                 if c1 < contentEnd, case let g = extras.kerningGrowth(at: c1), g < 0, x + total + g <= limit {
-                    candidates.append((c1, x + total + g))
+                    candidates.append((c1, x + total + g, x + total + g))
                 }
                 // The latest boundary up to the cluster reaching past the limit whose line fits.
-                if let fit = candidates.last(where: { $0.width <= limit }) { return (fit.end, fit.width, false) }
+                if let fit = candidates.last(where: { $0.fit <= limit }) { return (fit.end, fit.width, false) }
                 // Nothing fits: the line overflows up to the latest boundary, or takes the first grapheme.
                 if let last = candidates.last { return (last.end, last.width, false) }
                 return (c1, total, false)
             }
             x += total
             c = c1
-            if c < contentEnd { candidates.append((c, x + extras.kerningGrowth(at: c))) }
+            if c < contentEnd {
+                let growth = extras.kerningGrowth(at: c)
+                var fit = x + growth
+                if growth > 0 {
+                    // Two tests (docs/CHROMIUM.md §3(d), "A reshaped line end in a split"): the
+                    // line's end from the last boundary safe to break (no kerning across it) is
+                    // shaped again alone and must fit the space after that boundary's position
+                    // in the shaping item, both positions rounded up to the layout unit
+                    // (ShapingLineBreaker::ShapeLine), and the whole line so shaped must fit too.
+                    let pen = itemPen(at: u, cache: &itemPens)
+                    fit = max(fit, Self.ceilToLayoutUnit(pen + safeX) - Self.ceilToLayoutUnit(pen) + (x - safeX) + growth)
+                } else {
+                    safeX = x
+                }
+                candidates.append((c, x + growth, fit))
+            }
         }
         return (contentEnd, x, false)
     }
