@@ -147,6 +147,19 @@ import Testing
         #expect(try TextMetrics("er\u{AD}", style: style()).measure(width: 18).lineCount == 2)
     }
 
+    /// When the text's last grapheme fits but not with the hyphen of the soft hyphen ending the
+    /// text, the soft hyphen makes a line of its own, an empty line that counts (Chromium 156,
+    /// DejaVu Sans 16 px: `r\u{AD}` is two lines from 6.58 px, `r`, to 12.33 px, one from 12.36,
+    /// `r‐`); two soft hyphens stay together. The sample's controls/0555 (seed 31001).
+    @Test func softHyphenEndingTheTextMakesALineOfItsOwnWhenItsHyphenDoesNotFit() throws {
+        #expect(try lineTexts("r\u{AD}", width: 10) == ["r", ""])
+        #expect(try lineTexts("r\u{AD}", width: 13) == ["r"])
+        #expect(try lineTexts("mmr\u{AD}", width: 12) == ["m", "m", "r", ""])
+        #expect(try lineTexts("abc\u{AD}\u{AD}", width: 5) == ["a", "b", "c", ""])
+        #expect(try lineTexts("r\u{AD}\nab", width: 10, style(.preWrap)).map { $0.filter { $0 != "\n" } } == ["r", "", "a", "b"])
+        #expect(try TextMetrics("r\u{AD}", style: style()).measure(width: 10).lineCount == 2)
+    }
+
     /// A soft hyphen that starts a line after an overflow-wrap split is a break opportunity like
     /// any other, taken before the word is split between graphemes (Chromium 156, Liberation Sans
     /// 100 38 px at 21 px: `l\u{AD}i\u{AD}ty` is `l` / `‐` / `it` / `y` — `l‐` and `i‐`, 21.11 px,

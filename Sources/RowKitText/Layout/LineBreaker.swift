@@ -280,9 +280,14 @@ extension MetricsBlock.View {
                         var piece = breakWordLine(from: u, contentEnd: contentEnd, limit: limit, endTrim: endTrim,
                                                   itemPens: &itemPens, itemRest: &itemRest)
                         if piece.end == contentEnd && endHyphen > 0 && !Self.endingSoftHyphenFits(piece.width, hyphen: endHyphen, limit: limit) {
-                            // The rest does not fit with the hyphen: broken in the space left for it.
+                            // The rest does not fit with the hyphen: broken in the space left for it —
+                            // before the soft hyphen itself too, which then makes a line of its own
+                            // (`r\u{00AD}` where `r‐` does not fit is two lines), but soft hyphens
+                            // stay together (docs/CHROMIUM.md §3(b)).
                             let shorter = breakWordLine(from: u, contentEnd: contentEnd, limit: limit - Self.ceilToLayoutUnit(endHyphen), endTrim: 0)
-                            if shorter.end < contentEnd - 1 { piece = shorter }
+                            if shorter.end < contentEnd - 1 || (shorter.end == contentEnd - 1 && !self.units.isSoftHyphen(shorter.end - 1)) {
+                                piece = shorter
+                            }
                         }
                         if piece.end == contentEnd {
                             gx = piece.width
