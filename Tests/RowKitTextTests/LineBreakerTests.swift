@@ -483,6 +483,18 @@ import Testing
                 == ["Tom", "orro", "wWa", "vefor", "mYell", "owyc", "onfe", "renc", "e"])
     }
 
+    @Test func aClosingMarkBeforeAPreWrapTabIsNotTrimmedAtALineEnd() throws {
+        // docs/CHROMIUM.md §3(e), 2026-11-25 (the sample's multiline/1478, seed 31004): as before a
+        // space, the break follows the tab, not the mark, so `）` keeps its full width — the line
+        // `价格：¥128（含税）` fits 220 px only trimmed (213.64 px), and with a tab after it Chromium
+        // breaks before `税` (Noto Sans CJK SC 24.5 px, pre-wrap; with or without text after the tab).
+        let s = TextStyle(font: FontDescriptor(family: "Noto Sans CJK SC"), size: 24.5, lineHeight: .pixels(36), whiteSpace: .preWrap)
+        #expect(try lineTexts("价格：¥128（含税）", width: 220, s) == ["价格：¥128（含税）"])
+        #expect(try lineTexts("价格：¥128（含税）\t", width: 220, s).first == "价格：¥128（含")
+        #expect(try lineTexts("价格：¥128（含税）\tab", width: 220, s).first == "价格：¥128（含")
+        #expect(try TextMetrics("价格：¥128（含税）\t", style: s).measure(width: 220).lineCount == 2)
+    }
+
     @Test func aClosingMarkAfterHebrewKeepsItsFullWidthAtALineEnd() throws {
         // docs/CHROMIUM.md §3(e), 2026-11-25: `”` after Hebrew is shaped in the Hebrew script,
         // and HarfBuzz applies no positioning to a Hebrew run in a font whose GPOS has no Hebrew

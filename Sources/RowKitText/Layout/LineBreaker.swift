@@ -123,8 +123,9 @@ extension MetricsBlock.View {
             if placed > 0 && f & Flag.whitespaceOnly == 0
                 && (x + w > limit || (endHyphen > 0 && !Self.endingSoftHyphenFits(x + w, hyphen: endHyphen, limit: limit))) {
                 // A closing mark ending the line gives up its end half only when the break
-                // follows it directly, not after white space (docs/CHROMIUM.md §3(e)).
-                if f & Flag.endTrim != 0 && f & Flag.mandatoryBreak == 0 && trailing(i) == 0 { trim = lineEndTrim(segment: i) }
+                // follows it directly, not after white space — a `pre-wrap` tab too, whose
+                // advance is found at layout, not in `trailing` (docs/CHROMIUM.md §3(e)).
+                if f & Flag.endTrim != 0 && f & (Flag.mandatoryBreak | Flag.tab) == 0 && trailing(i) == 0 { trim = lineEndTrim(segment: i) }
                 // The trimmed mark is shaped again, a part of its own (docs/CHROMIUM.md §3(e)).
                 if trim == 0 || !Self.trimmedEndFits(x + w, lastAdvance: units.advance(contentEnd(i) - 1), trim: trim,
                                                      itemX: itemPen(at: Int(lineStart), cache: &itemPens), limit: limit) {
