@@ -99,6 +99,21 @@ import Testing
         }
         #expect(try lineTexts("快快\r快快快快", width: 40, style(.normal, family: "Noto Sans", lineHeight: .pixels(20))) == ["快快", "快快", "快快"])
     }
+    @Test func preWrapDroppedControlEndsArabicJoining() throws {
+        // Chromium 156, DejaVu Sans 31 px, pre-wrap (docs/CHROMIUM.md §3(m), thirty-first session;
+        // the sample's controls/0723, seed 31006): Chromium keeps a dropped CR or FF in its text as
+        // a control item, so the letters on either side are shaped apart and do not join —
+        // `الطقس\u{C}جميل` is `الطقس` 98.70 px + `جميل` 69.92 px, not `الطقسجميل` 157.59 px; at
+        // 239.66 px `الطقس\u{C}جميل اليوم` is therefore two lines. `normal` keeps the FF as a glyph.
+        let pre = style(.preWrap, size: 31, lineHeight: .pixels(36.8))
+        for control in ["\r", "\u{C}"] {
+            #expect(try width("الطقس\(control)جميل", pre) >= 168.6)
+            #expect(try lineTexts("الطقس\(control)جميل اليوم", width: 239.66, pre).count == 2)
+        }
+        #expect(try abs(width("الطقسجميل", pre) - 157.59) < 0.01)
+        #expect(try TextMetrics("الطقس\u{C}جميل اليوم", style: pre).measure(width: 239.66).lineCount == 2)
+    }
+
     @Test func preWrapSeveralDroppedControlsEachGlue() throws {
         // Chromium 156, Noto Sans 16 px, line-height 20 px, pre-wrap (measured 2026-11-24): every
         // dropped CR or FF of a text glues its neighbours, also two in a row.

@@ -89,7 +89,7 @@ struct FontFallback {
 
     /// Whether `offset` is in `sorted` (`itemBoundaries`, ascending): a binary search, so a text with
     /// many dropped controls stays near linear (a linear scan per cluster made 80,000 `快\r` take 1.8 s).
-    private static func contains(_ sorted: [Int], _ offset: Int) -> Bool {
+    static func contains(_ sorted: [Int], _ offset: Int) -> Bool {
         var low = 0, high = sorted.count
         while low < high {
             let mid = (low + high) / 2

@@ -186,6 +186,11 @@ struct Builder {
         // passed: the array's count and subscript were calls for every unit.
         let breakCount = breaks.count
         var nextBreakAt = breakCount > 0 ? Int(breaks[0]) : Int.max
+        // Where pre-wrap dropped a CR or FF (ascending; empty for most texts): Chromium keeps it
+        // as a control item, which ends the shaping item there (docs/CHROMIUM.md §3(m)).
+        let dropped = fallback.itemBoundaries
+        var droppedIndex = 0
+        var nextDroppedAt = dropped.first ?? Int.max
         while g0 < units.count {
             var g1: Int
             if let graphemes {
@@ -201,19 +206,24 @@ struct Builder {
                 nextBreakAt = nextBreak < breakCount ? Int(breaks[nextBreak]) : Int.max
             }
             let atBreakAfterSpace = nextBreakAt == g0 && g0 > 0 && units[g0 - 1] == 0x20
+            while nextDroppedAt < g0 {
+                droppedIndex += 1
+                nextDroppedAt = droppedIndex < dropped.count ? dropped[droppedIndex] : Int.max
+            }
+            let atDroppedControl = nextDroppedAt == g0
             let unit = units[g0]
             // Fast path: printable ASCII continuing a run of the primary font (no font choice,
             // no reference counting).
             // (Identities compared as `ObjectIdentifier`s: `===` is a call into the standard library.)
             if g1 == g0 + 1 && unit >= 0x20 && unit < 0x7F && primaryCoversASCII && runStart >= 0 && ObjectIdentifier(runFont) == primaryID
-                && runLevel == (levels?[g0] ?? 0) && !(atBreakAfterSpace && !primary.kernsAcrossSpaces)
+                && runLevel == (levels?[g0] ?? 0) && !(atBreakAfterSpace && !primary.kernsAcrossSpaces) && !atDroppedControl
                 && (script == ScriptRuns.latin || (unit | 0x20) &- 0x61 >= 26) {
                 // The printable ASCII units after a non-space one, up to the next space or other
                 // unit, take this path too (each is one grapheme, its unit before is no space so
                 // it is at no break after one, the script is Latin and no level changes): one
                 // scan instead of ~30 instructions a unit through the loop (9 units a missed word).
                 if graphemes == nil && levels == nil && unit != 0x20 && script == ScriptRuns.latin {
-                    while g1 < units.count && units[g1] &- 0x21 < 0x5E { g1 += 1 }
+                    while g1 < units.count && g1 < nextDroppedAt && units[g1] &- 0x21 < 0x5E { g1 += 1 }
                 }
                 continue
             }
@@ -236,7 +246,8 @@ struct Builder {
             if clusterScript >= 0 { script = clusterScript }
             // Runs split where the font, direction or script changes, and after a space for fonts
             // that do not kern across spaces (so words are shaped alone and shared through the cache).
-            if runStart < 0 || ObjectIdentifier(font) != ObjectIdentifier(runFont) || lvl != runLevel || scriptChanges || (atBreakAfterSpace && !font.kernsAcrossSpaces) {
+            if runStart < 0 || ObjectIdentifier(font) != ObjectIdentifier(runFont) || lvl != runLevel || scriptChanges || (atBreakAfterSpace && !font.kernsAcrossSpaces)
+                || atDroppedControl {
                 if runStart >= 0 { closeRun(units, runStart, g0, runFont, runLevel, buffer) }
                 runStart = g0
                 runFont = font
@@ -459,8 +470,14 @@ struct Builder {
             }
             for offset in halfWidth { trimmed.insert(start + Int(offset)) }
         }
-        // Joining scripts are shaped with their neighbours as context, as Chromium shapes them.
-        let (before, after) = UnicodeAnalysis.joiningContext(units, start, end)
+        // Joining scripts are shaped with their neighbours as context, as Chromium shapes them —
+        // not across a CR or FF that pre-wrap dropped, which Chromium keeps in the text and which
+        // joins nothing (`الطقس\u{C}جميل` is two unjoined words, docs/CHROMIUM.md §3(m)).
+        var (before, after) = UnicodeAnalysis.joiningContext(units, start, end)
+        if !fallback.itemBoundaries.isEmpty {
+            if before > 0 && FontFallback.contains(fallback.itemBoundaries, start) { before = 0 }
+            if after > 0 && FontFallback.contains(fallback.itemBoundaries, end) { after = 0 }
+        }
         let context = UnsafeBufferPointer(rebasing: units[(start - before)..<(end + after)])
         let script = commonScript?.script ?? 0
         let keyContext = before + after > 0 ? (units: context, before: before) : nil
