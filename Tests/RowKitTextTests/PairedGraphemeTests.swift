@@ -69,6 +69,9 @@ import Testing
             #expect(classes[Int(unit)] & (1 | 2 | 4 | 8) == 0, "U+\(String(unit, radix: 16))")
         }
         #expect(classes[0x0D] & (1 | 16) == 0 && classes[0x0600] & (1 | 2) == 2 && classes[0x0903] & (1 | 2 | 32) == 1 | 32)
+        // The newer conjunct linkers (a coeng or virama before a letter of its script is decided
+        // without the iterator), and nothing else.
+        #expect((0...0xFFFF).filter { classes[$0] & 64 != 0 } == [0x1039, 0x17D2, 0x1A60, 0x1B44, 0x1BAB, 0xA9C0])
     }
 
     @Test(.enabled(if: Corpora.folder != nil, "the corpora are absent (ROWKIT_CORPORA, ../shared/corpora)"))

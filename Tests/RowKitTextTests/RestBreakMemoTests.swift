@@ -56,4 +56,53 @@ import Testing
         last[RestBreakMemo.maximumLength - 1] += 1
         #expect(full.withUnsafeBufferPointer { RestBreakMemo.Key($0) } != last.withUnsafeBufferPointer { RestBreakMemo.Key($0) })
     }
+
+    /// More rests than the table has slots, and pairs of rests that share a slot, asked and asked
+    /// again in turns: a rest that lost its slot is asked of ICU again, never answered with the
+    /// text that took it.
+    @Test func restsSharingASlotKeepTheirOwnAnswers() throws {
+        let forward = Array("ช่างทองลังเลในใจไม่กล้าเรียกดอกแลผลบางเวตาลกล่าวว่าថ្ងៃមួយនោះស្ដេចបានយាងទៅထိုအချိန်မှစ၍ဗျိုင်းသည်".utf16)
+        let source = forward + forward.reversed() + forward.map { $0 ^ 1 }
+        var rests: [[UInt16]] = []
+        for start in 0..<(source.count - 1) {
+            for length in 2...min(RestBreakMemo.maximumLength, source.count - start) { rests.append(Array(source[start..<(start + length)])) }
+        }
+        #expect(rests.count > RestBreakMemo.slotCount)
+        // Two rests in one slot.
+        var bySlot: [Int: [UInt16]] = [:]
+        var colliding: [([UInt16], [UInt16])] = []
+        for rest in rests {
+            let slot = rest.withUnsafeBufferPointer { RestBreakMemo.Key($0).slot }
+            if let other = bySlot[slot], other != rest { colliding.append((other, rest)) } else { bySlot[slot] = rest }
+        }
+        #expect(colliding.count > 10)
+        var memo = RestBreakMemo()
+        var scratch: [Int32] = []
+        for (a, b) in colliding.prefix(200) {
+            for text in [a, b, a, b, b, a] {
+                let mask = text.withUnsafeBufferPointer { memo.breaks(of: $0, language: nil, scratch: &scratch) }
+                #expect(try mask == Self.icuMask(text, language: nil), "\(text)")
+            }
+        }
+        for round in 0..<2 {
+            for rest in rests where round == 0 || rest.count % 3 == 0 {
+                let mask = rest.withUnsafeBufferPointer { memo.breaks(of: $0, language: nil, scratch: &scratch) }
+                #expect(try mask == Self.icuMask(rest, language: nil), "\(rest)")
+            }
+        }
+    }
+
+    /// A language change forgets the answers of the other rules: Chinese rules break before a
+    /// wave dash, the rules of no language do not.
+    @Test func aLanguageChangeForgetsOtherRulesAnswers() throws {
+        let text = Array("あ〜い〜う".utf16)
+        let plain = try Self.icuMask(text, language: nil), chinese = try Self.icuMask(text, language: "zh")
+        #expect(plain != chinese)
+        var memo = RestBreakMemo()
+        var scratch: [Int32] = []
+        for language in [nil, "zh", "zh", nil, nil, "zh"] as [String?] {
+            let mask = text.withUnsafeBufferPointer { memo.breaks(of: $0, language: language, scratch: &scratch) }
+            #expect(mask == (language == nil ? plain : chinese), "\(language ?? "-")")
+        }
+    }
 }

@@ -1084,12 +1084,19 @@ extension MetricsBlock.Planner {
 /// words repeat, and an ICU call costs ~6,500 instructions (1.9% of `rowkit heights` on real
 /// rows went to them). ICU's answer depends only on the text and the language, so a
 /// remembered one is the answer.
+///
+/// A direct-mapped table of 4,096 slots (one per thread's planner, 224 KB, made at the first
+/// rest asked): a slot holds the text as the key packs it and `(count + 1) << 32 | mask`, 0
+/// when empty; a newer text takes an older one's slot. (A `Dictionary` keyed by `Key` cost
+/// ~950 instructions a lookup with its hashing and copies, a slot ~100.)
 struct RestBreakMemo {
     /// Texts of at most this many units are remembered (a rest is at most
     /// `View.refoundRestLimit` units of the run plus what follows up to its break).
     static let maximumLength = 24
-    /// Entries kept before the memo starts over.
-    static let capacity = 8192
+    /// Slots of the table (a power of two).
+    static let slotCount = 4096
+    /// 64-bit words a slot takes: the key's six words of text and the length and mask.
+    static let slotWords = 7
 
     /// A text of up to `maximumLength` units, four to a word, and its length.
     struct Key: Hashable {
@@ -1109,14 +1116,23 @@ struct RestBreakMemo {
                 && a.words.3 == b.words.3 && a.words.4 == b.words.4 && a.words.5 == b.words.5
         }
 
-        func hash(into hasher: inout Hasher) {
-            let mixed = words.0 &+ 0x9E37_79B9_7F4A_7C15 &* (words.1 &+ 0xBF58_476D_1CE4_E5B9 &* (words.2
+        /// The words and the length mixed into one value (`hash(into:)`, and the memo's slot).
+        var mixed: UInt64 {
+            words.0 &+ 0x9E37_79B9_7F4A_7C15 &* (words.1 &+ 0xBF58_476D_1CE4_E5B9 &* (words.2
                 &+ 0x94D0_49BB_1331_11EB &* (words.3 &+ 0x9E37_79B9_7F4A_7C15 &* (words.4 &+ 0xBF58_476D_1CE4_E5B9 &* (words.5 &+ UInt64(count))))))
+        }
+
+        func hash(into hasher: inout Hasher) {
             hasher.combine(mixed)
+        }
+
+        /// The slot of the memo's table this key lives in.
+        var slot: Int {
+            Int(truncatingIfNeeded: (mixed &* 0x9E37_79B9_7F4A_7C15) >> 52) & (RestBreakMemo.slotCount - 1)
         }
     }
 
-    private var answers: [Key: UInt32] = [:]
+    private var slots: [UInt64] = []
     private var language: String?
 
     /// ICU's breaks of `text` in `language` (`UnicodeAnalysis.lineBreaks(_:language:into:)`)
@@ -1124,16 +1140,28 @@ struct RestBreakMemo {
     /// `maximumLength` units. `scratch` receives ICU's answer when it is asked.
     mutating func breaks(of text: UnsafeBufferPointer<UInt16>, language: String?, scratch: inout [Int32]) -> UInt32? {
         if language != self.language {
-            answers.removeAll(keepingCapacity: true)
+            if !slots.isEmpty { slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
             self.language = language
         }
+        if slots.isEmpty { slots = zeroFilledArray(UInt64(0), count: Self.slotCount * Self.slotWords) }
         let key = Key(text)
-        if let mask = answers[key] { return mask }
+        let base = key.slot * Self.slotWords
+        let meta = UInt64(key.count + 1) << 32
+        let known: UInt32? = slots.withUnsafeBufferPointer { s in
+            let stored = s[base + 6]
+            guard stored & ~0xFFFF_FFFF == meta, s[base] == key.words.0, s[base + 1] == key.words.1, s[base + 2] == key.words.2,
+                  s[base + 3] == key.words.3, s[base + 4] == key.words.4, s[base + 5] == key.words.5 else { return nil }
+            return UInt32(truncatingIfNeeded: stored)
+        }
+        if let known { return known }
         guard (try? UnicodeAnalysis.lineBreaks(text, language: language, into: &scratch)) != nil else { return nil }
         var mask: UInt32 = 0
         for e in scratch where e > 0 { mask |= 1 << UInt32(e) }
-        if answers.count >= Self.capacity { answers.removeAll(keepingCapacity: true) }
-        answers[key] = mask
+        slots.withUnsafeMutableBufferPointer { s in
+            s[base] = key.words.0; s[base + 1] = key.words.1; s[base + 2] = key.words.2
+            s[base + 3] = key.words.3; s[base + 4] = key.words.4; s[base + 5] = key.words.5
+            s[base + 6] = meta | UInt64(mask)
+        }
         return mask
     }
 }

@@ -75,6 +75,9 @@ struct Builder {
     private(set) var contextID: Int32 = -1
     /// ICU's line breaks of the paragraph being analysed, for its runs' cluster splits.
     var paragraphBreaks = ParagraphLineBreaks()
+    /// From this many segments on, ``collectSegments(_:breaks:mandatory:buffer:)`` writes
+    /// through pointers (a choice between two exact ways; the tests set it to compare them).
+    var segmentsThroughPointersFrom = 6
 
     init(_ resolved: ResolvedStyle, fonts: FontLibrary, cache: ShapeCache) {
         self.init(resolved, fonts: fonts, cache: cache, fallback: FontFallback(style: resolved.style, primary: resolved.primary, fonts: fonts))
@@ -314,70 +317,133 @@ struct Builder {
     }
 
     /// The segments of the text analysed: ends, content and hanging-space widths, flags.
+    ///
+    /// Texts of many segments (CJK text has one per ideograph) take the five arrays out of the
+    /// builder for the loop and write them through pointers to room made once: an append per
+    /// value cost a uniqueness check and a capacity test, ~85 instructions a segment. A missed
+    /// word's one or two segments are appended as before (taking the arrays out costs more there).
     @inline(never)
     private mutating func collectSegments(_ units: UnsafeBufferPointer<UInt16>, breaks: [Int32], mandatory: [UInt8], buffer: HBBuffer) {
         let breakCount = breaks.count
+        guard breakCount > 0 else { return }
         // (Reserved only when short: a call each costs ~36 instructions even when it has room.)
         if segmentEnds.capacity < breaks.count { segmentEnds.reserveCapacity(breaks.count) }
         if contentEnds.capacity < breaks.count { contentEnds.reserveCapacity(breaks.count) }
         if widths.capacity < breaks.count { widths.reserveCapacity(breaks.count) }
         if spaceWidths.capacity < breaks.count { spaceWidths.reserveCapacity(breaks.count) }
         if flags.capacity < breaks.count { flags.reserveCapacity(breaks.count) }
-        var start = 0
-        for k in 0..<breakCount {
-            let end = Int(breaks[k])
-            let contentEnd = contentEnd(ofSegment: start, end, in: units, whiteSpace: style.whiteSpace)
-            var flag: UInt8 = mandatory[k] != 0 ? MetricsBlock.Flag.mandatoryBreak : 0
-            var content: Int64 = 0, trailing: Int64 = 0
-            var graphemeCount = 0
-            // Through pointers: the arrays' subscripts were calls for every unit.
-            unitAdvances.withUnsafeBufferPointer { unitAdvances in
-                graphemeStartBits.withUnsafeBufferPointer { graphemeStartBits in
-                    for u in start..<end {
-                        if u < contentEnd {
-                            content += Int64(unitAdvances[u])
-                            if graphemeStartBits[u >> 6] & (1 << UInt64(u & 63)) != 0 { graphemeCount += 1 }
-                        } else {
-                            trailing += Int64(unitAdvances[u])
-                            if units[u] == 0x09 { flag |= MetricsBlock.Flag.tab }
-                        }
+        if breakCount < segmentsThroughPointersFrom {
+            var start = 0
+            for k in 0..<breakCount {
+                let end = Int(breaks[k])
+                let (contentEnd, content, trailing, flag) = segment(k, start, end, units, mandatory: mandatory, buffer: buffer)
+                segmentEnds.append(Int32(end))
+                contentEnds.append(Int32(contentEnd))
+                widths.append(content)
+                spaceWidths.append(trailing)
+                flags.append(flag)
+                start = end
+            }
+            return
+        }
+        var endArray: [Int32] = [], contentArray: [Int32] = [], widthArray: [Int32] = [], spaceArray: [Int32] = []
+        var flagArray: [UInt8] = []
+        swap(&endArray, &segmentEnds)
+        swap(&contentArray, &contentEnds)
+        swap(&widthArray, &widths)
+        swap(&spaceArray, &spaceWidths)
+        swap(&flagArray, &flags)
+        defer {
+            swap(&endArray, &segmentEnds)
+            swap(&contentArray, &contentEnds)
+            swap(&widthArray, &widths)
+            swap(&spaceArray, &spaceWidths)
+            swap(&flagArray, &flags)
+        }
+        let base = widthArray.count
+        endArray.append(contentsOf: repeatElement(0, count: breakCount))
+        contentArray.append(contentsOf: repeatElement(0, count: breakCount))
+        widthArray.append(contentsOf: repeatElement(0, count: breakCount))
+        spaceArray.append(contentsOf: repeatElement(0, count: breakCount))
+        flagArray.append(contentsOf: repeatElement(0, count: breakCount))
+        endArray.withUnsafeMutableBufferPointer { ends in
+        contentArray.withUnsafeMutableBufferPointer { contents in
+        widthArray.withUnsafeMutableBufferPointer { w in
+        spaceArray.withUnsafeMutableBufferPointer { spaces in
+        flagArray.withUnsafeMutableBufferPointer { f in
+            var start = 0
+            for k in 0..<breakCount {
+                let end = Int(breaks[k])
+                let (contentEnd, content, trailing, flag) = segment(k, start, end, units, mandatory: mandatory, buffer: buffer)
+                ends[base + k] = Int32(end)
+                contents[base + k] = Int32(contentEnd)
+                w[base + k] = content
+                spaces[base + k] = trailing
+                f[base + k] = flag
+                start = end
+            }
+        }
+        }
+        }
+        }
+        }
+    }
+
+
+    /// Segment `k` (`start..<end`): its content end, content and hanging widths and flags; a
+    /// line-end trim is recorded (``endTrimSegments``, ``endTrimAmounts``) as it is found.
+    /// Reads no segment array (``collectSegments(_:breaks:mandatory:buffer:)`` may hold them).
+    @inline(__always)
+    private mutating func segment(_ k: Int, _ start: Int, _ end: Int, _ units: UnsafeBufferPointer<UInt16>, mandatory: [UInt8],
+                                  buffer: HBBuffer) -> (contentEnd: Int, content: Int32, trailing: Int32, flag: UInt8) {
+        let contentEnd = contentEnd(ofSegment: start, end, in: units, whiteSpace: style.whiteSpace)
+        var flag: UInt8 = mandatory[k] != 0 ? MetricsBlock.Flag.mandatoryBreak : 0
+        var content: Int64 = 0, trailing: Int64 = 0
+        var graphemeCount = 0
+        // Through pointers: the arrays' subscripts were calls for every unit.
+        unitAdvances.withUnsafeBufferPointer { unitAdvances in
+            graphemeStartBits.withUnsafeBufferPointer { graphemeStartBits in
+                for u in start..<end {
+                    if u < contentEnd {
+                        content += Int64(unitAdvances[u])
+                        if graphemeStartBits[u >> 6] & (1 << UInt64(u & 63)) != 0 { graphemeCount += 1 }
+                    } else {
+                        trailing += Int64(unitAdvances[u])
+                        if units[u] == 0x09 { flag |= MetricsBlock.Flag.tab }
                     }
                 }
             }
-            if graphemeCount >= 2 { flag |= MetricsBlock.Flag.breakable }
-            if contentEnd == start { flag |= MetricsBlock.Flag.whitespaceOnly }
-            if !reshapedStarts.isEmpty && reshapedStarts.contains(start) { flag |= MetricsBlock.Flag.lineStartAlone }
-            if units[start] == 0x3000 && contentEnd > start && style.whiteSpace == .normal
-                && !units[start..<contentEnd].contains(where: { $0 != 0x3000 }) { flag |= MetricsBlock.Flag.ideographicSpaceOnly }
-            if contentEnd > start {
-                let last = contentEnd - 1
-                if units[last] == 0xAD { flag |= MetricsBlock.Flag.softHyphen }
-                if units[last] >= 0x2019, !trimmed.contains(last), unitAdvances[last] > 0, CJKPunctuation.isClosingMark(units[last]),
-                   let run = runs.last(where: { Int($0.start) <= last }), run.font.hasHalfWidthPunctuation,
-                   CJKPunctuation.trimsAtLineEnd(units[last], in: punctuationSpacing(of: run.font)),
-                   !halfWidthIgnoredRuns.contains(run.start) {
-                    flag |= MetricsBlock.Flag.endTrim
-                    endTrimSegments.append(Int32(k))
-                    endTrimAmounts.append(lineEndTrimAmount(units, last: last, run: run, buffer: buffer))
-                } else if trimmed.contains(last), CJKPunctuation.growsAtLineEnd(units[last]) {
-                    // Trimmed because punctuation follows: full width again if the line ends here.
-                    flag |= MetricsBlock.Flag.endTrim
-                    endTrimSegments.append(Int32(k))
-                    endTrimAmounts.append(-unitAdvances[last])
-                } else if contentEnd == end, !kerned.isEmpty, let kern = kerning(at: lastKernable(units, last, after: start)), kern < 0 {
-                    // Kerned against the next segment: its own width if the line ends here.
-                    flag |= MetricsBlock.Flag.endTrim
-                    endTrimSegments.append(Int32(k))
-                    endTrimAmounts.append(kern)
-                }
-            }
-            segmentEnds.append(Int32(end))
-            contentEnds.append(Int32(contentEnd))
-            widths.append(clamp(content))
-            spaceWidths.append(clamp(trailing))
-            flags.append(flag)
-            start = end
         }
+        if graphemeCount >= 2 { flag |= MetricsBlock.Flag.breakable }
+        if contentEnd == start { flag |= MetricsBlock.Flag.whitespaceOnly }
+        if !reshapedStarts.isEmpty && reshapedStarts.contains(start) { flag |= MetricsBlock.Flag.lineStartAlone }
+        if units[start] == 0x3000 && contentEnd > start && style.whiteSpace == .normal
+            && !units[start..<contentEnd].contains(where: { $0 != 0x3000 }) { flag |= MetricsBlock.Flag.ideographicSpaceOnly }
+        if contentEnd > start {
+            let last = contentEnd - 1
+            if units[last] == 0xAD { flag |= MetricsBlock.Flag.softHyphen }
+            // (The unit's own tests before the set's: an ideograph or kana, nearly every
+            // segment of CJK text, is no closing mark, and each `trimmed` lookup was a call.)
+            if units[last] >= 0x2019, CJKPunctuation.isClosingMark(units[last]), !trimmed.contains(last), unitAdvances[last] > 0,
+               let run = runs.last(where: { Int($0.start) <= last }), run.font.hasHalfWidthPunctuation,
+               CJKPunctuation.trimsAtLineEnd(units[last], in: punctuationSpacing(of: run.font)),
+               !halfWidthIgnoredRuns.contains(run.start) {
+                flag |= MetricsBlock.Flag.endTrim
+                endTrimSegments.append(Int32(k))
+                endTrimAmounts.append(lineEndTrimAmount(units, last: last, run: run, buffer: buffer))
+            } else if !trimmed.isEmpty, CJKPunctuation.growsAtLineEnd(units[last]), trimmed.contains(last) {
+                // Trimmed because punctuation follows: full width again if the line ends here.
+                flag |= MetricsBlock.Flag.endTrim
+                endTrimSegments.append(Int32(k))
+                endTrimAmounts.append(-unitAdvances[last])
+            } else if contentEnd == end, !kerned.isEmpty, let kern = kerning(at: lastKernable(units, last, after: start)), kern < 0 {
+                // Kerned against the next segment: its own width if the line ends here.
+                flag |= MetricsBlock.Flag.endTrim
+                endTrimSegments.append(Int32(k))
+                endTrimAmounts.append(kern)
+            }
+        }
+        return (contentEnd, clamp(content), clamp(trailing), flag)
     }
 
     /// Break opportunities of printable ASCII text, as Chromium finds them without ICU: after a
