@@ -436,3 +436,24 @@ private func seconds(since start: ContinuousClock.Instant) -> Double {
     let d = ContinuousClock.now - start
     return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
 }
+
+/// The word caches of the list engine's measuring threads (the caller, this main thread, and
+/// the shared pool's helpers — the same threads measured every chunk of the cold pass): their
+/// lookups' misses, summed, are the cold pass's (threads outside the pool, if any, not counted).
+func printMeasuringThreadsWordCaches() {
+    let pool = WorkerThreads.shared
+    let seen = Mutex<[Int: (hits: Int, misses: Int, rotations: Int, bytes: Int)]>([:])
+    pool.run { worker in
+        let words = PrepareScratch.wordCacheStatistics
+        seen.withLock { $0[worker] = (words.hits, words.misses, words.rotations, words.bytes) }
+        guard worker == 0 else { return }
+        // Every helper reports once (the job stays open while the caller waits).
+        let deadline = ContinuousClock.now + .seconds(5)
+        while seen.withLock({ $0.count }) < pool.threadCount && ContinuousClock.now < deadline { usleep(1_000) }
+    }
+    let all = seen.withLock { $0 }.sorted { $0.key < $1.key }
+    let parts = all.map { "thread \($0.key): \(grouped($0.value.misses)) misses of \(grouped($0.value.hits + $0.value.misses)), "
+                          + "\($0.value.rotations) rotations, \($0.value.bytes / 1024) KiB" }
+    let misses = all.reduce(0) { $0 + $1.value.misses }
+    print("measuring threads' word caches: \(grouped(misses)) misses in all; " + parts.joined(separator: "; "))
+}

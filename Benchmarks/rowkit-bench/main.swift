@@ -291,6 +291,7 @@ if arguments.first == "--list-only" {
     // memory growth's spread from run to run.
     print("threads that prepared text (each with its word cache): \(PrepareScratch.threadsMade.load(ordering: .relaxed)) made, "
           + "\(PrepareScratch.threadsLive.load(ordering: .relaxed)) live")
+    if getenv("ROWKIT_LIST_FORM_COLD") == nil { printMeasuringThreadsWordCaches() }
     if getenv("ROWKIT_LIST_FORM_COLD") != nil {
         let words = PrepareScratch.wordCacheStatistics
         print("word cache: \(words.entries) entries, \(words.hits) hits, \(words.misses) misses, \(words.rotations) rotations, "

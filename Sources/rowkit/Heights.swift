@@ -120,8 +120,7 @@ struct Heights: ParsableCommand {
         var rows = 0
         var stop = false
         var readFailure: InputError?
-        let pool = MeasuringPool(threadCount: ProcessInfo.processInfo.activeProcessorCount)
-        defer { pool.shutdown() }
+        let pool = MeasuringPool()
         while !stop, let batch = batches.pop() {
             // Output already failed (a closed pipe, a full disk): measure nothing more.
             if writeFailure.withLock({ $0 != nil }) { break }

@@ -1,9 +1,10 @@
-import Dispatch
 import Foundation
+import RowKitList
 import Synchronization
 
-/// The threads that measure `rowkit heights`' rows, batch after batch: the calling thread and
-/// `threadCount - 1` helpers that live as long as the pool.
+/// How `rowkit heights` shares each batch's rows among the measuring threads: the process's
+/// ``WorkerThreads/shared`` (the calling thread and one helper per other core, the same threads
+/// for every batch — the list engine measures on them too).
 ///
 /// Why not `DispatchQueue.concurrentPerform`: the text engine keeps its caches per thread (word
 /// cache, font choices), and the dispatch pool's helper threads come and go — an idle worker
@@ -15,71 +16,57 @@ import Synchronization
 /// thread whose part is done takes pieces from the back of the part with the most left (so the
 /// cores never idle while work remains, and a stolen piece is as far as possible from the owner's
 /// current script). Each thread's word cache then holds about its share of the vocabularies.
-final class MeasuringPool: @unchecked Sendable {
-    /// Threads measuring, the caller included.
-    let threadCount: Int
+final class MeasuringPool: Sendable {
     /// Rows claimed at a time (~0.5 ms of work: the lock is taken rarely, and a batch's last
     /// piece leaves the other cores idle for little).
     static let pieceRows = 8
 
-    private let wake: [DispatchSemaphore]
-    private let finished = DispatchSemaphore(value: 0)
-    /// The current batch's body (set before the helpers are woken, read by them only while it runs).
-    private var body: ((Int) -> Void)?
-    private var stopping = false
+    private let threads: WorkerThreads
+    /// Whether `threads` are the pool's own (ended by `shutdown()`), not the shared ones.
+    private let ownsThreads: Bool
     /// Per thread, the unclaimed part of its share of the current batch.
     private let parts: Mutex<[Range<Int>]>
 
-    /// A pool of `threadCount` measuring threads (at least 1), the caller of `run(count:_:)` being one.
-    init(threadCount: Int) {
-        self.threadCount = max(1, threadCount)
-        wake = (1..<self.threadCount).map { _ in DispatchSemaphore(value: 0) }
-        parts = Mutex(Array(repeating: 0..<0, count: self.threadCount))
-        for helper in 1..<self.threadCount {
-            let thread = Thread { [unowned(unsafe) self] in self.helperLoop(helper) }
-            thread.stackSize = 8 << 20
-            thread.start()
-        }
+    /// Measures on the process's shared threads (the caller of `run(count:_:)` being one of them).
+    convenience init() {
+        self.init(threads: .shared, owned: false)
     }
 
-    /// Ends the helper threads (after the current batch, if any). Call it once the pool is no
-    /// longer needed (the helpers hold the pool unretained); calling it again does nothing.
+    /// Measures on `threadCount` threads of its own (at least 1, the caller of `run(count:_:)`
+    /// being one), ended by `shutdown()`.
+    convenience init(threadCount: Int) {
+        self.init(threads: WorkerThreads(threadCount: threadCount), owned: true)
+    }
+
+    private init(threads: WorkerThreads, owned: Bool) {
+        self.threads = threads
+        ownsThreads = owned
+        parts = Mutex(Array(repeating: 0..<0, count: threads.threadCount))
+    }
+
+    /// Ends the pool's own helper threads (the shared ones stay); calling it again does nothing.
     func shutdown() {
-        guard !stopping else { return }
-        stopping = true
-        for semaphore in wake { semaphore.signal() }
-        for _ in wake { finished.wait() }
+        if ownsThreads { threads.shutdown() }
     }
 
-    private func helperLoop(_ worker: Int) {
-        while true {
-            wake[worker - 1].wait()
-            if stopping { finished.signal(); return }
-            work(worker)
-            finished.signal()
-        }
-    }
+    /// Threads measuring, the caller included.
+    var threadCount: Int { threads.threadCount }
 
     /// Calls `body(k)` once for every `k` in `0..<count`, on all the pool's threads, and returns
     /// when all calls have returned. Thread `t` starts at the front of the `t`-th of
-    /// `threadCount` equal parts of `0..<count`.
-    func run(count: Int, _ body: @escaping (Int) -> Void) {
+    /// `threadCount` equal parts of `0..<count` (thread 0, the caller, takes every part left
+    /// when the helpers are busy with other work).
+    func run(count: Int, _ body: (Int) -> Void) {
         guard count > 0 else { return }
+        let threadCount = self.threadCount
         let share = (count + threadCount - 1) / threadCount
         parts.withLock { parts in
             for t in 0..<threadCount { parts[t] = min(count, t * share)..<min(count, (t + 1) * share) }
         }
-        self.body = body
-        for semaphore in wake { semaphore.signal() }
-        work(0)
-        for _ in wake { finished.wait() }
-        self.body = nil
-    }
-
-    private func work(_ worker: Int) {
-        guard let body else { return }
-        while let piece = claim(worker) {
-            for k in piece { body(k) }
+        threads.run { worker in
+            while let piece = claim(worker) {
+                for k in piece { body(k) }
+            }
         }
     }
 

@@ -354,8 +354,10 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
 
     /// Measures a chunk outside the lock: items with a form are measured from it; items without
     /// one (unless forms-only) have their data fetched and a form made. Uses every core for
-    /// large chunks; stops early when `token` is cancelled. (The chunk's blocks are let go of
-    /// when its results are applied, with the lock held.)
+    /// large chunks, on ``WorkerThreads/shared``: the calling thread and the same helpers for
+    /// every chunk (or the caller alone while another chunk holds them); stops early when `token`
+    /// is cancelled. (The chunk's blocks are let go of when its results are applied, with the
+    /// lock held.)
     ///
     /// `alongside` (applying the previous chunk's results, with the lock) runs on one of the
     /// measuring threads as one more piece of work, first: the other cores keep measuring
@@ -385,11 +387,10 @@ struct MeasuringContext<Measurer: RowMeasurer>: Sendable {
                         let first = w * per
                         measure(chunk, blocks: blocks, items: first..<min(count, first + per), worker: w, into: out, token: token)
                     }
-                    if workers + extra == 1 {
-                        work(0)
-                    } else {
-                        DispatchQueue.concurrentPerform(iterations: workers + extra, execute: work)
-                    }
+                    // On the process's fixed measuring threads (the caller one of them), not
+                    // the dispatch pool's: the measurer may keep caches per thread (the text
+                    // engine's word cache), and the dispatch pool's threads come and go.
+                    WorkerThreads.shared.forEach(count: workers + extra, work)
                 }
             }
         }
