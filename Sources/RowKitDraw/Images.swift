@@ -178,7 +178,9 @@ public final class ImageStore: Sendable {
         }
         guard let (width, height) = Self.pngSize(bytes) else { return .failure(.unusable("not a PNG file")) }
         guard width > 0, height > 0 else { return .failure(.unusable("\(width)×\(height) pixels: an image has no pixels")) }
-        guard width * height <= Self.maximumDecodedPixels else {
+        // Each side is up to 2^32 - 1 in the header: their product can pass Int (it trapped).
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= Self.maximumDecodedPixels else {
             return .failure(.unusable("\(width)×\(height) pixels is more than the \(Self.maximumDecodedPixels)-pixel limit for images"))
         }
         guard let full = CairoImage.decodePNG(bytes) else {
