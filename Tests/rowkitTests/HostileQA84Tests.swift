@@ -19,4 +19,22 @@ import Testing
         #expect(scratch.read("out.png") != nil)
         #expect(scratch.contents.allSatisfy { !$0.hasSuffix(".tmp") }, "\(scratch.contents)")
     }
+
+    /// A signal that ends the program by default but was not handled (`kill -USR1`; SIGQUIT
+    /// too, which a test cannot send: the runner starts the command with it ignored) during a
+    /// write left `.out.png.xxxx.tmp` beside the target. It is removed now, the signal still
+    /// ends the program, and the previous file is intact.
+    @Test(arguments: [SIGUSR1, SIGUSR2, SIGALRM])
+    func anyDeadlySignalDuringAWriteLeavesNoTemporaryFile(_ signal: Int32) throws {
+        let scratch = Scratch()
+        expectRun(scratch.rowkit("render --cell caption-text --width 320 --quiet --output out.png"), status: 0)
+        let before = try #require(scratch.read("out.png"))
+        // The shell that execs rowkit keeps its process id ($$): a watcher signals it once the
+        // temporary file exists (drawing and encoding 3000×3000 px takes far longer than a poll).
+        let watcher = "( while ! ls .out.png.*.tmp >/dev/null 2>&1; do sleep 0.005; done; kill -\(signal) $$ ) &"
+        let run = scratch.rowkit("render --cell filter-list --width 3000 --offset 0 --height 3000 --quiet --output out.png", setup: watcher)
+        #expect(run.status == 128 + signal, "ended by signal \(signal): \(run)")
+        #expect(scratch.contents == ["out.png"], "no temporary file is left: \(scratch.contents)")
+        #expect(scratch.read("out.png") == before, "the previous file is intact")
+    }
 }
