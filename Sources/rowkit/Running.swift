@@ -34,6 +34,20 @@ func runCommand(_ root: RowKitCommand.Type) -> Never {
         _ = Array(message.utf8).withUnsafeBytes { writeAll(2, $0) }
         exit(ExitCode.validationFailure.rawValue)
     }
+    // A misspelled command: the parser blamed its first option ("Unknown option '--width'"),
+    // and `help <typo>` printed the overview with status 0.
+    if let unknown = unknownCommand(in: Array(CommandLine.arguments.dropFirst()), root: root) {
+        let names = root.configuration.subcommands.map { $0._commandName }
+        let hint = didYouMean(unknown, among: names).map { " (did you mean '\($0)'?)" } ?? "; commands: \(names.joined(separator: ", "))"
+        let message = """
+            Error: unknown command '\(shortenedForMessage(unknown))'\(hint)
+            Usage: \(root.usageString())
+              See 'rowkit --help' for more information.
+
+            """
+        _ = Array(message.utf8).withUnsafeBytes { writeAll(2, $0) }
+        exit(ExitCode.validationFailure.rawValue)
+    }
     var command: ParsableCommand
     do {
         command = try root.parseAsRoot()
@@ -110,6 +124,19 @@ func repeatedSingleValuedOption(in arguments: [String], root: ParsableCommand.Ty
         if !option.isRepeating && !seen.insert(name).inserted { return (name, command) }
     }
     return nil
+}
+
+/// The command named first in `arguments` (the command line without the program's name) when
+/// `root` has no such subcommand, also after `help`; nil when it is known, or when the line
+/// starts with an option (`--help`, `--version`: the parser answers those).
+func unknownCommand(in arguments: [String], root: ParsableCommand.Type) -> String? {
+    var words = arguments[...]
+    if words.first == "help" {
+        words = words.dropFirst()
+    }
+    guard let name = words.first, !name.hasPrefix("-") else { return nil }
+    let known = root.configuration.subcommands.map { $0._commandName } + ["help"]
+    return known.contains(name) ? nil : name
 }
 
 /// The part of swift-argument-parser's command description (`ToolInfoV0`) that

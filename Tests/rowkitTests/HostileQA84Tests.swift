@@ -37,4 +37,27 @@ import Testing
         #expect(scratch.contents == ["out.png"], "no temporary file is left: \(scratch.contents)")
         #expect(scratch.read("out.png") == before, "the previous file is intact")
     }
+
+    /// A misspelled command was blamed on its options ("Unknown option '--width'" for
+    /// `rowkit mesure --width 3`), and `rowkit help mesure` printed the overview with status 0.
+    /// Both now name the unknown command, with a suggestion, as a usage error.
+    @Test(arguments: [
+        ("mesure --width 3", "unknown command 'mesure' (did you mean 'measure'?)"),
+        ("help mesure", "unknown command 'mesure' (did you mean 'measure'?)"),
+        ("rendr --cell label --width 300 --output x.png", "unknown command 'rendr' (did you mean 'render'?)"),
+        ("frobnicate", "unknown command 'frobnicate'; commands: measure, draw, render, heights, view"),
+    ])
+    func anUnknownCommandIsNamed(_ arguments: String, _ message: String) {
+        let run = Scratch().rowkit(arguments)
+        expectRun(run, status: 64, stderr: [message, "Usage: rowkit <subcommand>"])
+        #expect(run.stdout.isEmpty, "\(run)")
+    }
+
+    /// Known commands and help still work as before.
+    @Test func knownCommandsAndHelpAreUnchanged() {
+        let scratch = Scratch()
+        for arguments in ["help measure", "help", "--help", "measure --help", "--version", "help help"] {
+            expectRun(scratch.rowkit(arguments), status: 0)
+        }
+    }
 }
