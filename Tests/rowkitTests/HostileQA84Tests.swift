@@ -60,4 +60,48 @@ import Testing
             expectRun(scratch.rowkit(arguments), status: 0)
         }
     }
+
+    /// Names from template files — a template's name, its fields, a stylesheet's styles — were
+    /// written raw into messages that list or suggest them, so a name with a line break split a
+    /// message over lines (`rows.json:1:10: unknown cell … 'two` / `lines'…`). They are quoted as
+    /// every input is: on one line, `\n` written out.
+    @Test func namesFromTemplatesStayOnTheMessagesLine() {
+        let scratch = Scratch()
+        scratch.write("a.yaml", #"""
+            name: "two\nlines"
+            layout:
+              text: {field: "f\nield", style: s}
+            """# + "\n")
+        scratch.write("b.yaml", #"""
+            name: b
+            layout:
+              text: {field: "f\nield"}
+            samples: [{"f\nielx": "x"}]
+            """# + "\n")
+        scratch.write("c.yaml", #"""
+            name: c
+            layout:
+              text: {field: a, style: "st\nylx"}
+            """# + "\n")
+        scratch.write("s.yaml", #"""
+            styles:
+              s: {size: 12}
+              "st\nyle": {size: 12}
+            """# + "\n")
+        scratch.write("r1.json", #"[{"cell": "two\nline"}]"#)
+        scratch.write("r2.json", #"[{"f\nielx": "1"}]"#)
+        for (arguments, message) in [
+            ("heights --cell a.yaml --stylesheet s.yaml --data r1.json --width 100",
+             #"r1.json:1:11: unknown cell 'two\nline' (did you mean 'two\nlines'?); cells: two\nlines, caption-text"#),
+            ("heights --cell a.yaml --stylesheet s.yaml --data r2.json --width 100",
+             #"r2.json:1:3: unknown field 'f\nielx' for cell 'two\nlines' (did you mean 'f\nield'?); it reads f\nield"#),
+            ("render --cell b.yaml --width 100 --output o.png",
+             #"b.yaml:4:12: samples[0].f\nielx: unknown field 'f\nielx'; the layout reads f\nield (did you mean 'f\nield'?)"#),
+            ("render --cell c.yaml --stylesheet s.yaml --width 100 --output o.png", #"unknown style 'st\nylx' (did you mean 'st\nyle'?)"#),
+        ] {
+            let run = scratch.rowkit(arguments)
+            expectRun(run, status: 1, stderr: [message])
+            #expect(run.stderr.split(separator: "\n").count == 1, "one message, one line: \(run)")
+        }
+    }
 }

@@ -347,7 +347,7 @@ struct TemplateBuilder {
             guard bound.all.contains(key) else {
                 let known = bound.all.sorted()
                 throw reader.error(.unknownKey, at: keyNode, valuePath,
-                                   "unknown field '\(key)'; the layout reads \(known.isEmpty ? "no fields" : known.joined(separator: ", "))",
+                                   "unknown field '\(shortenedForMessage(key))'; the layout reads \(known.isEmpty ? "no fields" : known.map { shortenedForMessage($0) }.joined(separator: ", "))",
                                    suggestion: didYouMean(key, among: known))
             }
             guard case .scalar(let scalar) = value else {
