@@ -197,7 +197,7 @@ final class UncheckedBox<Value>: @unchecked Sendable {
 /// The stylesheet file a template names itself (`stylesheet:`), as an input for
 /// `refuseOverwritingInput(output:option:inputs:)`.
 func stylesheetInput(of template: CellTemplate) -> (option: String, path: String?) {
-    ("the stylesheet of template '\(template.name)', named", template.stylesheetFile)
+    ("the stylesheet of template '\(shortenedForMessage(template.name))', named", template.stylesheetFile)
 }
 
 /// Refuses an output file that is one of the command's inputs (the same file by device and

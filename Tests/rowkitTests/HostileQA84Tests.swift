@@ -104,4 +104,30 @@ import Testing
             #expect(run.stderr.split(separator: "\n").count == 1, "one message, one line: \(run)")
         }
     }
+
+    /// More names and values quoted raw: a field's name in "field … must be …", a template's
+    /// name in "two templates are named …", a YAML value with a tag that does not fit it, and a
+    /// number out of range (a 100,000-digit one was quoted whole, the message then cut at
+    /// 2,000 characters before it said what the range is).
+    @Test func valuesFromInputsAreQuotedShortAndOnOneLine() {
+        let scratch = Scratch()
+        scratch.write("a.yaml", "name: \"two\\nlines\"\nlayout:\n  text: {field: \"f\\nield\"}\n")
+        scratch.write("b.yaml", "name: \"two\\nlines\"\nlayout:\n  text: {field: x}\n")
+        scratch.write("tag.yaml", "name: t\nlayout:\n  inset: !!int \"1\\n2\"\n  child: {text: {field: x}}\n")
+        scratch.write("rows.json", #"[{"f\nield": true}]"#)
+        let digits = "1" + String(repeating: "0", count: 100_000)
+        scratch.write("big.json", #"[{"f\nield": "# + digits + "}]")
+        scratch.write("big.jsonl", #"{"text": "x", "size": "# + digits + "}\n")
+        for (arguments, message) in [
+            ("heights --cell a.yaml --data rows.json --width 100", #"rows.json:1:14: field 'f\nield' must be a string or a number, not the boolean true"#),
+            ("heights --cell a.yaml --data big.json --width 100", #"big.json:1:14: field 'f\nield': the number 10000000000"#),
+            ("heights --cell a.yaml --cell b.yaml --width 100 --data rows.json", #"two templates are named 'two\nlines' (--cell b.yaml)"#),
+            ("render --cell tag.yaml --width 100 --output o.png", #"'1\n2' is not a valid !!int value"#),
+            ("measure --width 100 --input big.jsonl", "… (must be in (0, 10000])"),
+        ] {
+            let run = scratch.rowkit(arguments)
+            expectRun(run, status: 1, stderr: [message])
+            #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.count < 300, "one short line: \(run)")
+        }
+    }
 }

@@ -483,15 +483,15 @@ public final class RowFileReader {
                 data[key] = .string(text)
             case .number(let number):
                 if bound.images.contains(key) {
-                    return .failure(error(member.valuePosition, "field '\(key)' names an image: expected a string, not \(member.value.kindDescription)"))
+                    return .failure(error(member.valuePosition, "field '\(shortenedForMessage(key))' names an image: expected a string, not \(member.value.kindDescription)"))
                 }
                 guard let field = FieldValue(numberText: number.text) else {
-                    return .failure(error(member.valuePosition, "field '\(key)': the number \(number.text) is out of range"))
+                    return .failure(error(member.valuePosition, "field '\(shortenedForMessage(key))': the number \(shortenedForMessage(number.text)) is out of range"))
                 }
                 data[key] = field
             default:
                 let expected = bound.images.contains(key) ? "an image name (a string)" : "a string or a number"
-                return .failure(error(member.valuePosition, "field '\(key)' must be \(expected), not \(member.value.kindDescription)"))
+                return .failure(error(member.valuePosition, "field '\(shortenedForMessage(key))' must be \(expected), not \(member.value.kindDescription)"))
             }
         }
         // Unique ids, including the automatic ones.

@@ -270,7 +270,7 @@ struct TemplateBuilder {
                 frame = style.frame
                 if frame == nil, fields["frame"] == nil {
                     throw reader.error(.missingKey, at: styleNode, fields.path("style"),
-                                       "style '\(name)' has no 'frame', and the element gives none")
+                                       "style '\(shortenedForMessage(name))' has no 'frame', and the element gives none")
                 }
             }
             if let frameNode = fields["frame"] { frame = try reader.frame(frameNode, fields.path("frame")) }
@@ -357,7 +357,7 @@ struct TemplateBuilder {
             case .null: continue
             case .int, .float:
                 if bound.images.contains(key) {
-                    throw reader.error(.wrongType, at: value, valuePath, "field '\(key)' names an image: expected a string, got \(YAMLReader.describe(value))")
+                    throw reader.error(.wrongType, at: value, valuePath, "field '\(shortenedForMessage(key))' names an image: expected a string, got \(YAMLReader.describe(value))")
                 }
                 // A sample shows its field as written: `zip: 01234` and `time: 1:30` are that
                 // text (YAML 1.1 would read octal 668 and base-60 90).

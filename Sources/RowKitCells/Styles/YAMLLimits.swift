@@ -169,7 +169,7 @@ public enum YAMLLimits {
         case (.scalar(let text), "int"), (.scalar(let text), "float"), (.scalar(let text), "bool"), (.scalar(let text), "null"):
             let resolved = Resolver.default.resolveTag(of: Node(text)).rawValue
             let fits = resolved == tag || (name == "float" && resolved == core + "int")
-            return fits ? nil : "'\(text)' is not a valid \(written) value"
+            return fits ? nil : "'\(shortenedForMessage(text))' is not a valid \(written) value"
         case (_, "seq"), (_, "map"), (_, "str"), (_, "int"), (_, "float"), (_, "bool"), (_, "null"):
             let what = switch node { case .scalar: "a single value"; case .sequence: "a list"; case .mapping: "a mapping" }
             return "the tag '\(written)' does not fit \(what)"
