@@ -34,3 +34,32 @@ import Testing
         #expect(two.argb.filter { $0 == 0xFFFF_0000 }.count == 2 * 30 * 10, "\(size) \(image)")
     }
 }
+
+/// A drawing whose cairo context went into its error state (a singular matrix, a bad restore)
+/// has lost everything drawn since: it must not be written as if it were complete.
+@Suite struct BrokenDrawingTests {
+    @Test(arguments: ["png", "pdf", "svg"])
+    func aCanvasWhoseContextFailedIsNotWritten(_ format: String) throws {
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        let path = "\(dir)/out.\(format)"
+        // The previous file stays as it was.
+        let first = try Canvas(width: 20, height: 20, path: path)
+        first.fill(Color(red: 1, green: 0, blue: 0))
+        try first.finish()
+        let before = try #require(FileManager.default.contents(atPath: path))
+        let canvas = try Canvas(width: 20, height: 20, path: path)
+        canvas.fill(Color(red: 0, green: 0, blue: 1))
+        cairo_scale(canvas.context, 0, 1)   // what an image scaled into an empty box did
+        canvas.fill(Color(red: 0, green: 1, blue: 0))
+        do {
+            try canvas.finish()
+            Issue.record("\(format): a drawing whose context failed was written")
+        } catch {
+            #expect("\(error)".contains("drawing failed"), "\(error)")
+        }
+        #expect(FileManager.default.contents(atPath: path) == before, "the previous file is intact")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        #expect(names == ["out.\(format)"], "no temporary file is left: \(names)")
+    }
+}

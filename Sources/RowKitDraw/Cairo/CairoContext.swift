@@ -26,6 +26,13 @@ struct CairoContext {
     /// Pops the graphics state pushed by ``save()``.
     func restore() { cairo_restore(raw) }
 
+    /// cairo's reason when the context is in an error state (it then ignores every later call),
+    /// else nil.
+    var failure: String? {
+        let status = cairo_status(raw)
+        return status == CAIRO_STATUS_SUCCESS ? nil : String(cString: cairo_status_to_string(status))
+    }
+
     func translate(_ x: Double, _ y: Double) { cairo_translate(raw, x, y) }
     func scale(_ x: Double, _ y: Double) { cairo_scale(raw, x, y) }
 
