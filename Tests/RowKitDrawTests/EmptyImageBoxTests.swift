@@ -63,3 +63,23 @@ import Testing
         #expect(names == ["out.\(format)"], "no temporary file is left: \(names)")
     }
 }
+
+/// Text too small to see (`draw --size 1e-300 --italic`): a slanted fallback font's matrix was
+/// singular to cairo, whose context then dropped everything drawn after it (the run failed with
+/// "drawing failed"; before that check, the image was written blank).
+@Suite struct InvisibleTextTests {
+    @Test(arguments: [1e-300, 1e-200, 1e-100, 1e-20, 1e-7])
+    func textTooSmallToSeeLeavesTheRestOfTheDrawing(_ size: Double) throws {
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        let style = TextStyle(font: FontDescriptor(family: "DejaVu Sans", slant: .italic), size: size, lineHeight: .pixels(10))
+        let layout = try PreparedText("مرحبا 😀 hello", style: style).layout(width: 100)
+        let canvas = try Canvas(width: 30, height: 30, path: "\(dir)/out.png")
+        TextPainter.draw(layout, in: canvas, x: 0, y: 0)
+        canvas.setColor(Color(red: 1, green: 0, blue: 0))
+        canvas.fillRect(x: 0, y: 20, width: 30, height: 10)
+        try canvas.finish()
+        let bitmap = try #require(Bitmap(png: "\(dir)/out.png"))
+        #expect(bitmap.argb.filter { $0 == 0xFFFF_0000 }.count == 300, "size \(size)")
+    }
+}

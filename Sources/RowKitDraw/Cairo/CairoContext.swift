@@ -190,7 +190,10 @@ struct CairoContext {
     /// height above the baseline).
     func showGlyphs(_ ids: [UInt32], x: [Double], y: [Double], left: Double, baseline: Double,
                     face: FontFace, size: Double, skew: Double = 0) {
-        guard !ids.isEmpty else { return }
+        // A glyph under a millionth of a pixel is invisible at any scale, and its font matrix can
+        // be singular to cairo (1e-300 px, slanted): the context's error state dropped everything
+        // drawn after it.
+        guard !ids.isEmpty, size.isFinite, size >= 1e-6, skew.isFinite else { return }
         cairo_set_font_face(raw, face.raw)
         var matrix = cairo_matrix_t()
         cairo_matrix_init(&matrix, size, 0, -skew * size, size, 0, 0)
