@@ -130,4 +130,17 @@ import Testing
             #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.count < 300, "one short line: \(run)")
         }
     }
+
+    /// A font list that names no family (a hostile 5,000 commas, with a line break) was quoted
+    /// whole in "--font … names no font family", and cut at 2,000 characters before the advice.
+    @Test func aFontListWithNoFamilyIsQuotedShort() {
+        let commas = String(repeating: ",", count: 5_000) + "\n,"
+        let run = Scratch().rowkit("measure --width 100 --font \(shellQuoted(commas))", stdin: "\"hi\"\n")
+        expectRun(run, status: 64, stderr: ["…' names no font family; give a family name or a CSS list"])
+        #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.count < 300, "one short line: \(run)")
+        let line = #"{"text": "hi", "font": ""# + String(repeating: ",", count: 5_000) + #"\n,"}"# + "\n"
+        let fromLine = Scratch().rowkit("measure --width 100", stdin: line)
+        expectRun(fromLine, status: 1, stderr: ["…' names no font family; give a family name or a CSS list"])
+        #expect(fromLine.stderr.split(separator: "\n").count == 1 && fromLine.stderr.count < 300, "one short line: \(fromLine)")
+    }
 }
