@@ -143,4 +143,20 @@ import Testing
         expectRun(fromLine, status: 1, stderr: ["…' names no font family; give a family name or a CSS list"])
         #expect(fromLine.stderr.split(separator: "\n").count == 1 && fromLine.stderr.count < 300, "one short line: \(fromLine)")
     }
+
+    /// A template's `stylesheet:` path and a YAML tag, both written in the file, were quoted
+    /// whole: a 3,000-character name filled the message, cut at 2,000 characters before the
+    /// reason ("File name too long") or the advice.
+    @Test func aLongStylesheetNameOrTagIsQuotedShort() {
+        let scratch = Scratch()
+        let long = String(repeating: "Q", count: 3_000)
+        scratch.write("sheet.yaml", "name: n\nstylesheet: \(long).yaml\nlayout: {text: {field: a}}\n")
+        scratch.write("tag.yaml", "name: n\nlayout: {inset: !\(long) 5, child: {text: {field: a}}}\n")
+        for (cell, message) in [("sheet.yaml", "…': cannot open stylesheet: File name too long (looked for QQQ"),
+                                ("tag.yaml", "…' is not supported: templates and stylesheets take plain strings")] {
+            let run = scratch.rowkit("render --cell \(cell) --width 100 --output o.png")
+            expectRun(run, status: 1, stderr: [message])
+            #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.count < 400, "one short line: \(run)")
+        }
+    }
 }

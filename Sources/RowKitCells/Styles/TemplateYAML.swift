@@ -43,14 +43,14 @@ extension CellTemplate {
             var info = stat()
             if !path.utf8.contains(0), stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG, info.st_mode & S_IFMT != S_IFDIR {
                 throw reader.error(.unreadableFile, at: sheetNode, "stylesheet",
-                                   "stylesheet '\(shortenedForMessage(relative))' is not a regular file (looked for \(path))")
+                                   "stylesheet '\(shortenedForMessage(relative))' is not a regular file (looked for \(shortenedForMessage(path, limit: 200)))")
             }
             let own: Stylesheet
             do throws(StyleError) {
                 own = try Stylesheet(contentsOf: path)
             } catch where (error.kind == .unreadableFile || error.kind == .limitExceeded) && error.file == path && error.line == 0 {
                 // A file that cannot be read, or is too large, is reported where the template names it.
-                throw reader.error(error.kind, at: sheetNode, "stylesheet", "stylesheet '\(relative)': \(error.message) (looked for \(path))")
+                throw reader.error(error.kind, at: sheetNode, "stylesheet", "stylesheet '\(shortenedForMessage(relative))': \(error.message) (looked for \(shortenedForMessage(path, limit: 200)))")
             }
             sheet = try stylesheet?.merged(over: own) ?? own
         }

@@ -162,7 +162,7 @@ public enum YAMLLimits {
         if tag == "!" { return nil }
         let core = "tag:yaml.org,2002:"
         let name = tag.hasPrefix(core) ? String(tag.dropFirst(core.count)) : nil
-        let written = name.map { "!!" + $0 } ?? tag
+        let written = shortenedForMessage(name.map { "!!" + $0 } ?? tag)
         switch (node, name) {
         case (.sequence, "seq"), (.mapping, "map"), (.scalar, "str"):
             return nil
