@@ -61,6 +61,7 @@ func runCommand(_ root: RowKitCommand.Type) -> Never {
     FontLibrary.shared.setWarningHandler { Diagnostics.warning($0) }
     var status: Int32 = 0
     do {
+        if let reader = command as? ReadsInputFiles { try refuseStandardOutputThatIsAnInput(reader.inputFilesRead) }
         try command.run()
     } catch let error as ExitCode {
         status = error.rawValue
@@ -198,6 +199,57 @@ final class UncheckedBox<Value>: @unchecked Sendable {
 /// `refuseOverwritingInput(output:option:inputs:)`.
 func stylesheetInput(of template: CellTemplate) -> (option: String, path: String?) {
     ("the stylesheet of template '\(shortenedForMessage(template.name))', named", template.stylesheetFile)
+}
+
+/// A command's input files by option (nil when not given), for
+/// `refuseStandardOutputThatIsAnInput(_:)`.
+protocol ReadsInputFiles {
+    var inputFilesRead: [(option: String, path: String?)] { get }
+}
+
+extension Measure: ReadsInputFiles {
+    var inputFilesRead: [(option: String, path: String?)] { [("--input", input)] }
+}
+
+extension Draw: ReadsInputFiles {
+    var inputFilesRead: [(option: String, path: String?)] { [("--input", input)] }
+}
+
+extension Render: ReadsInputFiles {
+    var inputFilesRead: [(option: String, path: String?)] { source.inputFiles }
+}
+
+extension Heights: ReadsInputFiles {
+    var inputFilesRead: [(option: String, path: String?)] { source.inputFiles }
+}
+
+extension View: ReadsInputFiles {
+    var inputFilesRead: [(option: String, path: String?)] {
+        [("--data", data), ("--script", script), ("--stylesheet", stylesheet), ("--cell", ClassicCells.named(cell) == nil ? cell : nil)]
+    }
+}
+
+/// Refuses a standard output that is one of the inputs (`rowkit heights --data rows.jsonl >>
+/// rows.jsonl`): the results were appended to the file being read, and read again as rows —
+/// with --allow-unknown-fields without end (330 MB in 30 s) — and `render` appended its lines
+/// to a JSON data file, which no longer parsed. (`> rows.jsonl` has emptied the input before the
+/// command starts: said the same way.) Only a regular file can be both.
+func refuseStandardOutputThatIsAnInput(_ inputs: [(option: String, path: String?)]) throws {
+    var output = stat()
+    guard fstat(1, &output) == 0, output.st_mode & S_IFMT == S_IFREG else { return }
+    for input in inputs {
+        guard let path = input.path else { continue }
+        var info = stat()
+        if path == InputFile.standardInputPath {
+            guard fstat(0, &info) == 0 else { continue }
+        } else {
+            guard !path.isEmpty, !path.utf8.contains(0), stat(path, &info) == 0 else { continue }
+        }
+        guard info.st_dev == output.st_dev, info.st_ino == output.st_ino else { continue }
+        let named = path == InputFile.standardInputPath ? "standard input (\(input.option) -)" : "\(input.option) '\(path)'"
+        throw CommandError("standard output is the same file as \(named): the results would be written into the input "
+                           + "(read again as input, or making it unreadable); redirect the output to another file")
+    }
 }
 
 /// Refuses an output file that is one of the command's inputs (the same file by device and

@@ -159,4 +159,29 @@ import Testing
             #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.count < 400, "one short line: \(run)")
         }
     }
+
+    /// `rowkit heights --data rows.jsonl >> rows.jsonl` appended the results to the file being
+    /// read, which read them again as rows: with --allow-unknown-fields without end (330 MB in
+    /// 30 s), else one error per result line. `render --data rows.json >> rows.json` left a data
+    /// file that no longer parsed. A standard output that is an input is refused, the input kept.
+    @Test func aStandardOutputThatIsAnInputIsRefused() throws {
+        let scratch = Scratch()
+        let rows = (0..<50).map { #"{"caption": "c\#($0)", "body": "b"}"# }.joined(separator: "\n") + "\n"
+        scratch.write("rows.jsonl", rows)
+        scratch.write("texts.jsonl", "\"a\"\n\"b\"\n")
+        for (arguments, redirect, file, option) in [
+            ("heights --cell caption-text --data rows.jsonl --width 100 --allow-unknown-fields", ">> rows.jsonl", "rows.jsonl", "--data 'rows.jsonl'"),
+            ("render --cell caption-text --data rows.jsonl --width 100 --output o.png", ">> rows.jsonl", "rows.jsonl", "--data 'rows.jsonl'"),
+            ("measure --width 100 --input texts.jsonl", ">> texts.jsonl", "texts.jsonl", "--input 'texts.jsonl'"),
+            ("measure --width 100", "< texts.jsonl >> texts.jsonl", "texts.jsonl", "standard input (--input -)"),
+        ] {
+            let before = scratch.read(file)
+            let run = scratch.rowkit(arguments, redirects: redirect)
+            expectRun(run, status: 1, stderr: ["standard output is the same file as \(option)"])
+            #expect(scratch.read(file) == before, "\(arguments): the input is unchanged")
+        }
+        // Another file, or a device, is fine.
+        expectRun(scratch.rowkit("measure --width 100 --input texts.jsonl", redirects: ">> out.jsonl"), status: 0)
+        expectRun(scratch.rowkit("measure --width 100 --input texts.jsonl", redirects: "> /dev/null"), status: 0)
+    }
 }
