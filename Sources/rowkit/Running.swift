@@ -229,14 +229,22 @@ extension View: ReadsInputFiles {
     }
 }
 
-/// Refuses a standard output that is one of the inputs (`rowkit heights --data rows.jsonl >>
-/// rows.jsonl`): the results were appended to the file being read, and read again as rows —
-/// with --allow-unknown-fields without end (330 MB in 30 s) — and `render` appended its lines
-/// to a JSON data file, which no longer parsed. (`> rows.jsonl` has emptied the input before the
-/// command starts: said the same way.) Only a regular file can be both.
+/// Refuses a standard output or error that is one of the inputs (`rowkit heights --data
+/// rows.jsonl >> rows.jsonl`): the results were appended to the file being read, and read again
+/// as rows — with --allow-unknown-fields without end (330 MB in 30 s) — and `render` appended
+/// its lines to a JSON data file, which no longer parsed; `measure --input t.jsonl 2>> t.jsonl`
+/// read its own error messages back as bad lines without end (205 MB in 20 s). (`> rows.jsonl`
+/// has emptied the input before the command starts: said the same way.) Only a regular file can
+/// be both. The message about standard error goes there all the same (one line).
 func refuseStandardOutputThatIsAnInput(_ inputs: [(option: String, path: String?)]) throws {
+    for (descriptor, stream) in [(Int32(1), "standard output"), (2, "standard error")] {
+        try refuseStream(descriptor, named: stream, thatIsOneOf: inputs)
+    }
+}
+
+private func refuseStream(_ descriptor: Int32, named stream: String, thatIsOneOf inputs: [(option: String, path: String?)]) throws {
     var output = stat()
-    guard fstat(1, &output) == 0, output.st_mode & S_IFMT == S_IFREG else { return }
+    guard fstat(descriptor, &output) == 0, output.st_mode & S_IFMT == S_IFREG else { return }
     for input in inputs {
         guard let path = input.path else { continue }
         var info = stat()
@@ -247,8 +255,9 @@ func refuseStandardOutputThatIsAnInput(_ inputs: [(option: String, path: String?
         }
         guard info.st_dev == output.st_dev, info.st_ino == output.st_ino else { continue }
         let named = path == InputFile.standardInputPath ? "standard input (\(input.option) -)" : "\(input.option) '\(path)'"
-        throw CommandError("standard output is the same file as \(named): the results would be written into the input "
-                           + "(read again as input, or making it unreadable); redirect the output to another file")
+        let what = descriptor == 1 ? "the results" : "messages"
+        throw CommandError("\(stream) is the same file as \(named): \(what) would be written into the input "
+                           + "(read again as input, or making it unreadable); redirect \(stream) to another file")
     }
 }
 

@@ -180,6 +180,14 @@ import Testing
             expectRun(run, status: 1, stderr: ["standard output is the same file as \(option)"])
             #expect(scratch.read(file) == before, "\(arguments): the input is unchanged")
         }
+        // Standard error: `measure --input t.jsonl 2>> t.jsonl` read its own messages back as bad
+        // lines without end. Refused too (its one message goes there, as asked).
+        scratch.write("bad.jsonl", "x\n\"a\"\n")
+        let run = scratch.rowkit("measure --width 100 --input bad.jsonl", redirects: "2>> bad.jsonl")
+        #expect(run.status == 1, "\(run)")
+        let text = String(decoding: scratch.read("bad.jsonl") ?? Data(), as: UTF8.self)
+        #expect(text.hasPrefix("x\n\"a\"\nrowkit measure: standard error is the same file as --input 'bad.jsonl'"), "\(text.prefix(500))")
+        #expect(text.split(separator: "\n").count == 3, "one message: \(text.prefix(500))")
         // Another file, or a device, is fine.
         expectRun(scratch.rowkit("measure --width 100 --input texts.jsonl", redirects: ">> out.jsonl"), status: 0)
         expectRun(scratch.rowkit("measure --width 100 --input texts.jsonl", redirects: "> /dev/null"), status: 0)
