@@ -83,3 +83,23 @@ import Testing
         #expect(bitmap.argb.filter { $0 == 0xFFFF_0000 }.count == 300, "size \(size)")
     }
 }
+
+/// A color emoji far under a device pixel (0.04 px at scale 0.05, 0.001 px at scale 1): cairo
+/// scaled its bitmap to nothing and failed ("out of memory"), which dropped the rest.
+@Suite struct TinyColorGlyphTests {
+    @Test(arguments: [(0.04, 0.05), (0.001, 1.0), (0.01, 0.05)])
+    func aColorEmojiTooSmallToSeeLeavesTheRestOfTheDrawing(_ size: (Double, Double)) throws {
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        let layout = try PreparedText("\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} \u{1F600}",
+                                      style: TextStyle(size: size.0, lineHeight: .pixels(10))).layout(width: 100)
+        let canvas = try Canvas(width: 40, height: 40, scale: size.1, path: "\(dir)/out.png")
+        TextPainter.draw(layout, in: canvas, x: 0, y: 0)
+        canvas.setColor(Color(red: 1, green: 0, blue: 0))
+        canvas.fillRect(x: 0, y: 20, width: 40, height: 20)
+        try canvas.finish()
+        let bitmap = try #require(Bitmap(png: "\(dir)/out.png"))
+        #expect(bitmap.argb.filter { $0 == 0xFFFF_0000 }.count > 0, "size \(size)")
+    }
+}
+
