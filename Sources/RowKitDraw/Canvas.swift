@@ -192,12 +192,20 @@ public final class Canvas {
     }
 
     /// Writes the file: encodes the PNG or finishes the PDF or SVG document, flushes it to disk
-    /// and renames it over `path`. On failure `path` is untouched and the error says why.
+    /// and renames it over `path`. On failure `path` is untouched and the error says why; a
+    /// drawing that failed (cairo's context went into an error state, which drops all later
+    /// drawing) is not written.
     public func finish() throws(DrawError) {
         surface.flush()
         guard let file else { return }   // an offscreen canvas
         guard !finished else { throw .cairo("'\(path)' was already written") }
         finished = true
+        // A context in its error state ignored everything drawn since the error: the picture is
+        // incomplete, and written it would be a silently wrong file.
+        if let problem = cairo.failure {
+            file.discard()
+            throw .cairo("cannot write '\(path)': drawing failed (\(problem)); nothing was written")
+        }
         let failure = format == .png ? surface.writePNG(to: file) : surface.finishDocument()
         if let code = file.failure {
             file.discard()

@@ -68,9 +68,12 @@ public final class ImageStore: Sendable {
     /// Draws image `name` scaled into `rect` on `canvas`: the PNG from the folder, else the
     /// built-in icon, else a placeholder (warned about once). A box reaching more than 2^20 px
     /// past the visible area (a row millions of pixels tall) shows only a PNG's visible part;
-    /// a built-in icon or placeholder that large is not drawn. Safe to call from several threads
+    /// a built-in icon or placeholder that large is not drawn. A box with no area draws nothing. Safe to call from several threads
     /// at once on different canvases: the cache is locked.
     public func draw(_ name: String, in rect: Rect, canvas: Canvas) {
+        // A box with no area shows nothing; scaling an image into it (by 0) made cairo's matrix
+        // singular, and the context's error state silently blanked everything drawn after it.
+        guard rect.width > 0, rect.height > 0, rect.width.isFinite, rect.height.isFinite else { return }
         let cr = canvas.cairo
         let far = cr.reachesFar(rect)
         let factor = canvas.format == .png ? canvas.scale : 2 // vector output keeps 2× detail
@@ -178,7 +181,9 @@ public final class ImageStore: Sendable {
         }
         guard let (width, height) = Self.pngSize(bytes) else { return .failure(.unusable("not a PNG file")) }
         guard width > 0, height > 0 else { return .failure(.unusable("\(width)×\(height) pixels: an image has no pixels")) }
-        guard width * height <= Self.maximumDecodedPixels else {
+        // Each side is up to 2^32 - 1 in the header: their product can pass Int (it trapped).
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= Self.maximumDecodedPixels else {
             return .failure(.unusable("\(width)×\(height) pixels is more than the \(Self.maximumDecodedPixels)-pixel limit for images"))
         }
         guard let full = CairoImage.decodePNG(bytes) else {
@@ -216,6 +221,7 @@ public final class ImageStore: Sendable {
 /// The icons RowKit draws itself (simple geometric art, no third-party marks).
 enum BuiltinIcons {
     static func draw(_ name: String, in rect: Rect, cr: CairoContext) {
+        guard rect.width > 0, rect.height > 0 else { return } // a scale by 0 would break the context
         cr.save()
         cr.translate(rect.x, rect.y)
         cr.scale(rect.width / 100, rect.height / 100)

@@ -64,7 +64,7 @@ func loadTemplates(_ names: [String], stylesheet: String?) throws -> [CellTempla
     for name in names {
         let template = try loadTemplate(name, stylesheet: ClassicCells.named(name) == nil ? stylesheet : nil)
         if let earlier = templates.first(where: { $0.name == template.name }) {
-            throw CommandError("two templates are named '\(earlier.name)' (--cell \(name))")
+            throw CommandError("two templates are named '\(shortenedForMessage(earlier.name))' (--cell \(name))")
         }
         templates.append(template)
     }

@@ -265,7 +265,7 @@ struct InputRecord {
         }
         let value = number.doubleValue
         guard value.isFinite, valid(value) else {
-            throw .message("\"\(key)\" is out of range: \(number.text) (must be \(range))", column: member.valuePosition.column)
+            throw .message("\"\(key)\" is out of range: \(shortenedForMessage(number.text)) (must be \(range))", column: member.valuePosition.column)
         }
         return value
     }

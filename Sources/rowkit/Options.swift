@@ -88,7 +88,7 @@ func fontFamilyProblem(_ name: String) -> String? {
     // With no font at all, no list resolves: that is not the list's fault (it said
     // "--font 'DejaVu Sans' names no font family" of the default, a usage error).
     if noFontIsInstalled { return nil }
-    return "'\(name)' names no font family; give a family name or a CSS list such as 'Noto Sans, sans-serif'"
+    return "'\(shortenedForMessage(name))' names no font family; give a family name or a CSS list such as 'Noto Sans, sans-serif'"
 }
 
 /// Whether fontconfig finds no font at all (an empty or broken configuration).

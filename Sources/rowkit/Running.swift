@@ -34,6 +34,20 @@ func runCommand(_ root: RowKitCommand.Type) -> Never {
         _ = Array(message.utf8).withUnsafeBytes { writeAll(2, $0) }
         exit(ExitCode.validationFailure.rawValue)
     }
+    // A misspelled command: the parser blamed its first option ("Unknown option '--width'"),
+    // and `help <typo>` printed the overview with status 0.
+    if let unknown = unknownCommand(in: Array(CommandLine.arguments.dropFirst()), root: root) {
+        let names = root.configuration.subcommands.map { $0._commandName }
+        let hint = didYouMean(unknown, among: names).map { " (did you mean '\($0)'?)" } ?? "; commands: \(names.joined(separator: ", "))"
+        let message = """
+            Error: unknown command '\(shortenedForMessage(unknown))'\(hint)
+            Usage: \(root.usageString())
+              See 'rowkit --help' for more information.
+
+            """
+        _ = Array(message.utf8).withUnsafeBytes { writeAll(2, $0) }
+        exit(ExitCode.validationFailure.rawValue)
+    }
     var command: ParsableCommand
     do {
         command = try root.parseAsRoot()
@@ -47,6 +61,7 @@ func runCommand(_ root: RowKitCommand.Type) -> Never {
     FontLibrary.shared.setWarningHandler { Diagnostics.warning($0) }
     var status: Int32 = 0
     do {
+        if let reader = command as? ReadsInputFiles { try refuseStandardOutputThatIsAnInput(reader.inputFilesRead) }
         try command.run()
     } catch let error as ExitCode {
         status = error.rawValue
@@ -112,6 +127,19 @@ func repeatedSingleValuedOption(in arguments: [String], root: ParsableCommand.Ty
     return nil
 }
 
+/// The command named first in `arguments` (the command line without the program's name) when
+/// `root` has no such subcommand, also after `help`; nil when it is known, or when the line
+/// starts with an option (`--help`, `--version`: the parser answers those).
+func unknownCommand(in arguments: [String], root: ParsableCommand.Type) -> String? {
+    var words = arguments[...]
+    if words.first == "help" {
+        words = words.dropFirst()
+    }
+    guard let name = words.first, !name.hasPrefix("-") else { return nil }
+    let known = root.configuration.subcommands.map { $0._commandName } + ["help"]
+    return known.contains(name) ? nil : name
+}
+
 /// The part of swift-argument-parser's command description (`ToolInfoV0`) that
 /// `repeatedSingleValuedOption` reads.
 private struct CommandDescription: Decodable {
@@ -170,7 +198,67 @@ final class UncheckedBox<Value>: @unchecked Sendable {
 /// The stylesheet file a template names itself (`stylesheet:`), as an input for
 /// `refuseOverwritingInput(output:option:inputs:)`.
 func stylesheetInput(of template: CellTemplate) -> (option: String, path: String?) {
-    ("the stylesheet of template '\(template.name)', named", template.stylesheetFile)
+    ("the stylesheet of template '\(shortenedForMessage(template.name))', named", template.stylesheetFile)
+}
+
+/// A command's input files by option (nil when not given), for
+/// `refuseStandardOutputThatIsAnInput(_:)`.
+protocol ReadsInputFiles {
+    var inputFilesRead: [(option: String, path: String?)] { get }
+}
+
+extension Measure: ReadsInputFiles {
+    var inputFilesRead: [(option: String, path: String?)] { [("--input", input)] }
+}
+
+extension Draw: ReadsInputFiles {
+    var inputFilesRead: [(option: String, path: String?)] { [("--input", input)] }
+}
+
+extension Render: ReadsInputFiles {
+    var inputFilesRead: [(option: String, path: String?)] { source.inputFiles }
+}
+
+extension Heights: ReadsInputFiles {
+    var inputFilesRead: [(option: String, path: String?)] { source.inputFiles }
+}
+
+extension View: ReadsInputFiles {
+    var inputFilesRead: [(option: String, path: String?)] {
+        [("--data", data), ("--script", script), ("--stylesheet", stylesheet), ("--cell", ClassicCells.named(cell) == nil ? cell : nil)]
+    }
+}
+
+/// Refuses a standard output or error that is one of the inputs (`rowkit heights --data
+/// rows.jsonl >> rows.jsonl`): the results were appended to the file being read, and read again
+/// as rows — with --allow-unknown-fields without end (330 MB in 30 s) — and `render` appended
+/// its lines to a JSON data file, which no longer parsed; `measure --input t.jsonl 2>> t.jsonl`
+/// read its own error messages back as bad lines without end (205 MB in 20 s). (`> rows.jsonl`
+/// has emptied the input before the command starts: said the same way.) Only a regular file can
+/// be both. The message about standard error goes there all the same (one line).
+func refuseStandardOutputThatIsAnInput(_ inputs: [(option: String, path: String?)]) throws {
+    for (descriptor, stream) in [(Int32(1), "standard output"), (2, "standard error")] {
+        try refuseStream(descriptor, named: stream, thatIsOneOf: inputs)
+    }
+}
+
+private func refuseStream(_ descriptor: Int32, named stream: String, thatIsOneOf inputs: [(option: String, path: String?)]) throws {
+    var output = stat()
+    guard fstat(descriptor, &output) == 0, output.st_mode & S_IFMT == S_IFREG else { return }
+    for input in inputs {
+        guard let path = input.path else { continue }
+        var info = stat()
+        if path == InputFile.standardInputPath {
+            guard fstat(0, &info) == 0 else { continue }
+        } else {
+            guard !path.isEmpty, !path.utf8.contains(0), stat(path, &info) == 0 else { continue }
+        }
+        guard info.st_dev == output.st_dev, info.st_ino == output.st_ino else { continue }
+        let named = path == InputFile.standardInputPath ? "standard input (\(input.option) -)" : "\(input.option) '\(path)'"
+        let what = descriptor == 1 ? "the results" : "messages"
+        throw CommandError("\(stream) is the same file as \(named): \(what) would be written into the input "
+                           + "(read again as input, or making it unreadable); redirect \(stream) to another file")
+    }
 }
 
 /// Refuses an output file that is one of the command's inputs (the same file by device and

@@ -14,7 +14,7 @@ func loadTemplateFile(_ path: String, stylesheet: String?) throws -> CellTemplat
         // A row's "cell" names its template and is never a field (RowFileReader), so a layout
         // that shows it would be blank in every row, without a word.
         if template.boundFields.all.contains("cell") {
-            Diagnostics.warning("\(path): template '\(template.name)' reads the field 'cell', which a row uses to name its template: "
+            Diagnostics.warning("\(path): template '\(shortenedForMessage(template.name))' reads the field 'cell', which a row uses to name its template: "
                                 + "it is always empty (rename the field)")
         }
         return template

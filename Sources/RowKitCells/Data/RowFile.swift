@@ -441,8 +441,10 @@ public final class RowFileReader {
                 return .failure(error(cell.valuePosition, "\"cell\" must be a template name (a string), not \(cell.value.kindDescription)"))
             }
             guard fields[name] != nil else {
-                let hint = didYouMean(name, among: templateNames).map { " (did you mean '\($0)'?)" } ?? ""
-                return .failure(error(cell.valuePosition, "unknown cell '\(shortenedForMessage(name))'\(hint); cells: \(templateNames.joined(separator: ", "))"))
+                // Names from template files are quoted as any input is (a name with a line break split the message).
+                let hint = didYouMean(name, among: templateNames).map { " (did you mean '\(shortenedForMessage($0))'?)" } ?? ""
+                let names = templateNames.map { shortenedForMessage($0) }.joined(separator: ", ")
+                return .failure(error(cell.valuePosition, "unknown cell '\(shortenedForMessage(name))'\(hint); cells: \(names)"))
             }
             template = name
         } else if let name = options.defaultTemplate {
@@ -469,9 +471,9 @@ public final class RowFileReader {
             let key = member.key
             if !bound.all.contains(key) && !options.allowsUnknownFields {
                 let known = bound.all.sorted()
-                var message = "unknown field '\(shortenedForMessage(key))' for cell '\(template)'"
-                if let suggestion = didYouMean(key, among: known) { message += " (did you mean '\(suggestion)'?)" }
-                message += known.isEmpty ? "; it reads no fields" : "; it reads \(known.joined(separator: ", "))"
+                var message = "unknown field '\(shortenedForMessage(key))' for cell '\(shortenedForMessage(template))'"
+                if let suggestion = didYouMean(key, among: known) { message += " (did you mean '\(shortenedForMessage(suggestion))'?)" }
+                message += known.isEmpty ? "; it reads no fields" : "; it reads \(known.map { shortenedForMessage($0) }.joined(separator: ", "))"
                 return .failure(error(member.keyPosition, message))
             }
             switch member.value {
@@ -481,15 +483,15 @@ public final class RowFileReader {
                 data[key] = .string(text)
             case .number(let number):
                 if bound.images.contains(key) {
-                    return .failure(error(member.valuePosition, "field '\(key)' names an image: expected a string, not \(member.value.kindDescription)"))
+                    return .failure(error(member.valuePosition, "field '\(shortenedForMessage(key))' names an image: expected a string, not \(member.value.kindDescription)"))
                 }
                 guard let field = FieldValue(numberText: number.text) else {
-                    return .failure(error(member.valuePosition, "field '\(key)': the number \(number.text) is out of range"))
+                    return .failure(error(member.valuePosition, "field '\(shortenedForMessage(key))': the number \(shortenedForMessage(number.text)) is out of range"))
                 }
                 data[key] = field
             default:
                 let expected = bound.images.contains(key) ? "an image name (a string)" : "a string or a number"
-                return .failure(error(member.valuePosition, "field '\(key)' must be \(expected), not \(member.value.kindDescription)"))
+                return .failure(error(member.valuePosition, "field '\(shortenedForMessage(key))' must be \(expected), not \(member.value.kindDescription)"))
             }
         }
         // Unique ids, including the automatic ones.

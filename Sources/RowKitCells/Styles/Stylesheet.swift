@@ -64,7 +64,7 @@ public struct StyleError: Error, Sendable, Hashable, CustomStringConvertible {
         text += ": "
         if !keyPath.isEmpty { text += "\(keyPath): " }
         text += message
-        if let suggestion { text += " (did you mean '\(suggestion)'?)" }
+        if let suggestion { text += " (did you mean '\(shortenedForMessage(suggestion))'?)" }
         return text
     }
 }

@@ -43,14 +43,14 @@ extension CellTemplate {
             var info = stat()
             if !path.utf8.contains(0), stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG, info.st_mode & S_IFMT != S_IFDIR {
                 throw reader.error(.unreadableFile, at: sheetNode, "stylesheet",
-                                   "stylesheet '\(shortenedForMessage(relative))' is not a regular file (looked for \(path))")
+                                   "stylesheet '\(shortenedForMessage(relative))' is not a regular file (looked for \(shortenedForMessage(path, limit: 200)))")
             }
             let own: Stylesheet
             do throws(StyleError) {
                 own = try Stylesheet(contentsOf: path)
             } catch where (error.kind == .unreadableFile || error.kind == .limitExceeded) && error.file == path && error.line == 0 {
                 // A file that cannot be read, or is too large, is reported where the template names it.
-                throw reader.error(error.kind, at: sheetNode, "stylesheet", "stylesheet '\(relative)': \(error.message) (looked for \(path))")
+                throw reader.error(error.kind, at: sheetNode, "stylesheet", "stylesheet '\(shortenedForMessage(relative))': \(error.message) (looked for \(shortenedForMessage(path, limit: 200)))")
             }
             sheet = try stylesheet?.merged(over: own) ?? own
         }
@@ -270,7 +270,7 @@ struct TemplateBuilder {
                 frame = style.frame
                 if frame == nil, fields["frame"] == nil {
                     throw reader.error(.missingKey, at: styleNode, fields.path("style"),
-                                       "style '\(name)' has no 'frame', and the element gives none")
+                                       "style '\(shortenedForMessage(name))' has no 'frame', and the element gives none")
                 }
             }
             if let frameNode = fields["frame"] { frame = try reader.frame(frameNode, fields.path("frame")) }
@@ -347,7 +347,7 @@ struct TemplateBuilder {
             guard bound.all.contains(key) else {
                 let known = bound.all.sorted()
                 throw reader.error(.unknownKey, at: keyNode, valuePath,
-                                   "unknown field '\(key)'; the layout reads \(known.isEmpty ? "no fields" : known.joined(separator: ", "))",
+                                   "unknown field '\(shortenedForMessage(key))'; the layout reads \(known.isEmpty ? "no fields" : known.map { shortenedForMessage($0) }.joined(separator: ", "))",
                                    suggestion: didYouMean(key, among: known))
             }
             guard case .scalar(let scalar) = value else {
@@ -357,7 +357,7 @@ struct TemplateBuilder {
             case .null: continue
             case .int, .float:
                 if bound.images.contains(key) {
-                    throw reader.error(.wrongType, at: value, valuePath, "field '\(key)' names an image: expected a string, got \(YAMLReader.describe(value))")
+                    throw reader.error(.wrongType, at: value, valuePath, "field '\(shortenedForMessage(key))' names an image: expected a string, got \(YAMLReader.describe(value))")
                 }
                 // A sample shows its field as written: `zip: 01234` and `time: 1:30` are that
                 // text (YAML 1.1 would read octal 668 and base-60 90).

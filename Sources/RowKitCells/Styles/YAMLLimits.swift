@@ -162,14 +162,14 @@ public enum YAMLLimits {
         if tag == "!" { return nil }
         let core = "tag:yaml.org,2002:"
         let name = tag.hasPrefix(core) ? String(tag.dropFirst(core.count)) : nil
-        let written = name.map { "!!" + $0 } ?? tag
+        let written = shortenedForMessage(name.map { "!!" + $0 } ?? tag)
         switch (node, name) {
         case (.sequence, "seq"), (.mapping, "map"), (.scalar, "str"):
             return nil
         case (.scalar(let text), "int"), (.scalar(let text), "float"), (.scalar(let text), "bool"), (.scalar(let text), "null"):
             let resolved = Resolver.default.resolveTag(of: Node(text)).rawValue
             let fits = resolved == tag || (name == "float" && resolved == core + "int")
-            return fits ? nil : "'\(text)' is not a valid \(written) value"
+            return fits ? nil : "'\(shortenedForMessage(text))' is not a valid \(written) value"
         case (_, "seq"), (_, "map"), (_, "str"), (_, "int"), (_, "float"), (_, "bool"), (_, "null"):
             let what = switch node { case .scalar: "a single value"; case .sequence: "a list"; case .mapping: "a mapping" }
             return "the tag '\(written)' does not fit \(what)"

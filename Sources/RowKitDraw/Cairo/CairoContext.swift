@@ -26,6 +26,13 @@ struct CairoContext {
     /// Pops the graphics state pushed by ``save()``.
     func restore() { cairo_restore(raw) }
 
+    /// cairo's reason when the context is in an error state (it then ignores every later call),
+    /// else nil.
+    var failure: String? {
+        let status = cairo_status(raw)
+        return status == CAIRO_STATUS_SUCCESS ? nil : String(cString: cairo_status_to_string(status))
+    }
+
     func translate(_ x: Double, _ y: Double) { cairo_translate(raw, x, y) }
     func scale(_ x: Double, _ y: Double) { cairo_scale(raw, x, y) }
 
@@ -183,7 +190,15 @@ struct CairoContext {
     /// height above the baseline).
     func showGlyphs(_ ids: [UInt32], x: [Double], y: [Double], left: Double, baseline: Double,
                     face: FontFace, size: Double, skew: Double = 0) {
-        guard !ids.isEmpty else { return }
+        // A glyph under a hundredth of a device pixel is invisible, and cairo fails on some: a
+        // font matrix singular to it (1e-300 px, slanted), a color emoji bitmap scaled to nothing
+        // (0.04 px at scale 0.05: "out of memory"). Either put the context in its error state,
+        // which dropped everything drawn after it.
+        guard !ids.isEmpty, size.isFinite, skew.isFinite else { return }
+        var ctm = cairo_matrix_t()
+        cairo_get_matrix(raw, &ctm)
+        let deviceSize = size * abs(ctm.xx * ctm.yy - ctm.xy * ctm.yx).squareRoot()
+        guard deviceSize >= 0.01 else { return }
         cairo_set_font_face(raw, face.raw)
         var matrix = cairo_matrix_t()
         cairo_matrix_init(&matrix, size, 0, -skew * size, size, 0, 0)
