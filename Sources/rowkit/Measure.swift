@@ -80,13 +80,28 @@ struct Measure: ParsableCommand {
             if !chunk.isEmpty && !source.hasLineWithoutWaiting { try measureChunk() }
             guard let line = try source.nextLine() else { break }
             chunk.append(line)
-            chunkBytes += line.bytes.count
-            // Bounded memory: at most 4,096 lines or 32 MiB of text in flight.
-            if chunk.count >= 4096 || chunkBytes >= 32 << 20 { try measureChunk() }
+            chunkBytes += line.bytes.count * Self.resultWeight(widths: widths.count, lines: lines)
+            if Self.chunkIsFull(lines: chunk.count, weightedBytes: chunkBytes) { try measureChunk() }
         }
         try measureChunk()
         progress.finish()
         if failed { throw ExitCode(1) }
+    }
+
+    /// Bounded memory: a chunk's results are all held until it is written, so a chunk ends at
+    /// 4,096 lines or 32 MiB of *weighted* text in flight — each line's bytes times
+    /// ``resultWeight(widths:lines:)``, what its results may take per byte of text.
+    static func chunkIsFull(lines: Int, weightedBytes: Int) -> Bool {
+        lines >= 4096 || weightedBytes >= 32 << 20
+    }
+
+    /// How much memory a text's results may take per byte of its text: one result per width
+    /// (the default widths; a line naming more is bounded by its own size), and with `--lines`
+    /// each line's text, width and fonts besides, up to ~26 times the text at narrow widths,
+    /// counted 32. (40 MB of input at 50 widths with `--lines` reached 8.6 GB before, 32 MiB
+    /// chunks of unweighted text.)
+    static func resultWeight(widths: Int, lines: Bool) -> Int {
+        max(1, widths) * (lines ? 32 : 1)
     }
 
     struct TextMeasureLine {

@@ -86,3 +86,29 @@ import Testing
         pool.shutdown()
     }
 }
+
+/// `rowkit measure`'s chunks (Measure.swift): a chunk's results are held until it is written, so
+/// what ends a chunk weighs each text by what its results may take.
+@Suite struct MeasureChunkingTests {
+    /// Lines of `bytes` each until the chunk is full.
+    static func linesPerChunk(bytes: Int, widths: Int, lines: Bool) -> Int {
+        var count = 0, weighted = 0
+        repeat {
+            count += 1
+            weighted += bytes * Measure.resultWeight(widths: widths, lines: lines)
+        } while !Measure.chunkIsFull(lines: count, weightedBytes: weighted)
+        return count
+    }
+
+    @Test func manyWidthsWithLinesMakeSmallChunks() {
+        // QA-84: 8 KB texts at 50 widths with --lines were chunked 4,096 at a time (32 MiB of
+        // text), and their results reached 8.6 GB; now a chunk holds what 32 MiB of results may be.
+        #expect(Self.linesPerChunk(bytes: 8_192, widths: 50, lines: true) <= 3)
+        #expect(Self.linesPerChunk(bytes: 8_192, widths: 50, lines: false) <= 82)
+        // Short texts at one width still go 4,096 at a time (the pipelining of small inputs).
+        #expect(Self.linesPerChunk(bytes: 40, widths: 1, lines: false) == 4096)
+        #expect(Self.linesPerChunk(bytes: 40, widths: 1, lines: true) == 4096)
+        // No widths given (each line names its own) counts as one.
+        #expect(Measure.resultWeight(widths: 0, lines: false) == 1)
+    }
+}
