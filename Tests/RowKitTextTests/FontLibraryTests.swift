@@ -170,4 +170,16 @@ import Glibc
         #expect(p.primaryFont.family == "DejaVu Sans")
         #expect(try p.lineCount(width: 1000) == 1)
     }
+
+    /// QA-84: the "not installed" warning quoted the family whole, so a 100,000-letter name (or
+    /// one with a line break) was the message, and the command cut it before "using …".
+    @Test func aMissingFamilyIsQuotedShortAndOnOneLineInItsWarning() throws {
+        let long = "RowKitMissing" + String(repeating: "A", count: 100_000)
+        let message = try #require(FontLibrary.shared.missingFamilyWarning(long))
+        #expect(message.count < 200)
+        #expect(message.contains("…' is not installed; using '"))
+        let twoLines = try #require(FontLibrary.shared.missingFamilyWarning("RowKit\nMissing Family"))
+        #expect(!twoLines.contains("\n") && twoLines.contains("RowKit\\nMissing Family"))
+        #expect(FontLibrary.quotedInMessage("DejaVu Sans") == "DejaVu Sans")
+    }
 }

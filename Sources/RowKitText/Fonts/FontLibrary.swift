@@ -73,6 +73,27 @@ public final class FontLibrary: Sendable {
         warningHandler.withLock { $0 = handler }
     }
 
+    /// A family name as the warnings quote it: on one line and at most 60 characters, then `…`
+    /// (a 100,000-letter name, or one with a line break, would otherwise be the message, and the
+    /// command cuts long messages before their advice). The command's `shortenedForMessage`
+    /// (RowKitIO) does the same for its own messages; the text engine does not depend on it.
+    static func quotedInMessage(_ name: String) -> String {
+        var result = ""
+        var count = 0
+        for character in name {
+            if count == 60 { return result + "…" }
+            if character.isNewline {
+                result += "\\n"
+            } else if character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                for scalar in character.unicodeScalars { result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" }
+            } else {
+                result.append(character)
+            }
+            count += 1
+        }
+        return result
+    }
+
     /// The warning for a family list (CSS syntax) none of whose families is installed — "font
     /// family 'X' is not installed; using 'Y'" — or nil when one is, or when the list names a
     /// generic family. Asking counts as reporting: the library does not warn about this family
@@ -157,8 +178,8 @@ public final class FontLibrary: Sendable {
             var missing: String?
             if familyCount == 0 && !hasGeneric {
                 missing = list.count == 1
-                    ? "font family '\(descriptor.family)' is not installed; using '\(fonts[0].family)'"
-                    : "no family of '\(descriptor.family)' is installed; using '\(fonts[0].family)'"
+                    ? "font family '\(Self.quotedInMessage(descriptor.family))' is not installed; using '\(fonts[0].family)'"
+                    : "no family of '\(Self.quotedInMessage(descriptor.family))' is installed; using '\(fonts[0].family)'"
                 let key = descriptor.family.lowercased()
                 if state.withLock({ $0.claimWarning(key) }) { warning = missing }
             }
