@@ -1,4 +1,5 @@
 import Testing
+@testable import RowKitText
 
 #if canImport(Glibc)
 import Glibc
@@ -39,4 +40,21 @@ enum Corpora {
         }
         return out
     }
+
+    /// The corpus paragraphs holding text of a dictionary script (Thai, Lao, Khmer, Myanmar…),
+    /// as UTF-16, each followed by a window of it that starts after its third space (a text whose
+    /// ICU breaks start elsewhere): what the tests of paragraph-level ICU breaks compare.
+    static func dictionaryScriptTexts(_ folder: String) -> [(file: String, units: [UInt16])] {
+        var texts: [(file: String, units: [UInt16])] = []
+        for paragraph in paragraphs(folder) {
+            let full = Array(paragraph.text.utf16)
+            guard full.contains(where: DictionaryScripts.contains) else { continue }
+            texts.append((paragraph.file, full))
+            if let third = full.indices.filter({ full[$0] == 0x20 }).dropFirst(2).first, third + 1 < full.count {
+                texts.append((paragraph.file, Array(full[(third + 1)..<min(full.count, third + 400)])))
+            }
+        }
+        return texts
+    }
 }
+

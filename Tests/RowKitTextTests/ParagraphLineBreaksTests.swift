@@ -12,51 +12,43 @@ import Testing
     func runsOfWholeChunksBreakAsTheyBreakAlone() throws {
         let folder = try #require(Corpora.folder)
         var compared = 0, withBreaksInside = 0, refused = 0, differingWhenCut = 0
-        for paragraph in Corpora.paragraphs(folder) {
-            let full = Array(paragraph.text.utf16)
-            guard full.contains(where: DictionaryScripts.contains) else { continue }
-            // The paragraph, and a window of it starting after its third space.
-            var texts = [full]
-            if let third = full.indices.filter({ full[$0] == 0x20 }).dropFirst(2).first, third + 1 < full.count {
-                texts.append(Array(full[(third + 1)..<min(full.count, third + 400)]))
-            }
-            for units in texts {
-                try units.withUnsafeBufferPointer { (text) throws(TextError) in
-                    var kept = ParagraphLineBreaks()
-                    kept.keep(try UnicodeAnalysis.lineBreaks(text).ends, of: text, language: nil)
-                    // Word edges: after each run of spaces, around zero width spaces.
-                    var edges = [0]
-                    for p in 1..<text.count where ParagraphLineBreaks.isEdge(p, in: text) && text[p] != 0x20 { edges.append(p) }
-                    edges.append(text.count)
-                    for i in 0..<(edges.count - 1) {
-                        for span in 1...3 where i + span < edges.count {
-                            let start = edges[i], end = edges[i + span]
-                            let run = UnsafeBufferPointer(rebasing: text[start..<end])
-                            guard run.contains(where: DictionaryScripts.contains) else { continue }
-                            let alone = try UnicodeAnalysis.lineBreaks(run).ends.filter { Int($0) < run.count }
-                            guard let shared = kept.inside(start, end, of: text) else {
-                                Issue.record("\(paragraph.file): run \(start)..<\(end) refused")
-                                return
-                            }
-                            if shared != alone {
-                                Issue.record("\(paragraph.file): run \(start)..<\(end): paragraph \(shared), alone \(alone)")
-                                return
-                            }
-                            compared += 1
-                            if !alone.isEmpty { withBreaksInside += 1 }
+        // Each paragraph, and a window of it starting after its third space.
+        for (file, units) in Corpora.dictionaryScriptTexts(folder) {
+            try units.withUnsafeBufferPointer { (text) throws(TextError) in
+                var kept = ParagraphLineBreaks()
+                kept.keep(try UnicodeAnalysis.lineBreaks(text).ends, of: text, language: nil)
+                // Word edges: after each run of spaces, around zero width spaces.
+                var edges = [0]
+                for p in 1..<text.count where ParagraphLineBreaks.isEdge(p, in: text) && text[p] != 0x20 { edges.append(p) }
+                edges.append(text.count)
+                for i in 0..<(edges.count - 1) {
+                    for span in 1...3 where i + span < edges.count {
+                        let start = edges[i], end = edges[i + span]
+                        let run = UnsafeBufferPointer(rebasing: text[start..<end])
+                        guard run.contains(where: DictionaryScripts.contains) else { continue }
+                        let alone = try UnicodeAnalysis.lineBreaks(run).ends.filter { Int($0) < run.count }
+                        guard let shared = kept.inside(start, end, of: text) else {
+                            Issue.record("\(file): run \(start)..<\(end) refused")
+                            return
                         }
+                        if shared != alone {
+                            Issue.record("\(file): run \(start)..<\(end): paragraph \(shared), alone \(alone)")
+                            return
+                        }
+                        compared += 1
+                        if !alone.isEmpty { withBreaksInside += 1 }
                     }
-                    // Runs that do not start after a space are refused: cut inside a word, the
-                    // dictionary segments what is left differently (counted, so the comparison
-                    // above is seen to notice a difference).
-                    for p in stride(from: 1, to: text.count, by: 7) where !ParagraphLineBreaks.isEdge(p, in: text) && DictionaryScripts.contains(text[p]) {
-                        if kept.inside(p, text.count, of: text) != nil { Issue.record("\(paragraph.file): run from \(p) accepted") }
-                        refused += 1
-                        let rest = UnsafeBufferPointer(rebasing: text[p...])
-                        let alone = try UnicodeAnalysis.lineBreaks(rest).ends.filter { Int($0) < rest.count }
-                        let shared = kept.ends.filter { Int($0) > p && Int($0) < text.count }.map { $0 - Int32(p) }
-                        if alone != shared { differingWhenCut += 1 }
-                    }
+                }
+                // Runs that do not start after a space are refused: cut inside a word, the
+                // dictionary segments what is left differently (counted, so the comparison
+                // above is seen to notice a difference).
+                for p in stride(from: 1, to: text.count, by: 7) where !ParagraphLineBreaks.isEdge(p, in: text) && DictionaryScripts.contains(text[p]) {
+                    if kept.inside(p, text.count, of: text) != nil { Issue.record("\(file): run from \(p) accepted") }
+                    refused += 1
+                    let rest = UnsafeBufferPointer(rebasing: text[p...])
+                    let alone = try UnicodeAnalysis.lineBreaks(rest).ends.filter { Int($0) < rest.count }
+                    let shared = kept.ends.filter { Int($0) > p && Int($0) < text.count }.map { $0 - Int32(p) }
+                    if alone != shared { differingWhenCut += 1 }
                 }
             }
         }

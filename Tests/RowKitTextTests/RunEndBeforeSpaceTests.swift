@@ -16,43 +16,36 @@ import Testing
     func runsEndingBeforeASpaceBreakAsTheyBreakAlone() throws {
         let folder = try #require(Corpora.folder)
         var compared = 0, withBreaksInside = 0, differingWhenCut = 0
-        for paragraph in Corpora.paragraphs(folder) {
-            let full = Array(paragraph.text.utf16)
-            guard full.contains(where: DictionaryScripts.contains) else { continue }
-            var texts = [full]
-            if let third = full.indices.filter({ full[$0] == 0x20 }).dropFirst(2).first, third + 1 < full.count {
-                texts.append(Array(full[(third + 1)..<min(full.count, third + 400)]))
-            }
-            for units in texts {
-                try units.withUnsafeBufferPointer { (text) throws(TextError) in
-                    var kept = ParagraphLineBreaks()
-                    kept.keep(try UnicodeAnalysis.lineBreaks(text).ends, of: text, language: nil)
-                    var starts = [0]
-                    for p in 1..<text.count where ParagraphLineBreaks.isEdge(p, in: text) && text[p] != 0x20 { starts.append(p) }
-                    for end in 1..<text.count where !ParagraphLineBreaks.isEdge(end, in: text) && ParagraphLineBreaks.isRunEnd(end, in: text) {
-                        // The runs from the last three word starts before the end.
-                        for start in starts.filter({ $0 < end }).suffix(3) {
-                            let run = UnsafeBufferPointer(rebasing: text[start..<end])
-                            guard run.contains(where: DictionaryScripts.contains) else { continue }
-                            let alone = try Self.alone(text, start, end)
-                            guard let shared = kept.inside(start, end, of: text) else {
-                                Issue.record("\(paragraph.file): run \(start)..<\(end) refused")
-                                return
-                            }
-                            if shared != alone {
-                                Issue.record("\(paragraph.file): run \(start)..<\(end): paragraph \(shared), alone \(alone)")
-                                return
-                            }
-                            compared += 1
-                            if !alone.isEmpty { withBreaksInside += 1 }
+        // Each paragraph, and a window of it starting after its third space.
+        for (file, units) in Corpora.dictionaryScriptTexts(folder) {
+            try units.withUnsafeBufferPointer { (text) throws(TextError) in
+                var kept = ParagraphLineBreaks()
+                kept.keep(try UnicodeAnalysis.lineBreaks(text).ends, of: text, language: nil)
+                var starts = [0]
+                for p in 1..<text.count where ParagraphLineBreaks.isEdge(p, in: text) && text[p] != 0x20 { starts.append(p) }
+                for end in 1..<text.count where !ParagraphLineBreaks.isEdge(end, in: text) && ParagraphLineBreaks.isRunEnd(end, in: text) {
+                    // The runs from the last three word starts before the end.
+                    for start in starts.filter({ $0 < end }).suffix(3) {
+                        let run = UnsafeBufferPointer(rebasing: text[start..<end])
+                        guard run.contains(where: DictionaryScripts.contains) else { continue }
+                        let alone = try Self.alone(text, start, end)
+                        guard let shared = kept.inside(start, end, of: text) else {
+                            Issue.record("\(file): run \(start)..<\(end) refused")
+                            return
                         }
-                        // Cut one unit short (inside the word, where no run ends), the shares
-                        // and ICU alone differ somewhere: the comparison above can fail.
-                        if let start = starts.last(where: { $0 < end - 1 }), DictionaryScripts.contains(text[end - 2]) {
-                            let alone = try Self.alone(text, start, end - 1)
-                            let shared = kept.ends.filter { Int($0) > start && Int($0) < end - 1 }.map { $0 - Int32(start) }
-                            if alone != shared { differingWhenCut += 1 }
+                        if shared != alone {
+                            Issue.record("\(file): run \(start)..<\(end): paragraph \(shared), alone \(alone)")
+                            return
                         }
+                        compared += 1
+                        if !alone.isEmpty { withBreaksInside += 1 }
+                    }
+                    // Cut one unit short (inside the word, where no run ends), the shares
+                    // and ICU alone differ somewhere: the comparison above can fail.
+                    if let start = starts.last(where: { $0 < end - 1 }), DictionaryScripts.contains(text[end - 2]) {
+                        let alone = try Self.alone(text, start, end - 1)
+                        let shared = kept.ends.filter { Int($0) > start && Int($0) < end - 1 }.map { $0 - Int32(start) }
+                        if alone != shared { differingWhenCut += 1 }
                     }
                 }
             }

@@ -80,8 +80,9 @@ extension Stylesheet {
             // warning, reported here where the file and line are known.
             if let family = definition.font {
                 if var message = FontLibrary.shared.missingFamilyWarning(family) {
-                    // The family is quoted short (a 100,000-letter name made a 100 KB warning),
-                    // and a file name is said to be one: a style's font is a family, never a file.
+                    // The family is quoted as every input is (the font library already cuts it
+                    // short; this also escapes bidi controls), and a file name is said to be one:
+                    // a style's font is a family, never a file.
                     message = message.replacingOccurrences(of: family, with: shortenedForMessage(family))
                     let lowercased = family.lowercased()
                     if family.contains("/") || [".ttf", ".otf", ".ttc", ".otc"].contains(where: lowercased.hasSuffix) {

@@ -155,17 +155,10 @@ enum ClusterSplit {
                 // The run's dictionary breaks: the paragraph's share, none inside a cluster.
                 guard let known = knownBreaks else { return false }
                 let breaks = known.breaks, start = known.start
-                guard breaks.count > 0, breaks.count == known.paragraph.count, known.start < known.end,
-                      known.end - known.start == count, known.start >= breaks.covered.lowerBound,
-                      known.end <= breaks.covered.upperBound, ParagraphLineBreaks.isEdge(known.start, in: known.paragraph),
-                      ParagraphLineBreaks.isRunEnd(known.end, in: known.paragraph) else { return false }
+                guard known.end - known.start == count, breaks.covers(known.start, known.end, of: known.paragraph) else { return false }
                 return breaks.ends.withUnsafeBufferPointer { ends in
-                    // The first end after the run's start (binary search), then walked with the clusters.
-                    var j = 0, high = ends.count
-                    while j < high {
-                        let mid = (j + high) / 2
-                        if Int(ends[mid]) <= start { j = mid + 1 } else { high = mid }
-                    }
+                    // The first end after the run's start, then walked with the clusters.
+                    var j = breaks.firstEnd(after: start)
                     previous = 0
                     i = 0
                     while i <= n && j < ends.count && Int(ends[j]) < start + count {
@@ -277,20 +270,31 @@ struct ParagraphLineBreaks {
     /// The ends strictly inside `start..<end` of `paragraph`, relative to `start`, when the run is
     /// whole chunks (see the type) and the breaks are kept; nil otherwise.
     func inside(_ start: Int, _ end: Int, of paragraph: UnsafeBufferPointer<UInt16>) -> [Int32]? {
-        guard count > 0, count == paragraph.count, start < end, start >= covered.lowerBound, end <= covered.upperBound,
-              Self.isEdge(start, in: paragraph), Self.isRunEnd(end, in: paragraph) else { return nil }
-        // The first end after `start` (binary search).
-        var low = 0, high = ends.count
-        while low < high {
-            let mid = (low + high) / 2
-            if Int(ends[mid]) <= start { low = mid + 1 } else { high = mid }
-        }
+        guard covers(start, end, of: paragraph) else { return nil }
+        var low = firstEnd(after: start)
         var inside: [Int32] = []
         while low < ends.count && Int(ends[low]) < end {
             inside.append(ends[low] - Int32(start))
             low += 1
         }
         return inside
+    }
+
+    /// Whether the run `start..<end` of `paragraph` is whole chunks of it and its breaks are
+    /// kept, so that its share is ICU's breaks of the run alone (see the type).
+    func covers(_ start: Int, _ end: Int, of paragraph: UnsafeBufferPointer<UInt16>) -> Bool {
+        count > 0 && count == paragraph.count && start < end && start >= covered.lowerBound && end <= covered.upperBound
+            && Self.isEdge(start, in: paragraph) && Self.isRunEnd(end, in: paragraph)
+    }
+
+    /// The index in ``ends`` of the first end after `p` (binary search).
+    func firstEnd(after p: Int) -> Int {
+        var low = 0, high = ends.count
+        while low < high {
+            let mid = (low + high) / 2
+            if Int(ends[mid]) <= p { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 }
 

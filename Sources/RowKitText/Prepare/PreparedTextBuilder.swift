@@ -189,11 +189,11 @@ struct Builder {
         // passed: the array's count and subscript were calls for every unit.
         let breakCount = breaks.count
         var nextBreakAt = breakCount > 0 ? Int(breaks[0]) : Int.max
-        // Where pre-wrap dropped a CR or FF (ascending; empty for most texts): Chromium keeps it
-        // as a control item, which ends the shaping item there (docs/CHROMIUM.md §3(m)).
-        let dropped = fallback.itemBoundaries
+        // The next offset where pre-wrap dropped a CR or FF (`fallback.itemBoundaries`, ascending;
+        // none for most texts): Chromium keeps it as a control item, which ends the shaping item
+        // there (docs/CHROMIUM.md §3(m)).
         var droppedIndex = 0
-        var nextDroppedAt = dropped.first ?? Int.max
+        var nextDroppedAt = fallback.itemBoundaries.first ?? Int.max
         while g0 < units.count {
             var g1: Int
             if let graphemes {
@@ -211,7 +211,7 @@ struct Builder {
             let atBreakAfterSpace = nextBreakAt == g0 && g0 > 0 && units[g0 - 1] == 0x20
             while nextDroppedAt < g0 {
                 droppedIndex += 1
-                nextDroppedAt = droppedIndex < dropped.count ? dropped[droppedIndex] : Int.max
+                nextDroppedAt = droppedIndex < fallback.itemBoundaries.count ? fallback.itemBoundaries[droppedIndex] : Int.max
             }
             let atDroppedControl = nextDroppedAt == g0
             let unit = units[g0]
