@@ -483,6 +483,27 @@ import Testing
                 == ["Tom", "orro", "wWa", "vefor", "mYell", "owyc", "onfe", "renc", "e"])
     }
 
+    @Test func aLineWhoseStartIsKernedToTheTextBeforeItFitsByItsRoundedPositions() throws {
+        // docs/CHROMIUM.md §3(a), thirty-second session (the sample's long-mixed/1116, seed 31012):
+        // Liberation Serif kerns ` T`, so a line starting at `This` is shaped again up to the
+        // first safe offset, and Chromium narrows the space by ceil64(`T`) minus the distance of
+        // the rounded positions — two roundings. `This function` (151.0112 px, within the layout
+        // unit of allowance of 151 px) keeps one line where the positions round in its favour.
+        let serif = TextStyle(font: FontDescriptor(family: "Liberation Serif"), size: 28.18, lineHeight: .pixels(35))
+        #expect(try lineTexts("the nineties; This function", width: 151, serif) == ["the nineties;", "This", "function"])
+        #expect(try lineTexts("nineties; This function", width: 151, serif) == ["nineties;", "This function"])
+        #expect(try lineTexts("abcdefghij; This function", width: 151, serif) == ["abcdefghij;", "This function"])
+        // Counting alone (the re-measure path) agrees with the lines.
+        let p = try prepare("the nineties; This function returns", serif)
+        #expect(try p.measure(width: 151).lineCount == 4)
+        #expect(try p.layout(width: 151).lines.count == 4)
+        // After an overflow-wrap split too (`hilariously.` broken after `y`, kerned against `.`):
+        // the paragraph of The Great Gatsby that moved the layout digest, measured in Chromium.
+        let bold = TextStyle(font: FontDescriptor(family: "DejaVu Sans", weight: .bold), size: 13, lineHeight: .pixels(16))
+        #expect(try lineTexts("“It’s the funniest thing, old sport,” he said hilariously. “I can’t—When I try to—”", width: 77.25, bold)
+                == ["“It’s the", "funniest", "thing, old", "sport,” he", "said", "hilariously", ". “I can’t", "—When I", "try to—”"])
+    }
+
     @Test func aClosingMarkBeforeAPreWrapTabIsNotTrimmedAtALineEnd() throws {
         // docs/CHROMIUM.md §3(e), 2026-11-25 (the sample's multiline/1478, seed 31004): as before a
         // space, the break follows the tab, not the mark, so `）` keeps its full width — the line

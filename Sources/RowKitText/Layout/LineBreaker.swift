@@ -67,6 +67,10 @@ extension MetricsBlock.View {
         // A line starting inside a dictionary-script run may find its words again: blocks that
         // list such starts begin every line but the first in the general path.
         let refindsWords = hasRefoundLineStarts
+        // Lines within the last layout unit of the limit whose start is kerned to the text
+        // before it (``unsafeLineStartFits``): only blocks with extras record kerning.
+        let band = limit &- 1024
+        let checksStarts = headerFlags & MetricsBlock.HeaderFlag.extras != 0
         while i < n {
             if lastFlags & specialFlags == 0 && resume < 0 && !(refindsWords && placed == 0 && i > 0) {
                 // Tight loop over plain segments (no soft hyphen, tab, forced break,
@@ -84,7 +88,10 @@ extension MetricsBlock.View {
                     if code & MetricsBlock.Code.special != 0 || (Rounding.on && i == nextRunEnd) { break }
                     // Wrapping adds: widths are Int32 sums, far from overflowing Int64.
                     let nx = px &+ w
-                    if nx <= limit {
+                    // Within the last layout unit, a line whose start kerning tied to the text
+                    // before it may still not fit (``unsafeLineStartFits``).
+                    if nx <= limit && (nx <= band || pn == 0 || !checksStarts
+                                       || unsafeLineStartFits(lineStart: Int(ps), contentEnd: contentEnd(i), limit: limit, pens: &itemPens)) {
                         pc = nx
                         px = nx &+ Int64(trail[Int(code & MetricsBlock.Code.trailMask)])
                         pn = 1
@@ -120,12 +127,16 @@ extension MetricsBlock.View {
             var trim: Int64 = 0
             // A soft hyphen ending the text or a forced line must fit with its (undrawn) hyphen.
             let endHyphen = f & Flag.softHyphen != 0 && (i == n - 1 || f & Flag.mandatoryBreak != 0) ? hyphenWidth : 0
+            // A line whose start kerning tied to the text before it (``unsafeLineStartFits``).
+            let startRefuses = placed > 0 && f & Flag.whitespaceOnly == 0 && x + w <= limit && x + w > band
+                && !unsafeLineStartFits(lineStart: Int(lineStart), contentEnd: contentEnd(i), limit: limit, pens: &itemPens)
             if placed > 0 && f & Flag.whitespaceOnly == 0
-                && (x + w > limit || (endHyphen > 0 && !Self.endingSoftHyphenFits(x + w, hyphen: endHyphen, limit: limit))) {
+                && (x + w > limit || startRefuses
+                    || (endHyphen > 0 && !Self.endingSoftHyphenFits(x + w, hyphen: endHyphen, limit: limit))) {
                 // A closing mark ending the line gives up its end half only when the break
                 // follows it directly, not after white space — a `pre-wrap` tab too, whose
                 // advance is found at layout, not in `trailing` (docs/CHROMIUM.md §3(e)).
-                if f & Flag.endTrim != 0 && f & (Flag.mandatoryBreak | Flag.tab) == 0 && trailing(i) == 0 { trim = lineEndTrim(segment: i) }
+                if !startRefuses && f & Flag.endTrim != 0 && f & (Flag.mandatoryBreak | Flag.tab) == 0 && trailing(i) == 0 { trim = lineEndTrim(segment: i) }
                 // The trimmed mark is shaped again, a part of its own (docs/CHROMIUM.md §3(e)).
                 if trim == 0 || !Self.trimmedEndFits(x + w, lastAdvance: units.advance(contentEnd(i) - 1), trim: trim,
                                                      itemX: itemPen(at: Int(lineStart), cache: &itemPens), limit: limit) {
@@ -632,7 +643,9 @@ extension MetricsBlock.View {
         }
         let view = MetricsBlock.View(base)
         // (Blocks with bidi level runs take measureLines: `plainLinesRoundingRuns`.)
-        if flags & (MetricsBlock.HeaderFlag.tallerLines | MetricsBlock.HeaderFlag.bidiRuns | MetricsBlock.HeaderFlag.refoundLineStarts) == 0,
+        // (And blocks with kerned segment starts take the general loop: ``unsafeLineStartFits``.)
+        if flags & (MetricsBlock.HeaderFlag.tallerLines | MetricsBlock.HeaderFlag.bidiRuns | MetricsBlock.HeaderFlag.refoundLineStarts
+                    | MetricsBlock.HeaderFlag.kernedSegmentStarts) == 0,
            view.specialCount == 0,
            let plain = view.plainLines(limit: limit, maxCount: Int.max) {
             return TextMeasure(lineCount: plain.count, height: Double(plain.count) * view.lineHeight, maxLineWidth: pixels(plain.widest))
@@ -656,7 +669,7 @@ extension MetricsBlock.View {
     /// `plainLines(limit:maxCount:)`, the rest line by line.
     @inline(never)
     func measureLinesRoundingRuns(width: Double) -> TextMeasure {
-        if singleLineWidth > Self.fitLimit(width) && !hasTallerLines && !hasRefoundLineStarts && specialCount == 0,
+        if singleLineWidth > Self.fitLimit(width) && !hasTallerLines && !hasRefoundLineStarts && !hasKernedSegmentStarts && specialCount == 0,
            let plain = plainLinesRoundingRuns(limit: Self.fitLimit(width), maxCount: Int.max) {
             return TextMeasure(lineCount: plain.count, height: Double(plain.count) * lineHeight, maxLineWidth: pixels(plain.widest))
         }
@@ -825,7 +838,7 @@ extension MetricsBlock.View {
         // so the measure is the one without a line limit.
         let limit = Self.fitLimit(width)
         if singleLineWidth <= limit { return measure(width: width) }
-        if !hasTallerLines, !hasRefoundLineStarts, specialCount == 0,
+        if !hasTallerLines, !hasRefoundLineStarts, !hasKernedSegmentStarts, specialCount == 0,
            let plain = Rounding.on ? plainLinesRoundingRuns(limit: limit, maxCount: maxLines) : plainLines(limit: limit, maxCount: maxLines) {
             return TextMeasure(lineCount: plain.count, height: Double(plain.count) * lineHeight, maxLineWidth: pixels(plain.widest))
         }

@@ -46,6 +46,79 @@ extension MetricsBlock.View {
         ceilToLayoutUnit(itemX + width - lastAdvance) - ceilToLayoutUnit(itemX) + ceilToLayoutUnit(lastAdvance - trim) <= limit
     }
 
+    /// Whether a line that starts at `s` after an ordinary break, where kerning tied the text
+    /// before it to the line's first cluster, may end its content at `b` (`limit`: ``fitLimit``).
+    /// Chromium's `ShapingLineBreaker::ShapeLine` shapes such a start again up to the first
+    /// offset safe to break, `fs`, and narrows the space by what that costs in its positions
+    /// (each character's x in the shaping item rounded up to the layout unit): the candidate
+    /// end satisfies `ceil64(w(s, fs)) + pos(b) − pos(fs) ≤ limit` — two roundings where the
+    /// line's own width has one, so a line within a layout unit of the limit may not fit
+    /// (measured, docs/CHROMIUM.md §3(a)): Liberation Serif 28.18 px at 151 px, `This function`
+    /// (151.0112 px, the space before `T` kerned) stays one line after `nineties; ` but not
+    /// after `the nineties; `. Only the kerning the measuring form records marks a start unsafe
+    /// (``LineEndKerning``: tightening pairs). The shaping item is the bidi level run holding
+    /// `s` (or the text since its last newline or tab); a line reaching past it is not checked.
+    /// `pens` carries ``itemPen(at:cache:)``'s walk across calls with increasing line starts.
+    @inline(never)
+    func unsafeLineStartFits(lineStart s: Int, contentEnd b: Int, limit: Int64, pens: inout (unit: Int, x: Int64)) -> Bool {
+        guard s > 0, s < b else { return true }
+        let extras = self.extras
+        guard extras.kerningGrowth(at: s) > 0 else { return true }
+        let units = self.units
+        var fs = s + 1
+        while fs < b && (!units.isClusterStart(fs) || extras.kerningGrowth(at: fs) > 0) { fs += 1 }
+        // No safe offset before the end: the whole line is shaped again, its width alone decides.
+        guard fs < b else { return true }
+        var ps: Int64, pfs: Int64, pb: Int64
+        if headerFlags & MetricsBlock.HeaderFlag.bidiRuns == 0 {
+            ps = itemPen(at: s, cache: &pens)
+            pfs = itemPen(at: fs, cache: &pens)
+            pb = itemPen(at: b, cache: &pens)
+        } else {
+            // The level run holding `s`: a stored run (its pad folded into its last unit), or
+            // the stretch between two stored runs.
+            let runs = bidiRunTable
+            var low = 0, high = runs.count
+            while low < high {
+                let mid = (low + high) / 2
+                if Int(runs[mid].run.last) < s { low = mid + 1 } else { high = mid }
+            }
+            var itemStart = low > 0 ? Int(runs[low - 1].run.last) + 1 : 0
+            var itemEnd = unitCount
+            var pad: Int64 = 0
+            if low < runs.count {
+                let run = runs[low].run
+                if Int(run.start) <= s {
+                    itemStart = Int(run.start)
+                    itemEnd = Int(run.last) + 1
+                    pad = Int64(run.pad)
+                } else {
+                    itemEnd = Int(run.start)
+                }
+            }
+            // Pens summed here: only for items of moderate length (this runs at line ends).
+            guard b <= itemEnd, s - itemStart <= 4096 else { return true }
+            var x: Int64 = 0
+            ps = 0; pfs = 0
+            for k in itemStart..<b {
+                if k == s { ps = x }
+                if k == fs { pfs = x }
+                let kind = units.kind(k)
+                if (kind == MetricsBlock.Attribute.newline && units.attributes(k) & MetricsBlock.Attribute.ideographicSpace == 0)
+                    || kind == MetricsBlock.Attribute.tab {
+                    guard k < s else { return true }
+                    x = 0
+                } else {
+                    x += units.advance(k)
+                }
+            }
+            pb = x - (b == itemEnd ? pad : 0)
+        }
+        // A tab or newline between them starts another item (not a case measured).
+        guard ps <= pfs, pfs <= pb else { return true }
+        return Self.ceilToLayoutUnit(pfs - ps) + Self.ceilToLayoutUnit(pb) - Self.ceilToLayoutUnit(pfs) <= limit
+    }
+
     /// The pen at unit `u` from the start of its shaping item: the text's start, or the last
     /// newline or tab before `u` in `pre-wrap` (each ends an item, docs/CHROMIUM.md §2.6).
     /// `cache` carries the last answer, so that a walk over increasing units reads each unit

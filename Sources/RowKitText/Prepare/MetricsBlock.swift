@@ -142,6 +142,11 @@ package enum MetricsBlock {
         /// The extras are only kerning pairs: their header is one UInt32 (count << 8 | packing)
         /// instead of eight Int32 counts (``ExtrasCounts/isKernsOnly``).
         static let kernsOnly: UInt16 = 64
+        /// Kerning tied a segment's start to the text before it (a kerning pair recorded at a
+        /// segment start, ``LineEndKerning``): a line starting there may fit by Chromium's
+        /// rounded positions rather than its width (`unsafeLineStartFits`), which the plain
+        /// loops do not look at — such blocks take the general loop.
+        static let kernedSegmentStarts: UInt16 = 128
     }
 
     /// Sizes of the extras part (all 0: no extras part).
@@ -601,6 +606,21 @@ package enum MetricsBlock {
             }
         }
 
+        /// Whether a tightening kerning pair (growth > 0) is recorded at the start of a segment
+        /// but the first (`kerns`: (unit, growth) pairs by unit; segment `i + 1` starts at
+        /// `segmentEnds[i]`).
+        static func kernsAtSegmentStart(kerns: UnsafeBufferPointer<Int32>, segmentEnds: UnsafeBufferPointer<Int32>) -> Bool {
+            var p = 0, j = 0
+            while p + 1 < kerns.count && j < segmentEnds.count {
+                let unit = kerns[p], end = segmentEnds[j]
+                if unit < end { p += 2 } else if unit > end { j += 1 } else {
+                    if kerns[p + 1] > 0 { return true }
+                    p += 2
+                }
+            }
+            return false
+        }
+
         /// Writes the planned block at `base` (8-byte aligned, ``byteCount`` bytes, zeroed).
         /// (Reads the planner in place: a copy of it, `let plan = self`, retained and released
         /// its dozen arrays for every text.)
@@ -633,6 +653,7 @@ package enum MetricsBlock {
         if !input.classMetrics.isEmpty && input.classRuns.contains(where: { $0.cls & MetricsBlock.lineEndClass != 0 }) {
             flags |= HeaderFlag.lineEndClasses
         }
+        if Self.kernsAtSegmentStart(kerns: input.kerns, segmentEnds: input.segmentEnds) { flags |= HeaderFlag.kernedSegmentStarts }
         base.storeBytes(of: flags, toByteOffset: H.flags, as: UInt16.self)
 
         let widths = (base + headerSize).assumingMemoryBound(to: Int32.self)
@@ -795,6 +816,7 @@ package enum MetricsBlock {
         var hasTallerLines: Bool { headerFlags & HeaderFlag.tallerLines != 0 }
         /// The block lists line starts that find dictionary words again (``HeaderFlag/refoundLineStarts``).
         var hasRefoundLineStarts: Bool { headerFlags & HeaderFlag.refoundLineStarts != 0 }
+        var hasKernedSegmentStarts: Bool { headerFlags & HeaderFlag.kernedSegmentStarts != 0 }
 
         var widths: UnsafePointer<Int32> { (base + headerSize).assumingMemoryBound(to: Int32.self) }
         var codes: UnsafePointer<UInt8> { (base + codesOffset).assumingMemoryBound(to: UInt8.self) }
