@@ -109,7 +109,8 @@ public final class RowFileReader {
     private var pending: [RowFileItem] = []
     private var pendingIndex = 0
     private var state = State.start
-    private var explicitIDs: [String: TextPosition] = [:]
+    /// The rows' written ids and where each was first written (compact: see `RowIDSet`).
+    private var explicitIDs = RowIDSet()
     private var sectionIDs: [String: (position: TextPosition, written: Bool)] = [:]
     /// The ids of the title rows of the sections read so far (`<section id>-header`, the row
     /// that draws a section's title), with their section's id.
@@ -326,7 +327,7 @@ public final class RowFileReader {
                 openTitleRow = nil
                 if section.title != nil {
                     let titleRowID = "\(section.id)-header"
-                    if let taken = explicitIDs[titleRowID] {
+                    if let taken = explicitIDs.position(of: titleRowID) {
                         emit(.error(titleRowError(id: titleRowID, section: section.id, at: taken)))
                     }
                     if titleRowIDs[titleRowID] == nil { titleRowIDs[titleRowID] = section.id }
@@ -497,7 +498,7 @@ public final class RowFileReader {
         // Unique ids, including the automatic ones.
         let finalID: String
         if let id {
-            if let first = explicitIDs[id] {
+            if let first = explicitIDs.position(of: id) {
                 return .failure(error(position, "duplicate row id '\(shortenedForMessage(id))' (first used by the row at \(name):\(first))"))
             }
             if let section = titleRowIDs[id] ?? openTitleRow.flatMap({ $0.id == id ? $0.section : nil }) {
@@ -506,11 +507,11 @@ public final class RowFileReader {
             if let (s, r) = Self.automaticID(id), isImplicit(section: s, row: r) {
                 return .failure(error(position, "row id '\(shortenedForMessage(id))' is already the automatic id of row \(r) of section \(s), which has no \"id\""))
             }
-            explicitIDs[id] = position
+            explicitIDs.insert(id, at: position)
             finalID = id
         } else {
             finalID = Self.automaticIDText(section: section, row: index)
-            if !explicitIDs.isEmpty, let first = explicitIDs[finalID] {
+            if !explicitIDs.isEmpty, let first = explicitIDs.position(of: finalID) {
                 return .failure(error(position, "this row has no \"id\" and its automatic id '\(finalID)' is used by the row at \(name):\(first)"))
             }
             markImplicit(section: section, row: index)
