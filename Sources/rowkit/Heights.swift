@@ -49,6 +49,8 @@ struct Heights: ParsableCommand {
     /// far into the input the reader was (for progress); `failure` ends reading.
     struct Batch: @unchecked Sendable {
         var jobs: [Job] = []
+        /// Each job's `scriptKey`, found as it is read (sorting the jobs copied each one out).
+        var keys: [UInt32] = []
         /// The jobs' indices sorted by script (`Heights.scriptKey`), the order they are measured in.
         var order: [Int] = []
         var events: [Event] = []
@@ -83,6 +85,7 @@ struct Heights: ParsableCommand {
                         guard let item = try reader.next() else { batch.isLast = true; break }
                         switch item {
                         case .row(let row):
+                            batch.keys.append(Self.scriptKey(row.data))
                             batch.jobs.append(.row(row))
                             batch.events.append(.measured(batch.jobs.count - 1))
                         case .error(let error):
@@ -90,6 +93,7 @@ struct Heights: ParsableCommand {
                         case .sectionStart(let section):
                             batch.events.append(.sectionStart(section))
                             if section.titleIsFinal, let title = section.title {
+                                batch.keys.append(Self.scriptKey(title))
                                 batch.jobs.append(.header(section: section.index, title: title))
                                 batch.events.append(.measured(batch.jobs.count - 1))
                             }
@@ -102,7 +106,8 @@ struct Heights: ParsableCommand {
                     batch.isLast = true
                 }
                 batch.bytesRead = reader.bytesRead
-                batch.order = Self.scriptOrder(batch.jobs)
+                batch.order = Self.scriptOrder(keys: batch.keys)
+                batch.keys = []
                 let last = batch.isLast
                 guard batches.push(batch), !last else { return }
             }
@@ -204,18 +209,11 @@ struct Heights: ParsableCommand {
         }
     }
 
-    /// The jobs' indices in measuring order: sorted by `scriptKey` (then file order), so
-    /// that the pool gives each thread rows of fewer scripts (see `MeasuringPool`).
-    static func scriptOrder(_ jobs: [Job]) -> [Int] {
+    /// The jobs' indices in measuring order, from their `scriptKey`s: sorted by key (then
+    /// file order), so that the pool gives each thread rows of fewer scripts (see `MeasuringPool`).
+    static func scriptOrder(keys: [UInt32]) -> [Int] {
         // Key and index packed in one integer: a plain sort, no comparison closure.
-        var packed = jobs.indices.map { i -> UInt64 in
-            let key: UInt32
-            switch jobs[i] {
-            case .row(let row): key = scriptKey(row.data)
-            case .header(_, let title): key = scriptKey(title)
-            }
-            return UInt64(key) << 32 | UInt64(UInt32(truncatingIfNeeded: i))
-        }
+        var packed = keys.indices.map { i in UInt64(keys[i]) << 32 | UInt64(UInt32(truncatingIfNeeded: i)) }
         packed.sort()
         return packed.map { Int(UInt32(truncatingIfNeeded: $0)) }
     }
@@ -347,8 +345,44 @@ struct Heights: ParsableCommand {
             held.removeAll()
         }
 
-        /// One row's line, built as bytes: the string interpolation cost ~3,000 instructions a row.
+        deinit { scratch.deallocate() }
+
+        /// Where a row's line is built: the longest is 10 + 2 × 20 + 14 + 2 × 28 + 1 bytes.
+        private let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 160)
+
+        private static func put(_ text: StaticString, _ p: UnsafeMutablePointer<UInt8>, _ n: inout Int) {
+            (p + n).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+            n += text.utf8CodeUnitCount
+        }
+
+        /// One row's line, built as bytes in place: the string interpolation cost ~3,000
+        /// instructions a row, appending to an array ~2,500 (its bounds, uniqueness and
+        /// exclusivity checks); this ~400.
         private func line(row: Int, section: Int, units: Int64) throws(OutputError) {
+            let p = scratch
+            var n = 0
+            Self.put("{\"row\": ", p, &n)
+            n += JSONText.writeInteger(Int64(row), to: p + n)
+            Self.put(", \"section\": ", p, &n)
+            n += JSONText.writeInteger(Int64(section), to: p + n)
+            Self.put(", \"y\": ", p, &n)
+            if let yCount = JSONText.writeSixtyFourths(y, to: p + n) {
+                n += yCount
+                Self.put(", \"height\": ", p, &n)
+                if let heightCount = JSONText.writeSixtyFourths(units, to: p + n) {
+                    n += heightCount
+                    p[n] = UInt8(ascii: "}")
+                    n += 1
+                    try output.writeLine(bytes: UnsafeBufferPointer(start: p, count: n))
+                    y += units
+                    return
+                }
+            }
+            try longLine(row: row, section: section, units: units)
+        }
+
+        /// A line whose y or height is 2³³ px or more, built through `JSONText.number`.
+        private func longLine(row: Int, section: Int, units: Int64) throws(OutputError) {
             lineBytes.removeAll(keepingCapacity: true)
             lineBytes.append(contentsOf: Self.rowPrefix)
             JSONText.appendInteger(Int64(row), to: &lineBytes)

@@ -53,4 +53,33 @@ import Testing
             #expect(text { JSONText.appendSixtyFourths(units, to: &$0) } == JSONText.number(Double(units) / 64), "\(units)")
         }
     }
+
+    /// The in-place forms (`rowkit heights`' lines) write what the appending ones append, and
+    /// say so for lengths they leave to `number` (nil, nothing written).
+    @Test func inPlaceFormsWriteTheSame() {
+        var generator = SystemRandomNumberGenerator()
+        var integers: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, .max, .min, .max - 1, .min + 1]
+        for _ in 0..<10_000 { integers.append(Int64.random(in: .min ... .max, using: &generator) >> Int64.random(in: 0...62, using: &generator)) }
+        var units: [Int64] = Array(-200...200) + Array((1 << 39) - 200 ... (1 << 39) + 200) + [.max, .min, .min + 1, -(1 << 39), -(1 << 39) + 1]
+        for _ in 0..<20_000 { units.append(Int64.random(in: -(1 << 45) ... (1 << 45), using: &generator)) }
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
+        defer { scratch.deallocate() }
+        for value in integers {
+            scratch.update(repeating: 0xFF, count: 64)
+            let count = JSONText.writeInteger(value, to: scratch)
+            #expect(Array(UnsafeBufferPointer(start: scratch, count: count)) == Array(text { JSONText.appendInteger(value, to: &$0) }.utf8), "\(value)")
+            #expect(scratch[count] == 0xFF, "wrote past its count: \(value)")
+        }
+        for value in units {
+            scratch.update(repeating: 0xFF, count: 64)
+            let appended = text { JSONText.appendSixtyFourths(value, to: &$0) }
+            if let count = JSONText.writeSixtyFourths(value, to: scratch) {
+                #expect(String(decoding: UnsafeBufferPointer(start: scratch, count: count), as: UTF8.self) == appended, "\(value)")
+                #expect(scratch[count] == 0xFF, "wrote past its count: \(value)")
+            } else {
+                #expect(value.magnitude >= 1 << 39, "\(value)")
+                #expect(scratch[0] == 0xFF)
+            }
+        }
+    }
 }

@@ -104,12 +104,33 @@ public final class RowFileReader {
 
     private let reader: JSONReader
     private let options: RowFileOptions
-    private let fields: [String: BoundFields]
+    private let fields: [String: TemplateFields]
+    /// `fields` of the default template, looked up once (most rows name no cell).
+    private let defaultFields: TemplateFields
+
+    /// A template's fields, and their names in an array: a row's keys are looked up in it by
+    /// comparing (a template reads a few fields), which cost less than hashing each key for the
+    /// `Set` (~330 instructions a key).
+    private struct TemplateFields {
+        let bound: BoundFields
+        let names: [String]
+
+        init(_ bound: BoundFields) {
+            self.bound = bound
+            names = Array(bound.all)
+        }
+
+        /// Whether the template reads the field `key` (`bound.all.contains(key)`).
+        func reads(_ key: String) -> Bool {
+            names.count <= 16 ? names.contains(key) : bound.all.contains(key)
+        }
+    }
     private let templateNames: [String]
     private var pending: [RowFileItem] = []
     private var pendingIndex = 0
     private var state = State.start
-    private var explicitIDs: [String: TextPosition] = [:]
+    /// The rows' written ids and where each was first written (compact: see `RowIDSet`).
+    private var explicitIDs = RowIDSet()
     private var sectionIDs: [String: (position: TextPosition, written: Bool)] = [:]
     /// The ids of the title rows of the sections read so far (`<section id>-header`, the row
     /// that draws a section's title), with their section's id.
@@ -147,9 +168,10 @@ public final class RowFileReader {
     init(input: BufferedInput, options: RowFileOptions) {
         self.reader = JSONReader(input)
         self.options = options
-        var fields: [String: BoundFields] = [:]
-        for template in options.templates where fields[template.name] == nil { fields[template.name] = template.boundFields }
+        var fields: [String: TemplateFields] = [:]
+        for template in options.templates where fields[template.name] == nil { fields[template.name] = TemplateFields(template.boundFields) }
         self.fields = fields
+        defaultFields = options.defaultTemplate.flatMap { fields[$0] } ?? TemplateFields(BoundFields())
         self.templateNames = options.templates.map(\.name)
     }
 
@@ -326,7 +348,7 @@ public final class RowFileReader {
                 openTitleRow = nil
                 if section.title != nil {
                     let titleRowID = "\(section.id)-header"
-                    if let taken = explicitIDs[titleRowID] {
+                    if let taken = explicitIDs.position(of: titleRowID) {
                         emit(.error(titleRowError(id: titleRowID, section: section.id, at: taken)))
                     }
                     if titleRowIDs[titleRowID] == nil { titleRowIDs[titleRowID] = section.id }
@@ -433,26 +455,28 @@ public final class RowFileReader {
             return .failure(error(second.keyPosition, "field '\(shortenedForMessage(second.key))' is given twice (first at \(first.keyPosition))"))
         }
         // The template.
-        let template: String
+        let template: String, templateFields: TemplateFields
         // null leaves "cell" and "id" out, as it leaves out any field (README: "null leaves a
         // field out"); `{"id": null}` was an error.
         if let cell = object["cell"], cell.value != .null {
             guard case .string(let name) = cell.value else {
                 return .failure(error(cell.valuePosition, "\"cell\" must be a template name (a string), not \(cell.value.kindDescription)"))
             }
-            guard fields[name] != nil else {
+            guard let named = fields[name] else {
                 // Names from template files are quoted as any input is (a name with a line break split the message).
                 let hint = didYouMean(name, among: templateNames).map { " (did you mean '\(shortenedForMessage($0))'?)" } ?? ""
                 let names = templateNames.map { shortenedForMessage($0) }.joined(separator: ", ")
                 return .failure(error(cell.valuePosition, "unknown cell '\(shortenedForMessage(name))'\(hint); cells: \(names)"))
             }
             template = name
+            templateFields = named
         } else if let name = options.defaultTemplate {
             template = name
+            templateFields = defaultFields
         } else {
             return .failure(error(position, "the row names no \"cell\" and there is no default template"))
         }
-        let bound = fields[template] ?? BoundFields()
+        let bound = templateFields.bound
         // The id.
         var id: String?
         if let member = object["id"], member.value != .null {
@@ -467,9 +491,9 @@ public final class RowFileReader {
         // (`reserveCapacity` on an empty dictionary ran unspecialized in the standard library:
         // ~1,300 instructions a row.)
         var data = [String: FieldValue](minimumCapacity: object.members.count)
-        for member in object.members where member.key != "cell" && (member.key != "id" || bound.all.contains("id")) {
+        for member in object.members where member.key != "cell" && (member.key != "id" || templateFields.reads("id")) {
             let key = member.key
-            if !bound.all.contains(key) && !options.allowsUnknownFields {
+            if !templateFields.reads(key) && !options.allowsUnknownFields {
                 let known = bound.all.sorted()
                 var message = "unknown field '\(shortenedForMessage(key))' for cell '\(shortenedForMessage(template))'"
                 if let suggestion = didYouMean(key, among: known) { message += " (did you mean '\(shortenedForMessage(suggestion))'?)" }
@@ -497,7 +521,7 @@ public final class RowFileReader {
         // Unique ids, including the automatic ones.
         let finalID: String
         if let id {
-            if let first = explicitIDs[id] {
+            if let first = explicitIDs.position(of: id) {
                 return .failure(error(position, "duplicate row id '\(shortenedForMessage(id))' (first used by the row at \(name):\(first))"))
             }
             if let section = titleRowIDs[id] ?? openTitleRow.flatMap({ $0.id == id ? $0.section : nil }) {
@@ -506,11 +530,11 @@ public final class RowFileReader {
             if let (s, r) = Self.automaticID(id), isImplicit(section: s, row: r) {
                 return .failure(error(position, "row id '\(shortenedForMessage(id))' is already the automatic id of row \(r) of section \(s), which has no \"id\""))
             }
-            explicitIDs[id] = position
+            explicitIDs.insert(id, at: position)
             finalID = id
         } else {
             finalID = Self.automaticIDText(section: section, row: index)
-            if !explicitIDs.isEmpty, let first = explicitIDs[finalID] {
+            if !explicitIDs.isEmpty, let first = explicitIDs.position(of: finalID) {
                 return .failure(error(position, "this row has no \"id\" and its automatic id '\(finalID)' is used by the row at \(name):\(first)"))
             }
             markImplicit(section: section, row: index)
@@ -522,17 +546,20 @@ public final class RowFileReader {
         error(position, "row id '\(shortenedForMessage(id))' is the id of the title row of section '\(shortenedForMessage(section))'")
     }
 
-    /// The automatic id `s<section>-r<row>` (for rows ≥ 0), built as bytes with
-    /// `JSONText.appendInteger`: string interpolation cost every row ~1,000 instructions.
+    /// The automatic id `s<section>-r<row>` (for rows ≥ 0), written in place with
+    /// `JSONText.writeInteger`: string interpolation cost every row ~1,000 instructions, appending
+    /// to an array ~700.
     static func automaticIDText(section: Int, row: Int) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(44)
-        bytes.append(UInt8(ascii: "s"))
-        JSONText.appendInteger(Int64(section), to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        bytes.append(UInt8(ascii: "r"))
-        JSONText.appendInteger(Int64(row), to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 44) { buffer in
+            let p = buffer.baseAddress!
+            p[0] = UInt8(ascii: "s")
+            var n = 1 + JSONText.writeInteger(Int64(section), to: p + 1)
+            p[n] = UInt8(ascii: "-")
+            p[n + 1] = UInt8(ascii: "r")
+            n += 2
+            n += JSONText.writeInteger(Int64(row), to: p + n)
+            return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+        }
     }
 
     /// `(section, row)` when `id` has the form of an automatic id, `s<section>-r<row>`.

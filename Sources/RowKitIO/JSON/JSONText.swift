@@ -55,6 +55,49 @@ public enum JSONText {
         }
     }
 
+    /// Writes `value`'s decimal digits (and sign) at `p`, as ``appendInteger(_:to:)`` appends
+    /// them, and returns how many bytes it wrote (at most 20).
+    @inline(__always)
+    public static func writeInteger(_ value: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        var n = 0
+        if value < 0 { p[0] = UInt8(ascii: "-"); n = 1 }
+        var magnitude = value.magnitude
+        var digits = 1
+        var scan = magnitude
+        while scan >= 10 { scan /= 10; digits += 1 }
+        var k = n + digits - 1
+        repeat {
+            p[k] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+            k -= 1
+        } while magnitude > 0
+        return n + digits
+    }
+
+    /// Writes what ``appendSixtyFourths(_:to:)`` appends at `p` and returns how many bytes it
+    /// wrote (at most 28); nil, writing nothing, for lengths of 2³³ px or more (whose shortest
+    /// form that function takes from `number`).
+    @inline(__always)
+    public static func writeSixtyFourths(_ units: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int? {
+        guard units.magnitude < 1 << 39 else { return nil }
+        let whole = units / 64, rest = Int64(units.magnitude % 64)
+        if rest == 0 { return writeInteger(whole, to: p) }
+        var n = 0
+        if units < 0 { p[0] = UInt8(ascii: "-"); n = 1 }
+        n += writeInteger(Int64(whole.magnitude), to: p + n)
+        p[n] = UInt8(ascii: ".")
+        n += 1
+        // rest / 64 = rest × 15,625 / 10⁶: six digits, trailing zeros dropped.
+        var fraction = rest * 15_625
+        var digits = 6
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        for k in stride(from: digits - 1, through: 0, by: -1) {
+            p[n + k] = UInt8(ascii: "0") + UInt8(fraction % 10)
+            fraction /= 10
+        }
+        return n + digits
+    }
+
     /// A string literal with quotes, backslashes and control characters (U+0000…U+001F,
     /// U+007F) escaped; everything else as is (UTF-8).
     public static func string(_ text: String) -> String {

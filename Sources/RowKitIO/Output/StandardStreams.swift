@@ -113,6 +113,13 @@ public final class OutputWriter {
         if buffer.count >= capacity { try flush() }
     }
 
+    /// Appends `bytes` (UTF-8 text, a line built in place) and a line break.
+    public func writeLine(bytes: UnsafeBufferPointer<UInt8>) throws(OutputError) {
+        buffer.append(contentsOf: bytes)
+        buffer.append(0x0A)
+        if buffer.count >= capacity { try flush() }
+    }
+
     /// Writes out everything buffered.
     public func flush() throws(OutputError) {
         guard !buffer.isEmpty else { return }
