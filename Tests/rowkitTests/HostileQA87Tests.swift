@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// Hostile-user QA round (helper 87): each test failed before its fix.
+@Suite struct HostileQA87CLITests {
+    /// Numbers in options are decimal. Swift's `Double(_:)` read `--width 0x10` as 16 and
+    /// `--size 0x1p4` as 16 (hexadecimal floats), `--line-height 0x10` as 16, and `--width 1e400`
+    /// as inf ("--width must be in [1, 30000], not inf", which the user never wrote).
+    @Test(arguments: [
+        ("render --cell label --width 0x10 --quiet --output o.png", "Error: --width takes decimal numbers, not '0x10' (hexadecimal is not read: write 16)"),
+        ("render --cell label --width 320 --offset 0X1p4 --height 10 --quiet --output o.png", "Error: --offset takes decimal numbers, not '0X1p4'"),
+        ("render --cell label --width=0x140 --quiet --output o.png", "Error: --width takes decimal numbers, not '0x140' (hexadecimal is not read: write 320)"),
+        ("render --cell label --width 1e400 --quiet --output o.png", "Error: --width 1e400 is out of range (too large for a number)"),
+        ("render --cell label --width 320 --scale -1e400 --quiet --output o.png", "Error: --scale -1e400 is out of range"),
+        ("draw --width 100 --text hi --size 0x1p4 --output o.png", "Error: --size takes decimal numbers, not '0x1p4'"),
+        ("draw --width 100 --text hi --line-height 0x10 --output o.png", "Error: --line-height takes decimal numbers, not '0x10'"),
+        ("draw --width 100 --text hi --padding nan --output o.png", "Error: --padding takes decimal numbers, not 'nan'"),
+        ("measure --width 100,0x10", "Error: --width takes decimal numbers, not '0x10' (hexadecimal is not read: write 16)"),
+        ("measure --width 100,infinity", "Error: --width takes decimal numbers, not 'infinity'"),
+        ("heights --cell label --data - --width 0x10", "Error: --width takes decimal numbers, not '0x10'"),
+        ("view --sample 10 --width 0x10", "Error: --width takes decimal numbers, not '0x10'"),
+    ])
+    func numbersInOptionsAreDecimal(_ arguments: String, _ message: String) {
+        let scratch = Scratch()
+        let run = scratch.rowkit(arguments, stdin: "\"hello\"\n")
+        expectRun(run, status: 64, stderr: [message, "Usage: rowkit "])
+        #expect(run.stdout.isEmpty, "\(run)")
+        #expect(scratch.read("o.png") == nil)
+    }
+
+    /// Decimal numbers in every form still work: signs, fractions, exponents, `-0`, and words
+    /// that options take (`normal`, `bold`).
+    @Test func decimalNumbersAndWordsStillWork() {
+        let scratch = Scratch()
+        for arguments in ["render --cell label --width +320 --quiet --output o.png",
+                          "render --cell label --width 3.2e2 --offset .5 --height 1E1 --quiet --output o.png",
+                          "render --cell label --width 320. --offset -0 --height 10 --quiet --output o.png",
+                          "draw --width 100 --text hi --line-height normal --weight bold --size 1.3e1 --output o.png"] {
+            expectRun(scratch.rowkit(arguments), status: 0)
+        }
+        let measured = scratch.rowkit("measure --width 100,2e2,+50", stdin: "\"hello\"\n")
+        expectRun(measured, status: 0)
+        #expect(measured.stdout.split(separator: "\n").count == 3, "\(measured)")
+    }
+
+    /// `--offset` at or past the list's end drew the list's last `--height` px with status 0
+    /// (only the summary's "viewport 436..446 of 446 px" said so; nothing with --quiet). Now an
+    /// error naming the list's height; a viewport that starts inside the list and runs past
+    /// its end is moved up with a warning, and draws as before.
+    @Test func anOffsetPastTheEndOfTheListIsAnError() throws {
+        let scratch = Scratch()
+        let whole = scratch.rowkit("render --cell label --width 200 --output all.png")
+        expectRun(whole, status: 0)
+        // "wrote all.png: 200×446 px, 3 of 3 items, viewport 0..446 of 446 px"
+        let height = try #require(whole.stderr.components(separatedBy: " of ").last?.split(separator: " ").first.flatMap { Double($0) })
+        for offset in ["1e300", "\(Int(height))", "\(height + 0.5)"] {
+            let run = scratch.rowkit("render --cell label --width 200 --offset \(offset) --height 10 --quiet --output o.png")
+            expectRun(run, status: 1, stderr: ["--offset \(offset == "1e300" ? "1e+300" : offset) is past the end of the list, which is \(Int(height)) px tall at --width 200: give an offset below \(Int(height))"])
+            #expect(scratch.read("o.png") == nil)
+        }
+        let moved = scratch.rowkit("render --cell label --width 200 --offset \(Int(height) - 5) --height 10 --output o.png")
+        expectRun(moved, status: 0, stderr: ["warning: the viewport \(Int(height) - 5)..\(Int(height) + 5) runs past the end of the list (\(Int(height)) px): drawing \(Int(height) - 10)..\(Int(height))",
+                                             "viewport \(Int(height) - 10)..\(Int(height)) of \(Int(height)) px"])
+        // Inside the list: no warning.
+        let inside = scratch.rowkit("render --cell label --width 200 --offset 0 --height 10 --output o.png")
+        expectRun(inside, status: 0)
+        #expect(!inside.stderr.contains("warning"), "\(inside)")
+    }
+}
