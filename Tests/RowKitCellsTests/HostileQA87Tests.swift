@@ -136,3 +136,21 @@ struct SwiftLayoutCheckTests {
         expectError(short, .extendsCycle, file: "c.yaml", line: 3, column: 16, key: "styles.b.extends", message: "extends cycle: a → b → a")
     }
 }
+
+/// QA-87: `Color(hex:)` reads its digits with `UInt64(_:radix:)`, which takes a sign: a YAML
+/// `color: "#+12345"` was the color #012345, without a word.
+@Suite struct SignedHexColorTests {
+    @Test(arguments: ["#+12345", "#+1234567", "#+ff"])
+    func aSignInAHexColorIsAnError(_ value: String) {
+        let error = styleError { () throws(StyleError) in _ = try Stylesheet(yaml: "styles:\n  a: {color: \"\(value)\"}\n", file: "c.yaml") }
+        expectError(error, .badColor, file: "c.yaml", line: 2, column: 14, key: "styles.a.color",
+                    message: "bad color '\(value)': expected #rgb, #rrggbb or #rrggbbaa hex digits")
+    }
+
+    @Test func hexColorsStillParse() throws {
+        let sheet = try Stylesheet(yaml: "styles:\n  a: {color: \"#012345\"}\n  b: {color: \"#FfF\"}\n  c: {color: \" #01234567 \"}\n", file: "c.yaml")
+        #expect(try sheet.style(named: "a").color == Color(hex: "#012345"))
+        #expect(try sheet.style(named: "b").color == .white)
+        #expect(try sheet.style(named: "c").color == Color(hex: "#01234567"))
+    }
+}

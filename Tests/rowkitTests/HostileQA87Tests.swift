@@ -28,6 +28,15 @@ import Testing
         #expect(scratch.read("o.png") == nil)
     }
 
+    /// `--color "#+12345"` drew in #012345: Color(hex:) takes a sign before its digits.
+    @Test func aSignInTheColorIsAnError() {
+        let scratch = Scratch()
+        let run = scratch.rowkit("draw --width 100 --text hi --color '#+12345' --output o.png")
+        expectRun(run, status: 64, stderr: ["Error: --color must be #rgb, #rrggbb or #rrggbbaa, not '#+12345'"])
+        #expect(scratch.read("o.png") == nil)
+        expectRun(scratch.rowkit("draw --width 100 --text hi --color '#0aF' --output o.png"), status: 0)
+    }
+
     /// Decimal numbers in every form still work: signs, fractions, exponents, `-0`, and words
     /// that options take (`normal`, `bold`).
     @Test func decimalNumbersAndWordsStillWork() {

@@ -338,7 +338,8 @@ struct YAMLReader {
         case .scalar(let scalar) where node.tagName == .str || node.tagName == .nonSpecific || node.tagName == .implicit:
             let text = scalar.string.trimmingCharacters(in: .whitespaces)
             if text.hasPrefix("#") {
-                guard let color = Color(hex: text) else {
+                // Hex digits only: Color(hex:) also takes a sign ("#+12345" was #012345).
+                guard text.dropFirst().allSatisfy({ $0.isASCII && $0.isHexDigit }), let color = Color(hex: text) else {
                     throw error(.badColor, at: node, path, "bad color '\(shortenedForMessage(text))': expected #rgb, #rrggbb or #rrggbbaa hex digits")
                 }
                 return color
