@@ -12,6 +12,7 @@ extension CompiledLayout {
     /// comparisons, nothing allocated unless there is a problem).
     func layoutProblem() -> CellError? {
         let steps = UnsafePointer(stepBuffer.baseAddress!)
+        let texts = self.texts, boxes = self.boxes, backgrounds = self.backgrounds
         for i in 0..<self.steps.count {
             let step = steps[i]
             // Messages are made only for a problem: this runs for every row.
@@ -19,16 +20,17 @@ extension CompiledLayout {
             var message: String?
             switch step.kind {
             case .text:
-                let element = texts[Int(step.payload)]
-                if let maxLines = element.maxLines, maxLines < 1 {
+                // Fields read in place (a copy of the element retains its strings).
+                let k = Int(step.payload)
+                if let maxLines = texts[k].maxLines, maxLines < 1 {
                     message = "maxLines \(maxLines) must be at least 1 (nil for no limit)"
-                } else if let shadow = element.appearance.shadow {
+                } else if let shadow = texts[k].appearance.shadow {
                     message = Self.lengthProblem(shadow.dx, "shadow dx", signed: true) ?? Self.lengthProblem(shadow.dy, "shadow dy", signed: true)
                         ?? Self.colorProblem(shadow.color, "shadow color")
                 }
-                message = message ?? Self.colorProblem(element.appearance.style.color, "color")
-                    ?? Self.colorProblem(element.appearance.highlightedColor, "highlightedColor")
-                if message != nil { what = Self.describe(element.source) }
+                message = message ?? Self.colorProblem(texts[k].appearance.style.color, "color")
+                    ?? Self.colorProblem(texts[k].appearance.highlightedColor, "highlightedColor")
+                if message != nil { what = Self.describe(texts[k].source) }
             case .box:
                 what = "box"
                 message = Self.lengthProblem(step.v0, "width") ?? Self.lengthProblem(step.v1, "height")
@@ -59,10 +61,10 @@ extension CompiledLayout {
                 if message == nil, step.flags & Step.hasHeight != 0 { message = Self.lengthProblem(step.v3, "height") }
             case .background:
                 what = "background"
-                let background = backgrounds[Int(step.payload)]
-                message = Self.lengthProblem(background.borderWidth, "borderWidth") ?? Self.lengthProblem(background.cornerRadius, "cornerRadius")
-                    ?? Self.fillProblem(background.fill, "fill") ?? background.highlightedFill.flatMap { Self.fillProblem($0, "highlightedFill") }
-                    ?? background.borderColor.flatMap { Self.colorProblem($0, "borderColor") }
+                let k = Int(step.payload)
+                message = Self.lengthProblem(backgrounds[k].borderWidth, "borderWidth") ?? Self.lengthProblem(backgrounds[k].cornerRadius, "cornerRadius")
+                    ?? Self.fillProblem(backgrounds[k].fill, "fill") ?? Self.fillProblem(backgrounds[k].highlightedFill, "highlightedFill")
+                    ?? backgrounds[k].borderColor.flatMap { Self.colorProblem($0, "borderColor") }
             }
             if let message { return .invalidLayout(element: "\(what) (element \(i) in pre-order)", message) }
         }
@@ -78,12 +80,13 @@ extension CompiledLayout {
     }
 
     /// Why a background fill cannot be drawn, or nil.
-    static func fillProblem(_ fill: Background.Fill, _ name: String) -> String? {
+    @inline(__always)
+    static func fillProblem(_ fill: borrowing Background.Fill?, _ name: StaticString) -> String? {
         switch fill {
-        case .color(let color): return colorProblem(color, "\(name) color")
-        case .verticalGradient(let top, let bottom):
+        case .color(let color)?: return colorProblem(color, "\(name) color")
+        case .verticalGradient(let top, let bottom)?:
             return colorProblem(top, "\(name) gradient top") ?? colorProblem(bottom, "\(name) gradient bottom")
-        case .none, .image: return nil
+        default: return nil
         }
     }
 
