@@ -94,7 +94,13 @@ public final class ImageStore: Sendable {
         } else if Self.builtinNames.contains(name) {
             BuiltinIcons.draw(name, in: rect, cr: cr)
         } else {
-            warnOnce(name, "image '\(shortenedForMessage(name))' not found\(folder.map { " in \($0)" } ?? "") and not built in; drawing a placeholder")
+            // "fruit.png" looks for fruit.png.png: the folder holds fruit.png, and the warning
+            // said only that 'fruit.png' was not found in it.
+            var hint = ""
+            if name.lowercased().hasSuffix(".png"), name.count > 4 {
+                hint = " (names have no extension: write '\(shortenedForMessage(String(name.dropLast(4))))')"
+            }
+            warnOnce(name, "image '\(shortenedForMessage(name))' not found\(folder.map { " in \($0)" } ?? "") and not built in\(hint); drawing a placeholder")
             BuiltinIcons.placeholder(in: rect, cr: cr)
         }
     }
