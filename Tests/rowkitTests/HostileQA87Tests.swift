@@ -53,8 +53,10 @@ import Testing
     /// A signal that arrived just after the temporary file was created, before it was
     /// registered for removal, ended the program and left `.o.png.xxxx.tmp` beside the target
     /// (a script that waits for the file and kills: 5 of 300 runs of the release build left one).
-    /// The file is registered before it is created now. Deterministic here: a preloaded `open`
-    /// raises SIGUSR1 as soon as it has created a `.tmp` file.
+    /// The file is registered before it is created now, and forgotten only after it is renamed
+    /// (forgotten just before, a signal in between left it too). Deterministic here: a preloaded
+    /// `open` raises SIGUSR1 as soon as it has created a `.tmp` file, a preloaded `rename` just
+    /// before it renames.
     @Test func aSignalTheMomentTheTemporaryFileIsCreatedLeavesNothing() throws {
         let scratch = Scratch()
         scratch.write("shim.c", """
@@ -63,16 +65,22 @@ import Testing
             #include <fcntl.h>
             #include <signal.h>
             #include <stdarg.h>
+            #include <stdlib.h>
             #include <string.h>
             static int after(const char *path, int fd) {
                 size_t n = strlen(path);
-                if (fd >= 0 && n > 4 && strcmp(path + n - 4, ".tmp") == 0) raise(SIGUSR1);
+                if (!getenv("RAISE_BEFORE_RENAME") && fd >= 0 && n > 4 && strcmp(path + n - 4, ".tmp") == 0) raise(SIGUSR1);
                 return fd;
             }
             int open(const char *path, int flags, ...) {
                 va_list args; va_start(args, flags); int mode = va_arg(args, int); va_end(args);
                 int (*real)(const char *, int, ...) = dlsym(RTLD_NEXT, "open");
                 return after(path, real(path, flags, mode));
+            }
+            int rename(const char *from, const char *to) {
+                if (getenv("RAISE_BEFORE_RENAME")) raise(SIGUSR1);
+                int (*real)(const char *, const char *) = dlsym(RTLD_NEXT, "rename");
+                return real(from, to);
             }
             int open64(const char *path, int flags, ...) {
                 va_list args; va_start(args, flags); int mode = va_arg(args, int); va_end(args);
@@ -89,6 +97,15 @@ import Testing
         let run = scratch.rowkit("render --cell label --width 300 --quiet --output o.png", setup: "export LD_PRELOAD=./shim.so;")
         #expect(run.status == 128 + SIGUSR1, "ended by the signal: \(run)")
         #expect(scratch.contents == ["shim.c", "shim.so"], "no temporary file is left: \(scratch.contents)")
+        // The same just before the file is renamed over the target (it was forgotten first):
+        // the previous file stays, and nothing is left beside it.
+        expectRun(scratch.rowkit("render --cell label --width 300 --quiet --output o.png"), status: 0)
+        let before = try #require(scratch.read("o.png"))
+        let late = scratch.rowkit("render --cell caption-text --width 300 --quiet --output o.png",
+                                  setup: "export LD_PRELOAD=./shim.so RAISE_BEFORE_RENAME=1;")
+        #expect(late.status == 128 + SIGUSR1, "ended by the signal: \(late)")
+        #expect(scratch.contents == ["o.png", "shim.c", "shim.so"], "no temporary file is left: \(scratch.contents)")
+        #expect(scratch.read("o.png") == before, "the previous file is intact")
     }
 
     /// Decimal numbers in every form still work: signs, fractions, exponents, `-0`, and words

@@ -218,13 +218,15 @@ public final class AtomicFile {
             discard()
             throw OutputError(target: path, doing: "write error", code: closeCode)
         }
-        TemporaryFiles.unregister(cleanupSlot)
-        cleanupSlot = nil
         if rename(temporary, target) != 0 {
             let code = errno
             discard()
             throw OutputError(target: path, doing: "cannot replace the file", code: code)
         }
+        // Forgotten only once renamed: forgotten before, a signal in between left the
+        // temporary file (a handler that comes after unlinks a name that is gone: harmless).
+        TemporaryFiles.unregister(cleanupSlot)
+        cleanupSlot = nil
         finished = true
         // Make the rename itself durable (best effort: some file systems refuse to sync folders).
         let slash = target.lastIndex(of: "/")
@@ -243,9 +245,9 @@ public final class AtomicFile {
             descriptor = -1
         }
         if !finished {
-            TemporaryFiles.unregister(cleanupSlot)
-            cleanupSlot = nil
             unlink(temporary)
+            TemporaryFiles.unregister(cleanupSlot) // after the unlink, as in commit()
+            cleanupSlot = nil
             finished = true
         }
     }
