@@ -154,3 +154,31 @@ struct SwiftLayoutCheckTests {
         #expect(try sheet.style(named: "c").color == Color(hex: "#01234567"))
     }
 }
+
+/// QA-87: a height measured while its row was invalidated (its data changed on another thread)
+/// was kept, and the cache gave the old data's height until the width changed.
+@Suite struct HeightCacheInvalidationRaceTests {
+    @Test(arguments: [false, true])
+    func aHeightMeasuredDuringAnInvalidationIsNotKept(_ all: Bool) throws {
+        let cache = CellHeightCache<Int>(templates: [ClassicCells.label])
+        let short: RowData = ["text": "Short"]
+        let long: RowData = ["text": String(repeating: "A long label that wraps onto many lines. ", count: 20)]
+        let shortHeight = try ClassicCells.label.bind(short).measure(width: 320).height
+        let longHeight = try ClassicCells.label.bind(long).measure(width: 320).height
+        #expect(shortHeight < longHeight)
+        // The data changes, and the row is invalidated, while the old data is being measured
+        // (as another thread would: the configuration runs outside the cache's lock).
+        var current = short
+        let first = try cache.height(template: "label", key: 7, width: 320) {
+            let data = current
+            current = long
+            if all { cache.removeAll() } else { cache.invalidate(key: 7) }
+            return data
+        }
+        #expect(first == shortHeight)
+        #expect(try cache.height(template: "label", key: 7, width: 320) { current } == longHeight)
+        // Without an invalidation the height is kept, as before.
+        #expect(try cache.height(template: "label", key: 8, width: 320) { short } == shortHeight)
+        #expect(try cache.height(template: "label", key: 8, width: 320) { long } == shortHeight)
+    }
+}
