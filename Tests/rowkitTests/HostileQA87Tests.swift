@@ -108,6 +108,18 @@ import Testing
         #expect(scratch.read("o.png") == before, "the previous file is intact")
     }
 
+    /// A PNG 1×16,777,216 pixels (within the pixel limit, longer than cairo's 32,767 a side) was
+    /// "not a valid PNG (cairo could not decode it)"; it is named as too long a side now.
+    @Test func anImageLongerThanCairosSideIsNamedSo() throws {
+        let scratch = Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.file("icons"), withIntermediateDirectories: true)
+        scratch.write("icons/tall.png", bytes: pngHeaderOnly(width: 1, height: 16_777_216))
+        scratch.write("t.yaml", "name: t\nlayout: {box: {width: 10, height: 10, image: {field: icon}}}\n")
+        scratch.write("rows.jsonl", "{\"icon\": \"tall\"}\n")
+        let run = scratch.rowkit("render --cell t.yaml --data rows.jsonl --images icons --width 100 --quiet --output o.png")
+        expectRun(run, status: 0, stderr: ["cannot use image 'icons/tall.png': 1×16777216 pixels: an image is at most 32767 pixels a side; drawing a placeholder"])
+    }
+
     /// Decimal numbers in every form still work: signs, fractions, exponents, `-0`, and words
     /// that options take (`normal`, `bold`).
     @Test func decimalNumbersAndWordsStillWork() {
