@@ -56,7 +56,7 @@ struct Draw: ParsableCommand {
 
     func validate() throws {
         guard width.isFinite, width > 0, width <= Self.maximumWidth else { throw ValidationError("--width must be in (0, 30000], not \(width)") }
-        guard ImageFormat(path: output) != nil else { throw ValidationError("--output must end in .png, .pdf or .svg, not '\(output)'") }
+        guard ImageFormat(path: output) != nil else { throw ValidationError("--output must end in .png, .pdf or .svg, not '\(shortenedForMessage(output))'") }
         guard TextAlignment(rawValue: align) != nil else { throw ValidationError("--align must be natural, leading, center or trailing") }
         // Hex digits only: Color(hex:) (RowKitText) reads its digits with UInt64(_:radix:), which
         // also takes a sign, so "#+12345" was the color #012345.

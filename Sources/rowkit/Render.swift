@@ -62,7 +62,7 @@ struct Render: ParsableCommand {
         if let height, !(height.isFinite && height >= 1 && height <= 30_000) { throw ValidationError("--height must be in [1, 30000]") }
         if offset != nil && height == nil { throw ValidationError("--offset needs --height") }
         if let selected, selected < 0 { throw ValidationError("--selected must be a row number, 0 or more, not \(selected)") }
-        guard ImageFormat(path: output) != nil else { throw ValidationError("--output must end in .png, .pdf or .svg, not '\(output)'") }
+        guard ImageFormat(path: output) != nil else { throw ValidationError("--output must end in .png, .pdf or .svg, not '\(shortenedForMessage(output))'") }
         guard scale.isFinite, Canvas.scaleRange.contains(scale) else {
             throw ValidationError("--scale must be in \(Canvas.scaleRange.lowerBound)...\(Canvas.scaleRange.upperBound), not \(scale)")
         }

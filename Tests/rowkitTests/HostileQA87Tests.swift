@@ -120,6 +120,17 @@ import Testing
         expectRun(run, status: 0, stderr: ["cannot use image 'icons/tall.png': 1×16777216 pixels: an image is at most 32767 pixels a side; drawing a placeholder"])
     }
 
+    /// Option values quoted in usage errors were quoted whole: `--lang` of 3,000 letters made a
+    /// 3,000-character line, and a line break in `--weight` split the message over two lines.
+    @Test(arguments: ["--lang", "--direction", "--weight", "--white-space"])
+    func badOptionValuesAreQuotedShortAndOnOneLine(_ option: String) {
+        let value = String(repeating: "x", count: 3_000) + "\nmore"
+        let run = Scratch().rowkit("draw --width 100 --text hi \(option) \(shellQuoted(value)) --output o.png")
+        expectRun(run, status: 64, stderr: ["Error: \(option) must be "])
+        let first = run.stderr.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.count < 200 && first.hasSuffix("…'"), "\(first.prefix(300))")
+    }
+
     /// Decimal numbers in every form still work: signs, fractions, exponents, `-0`, and words
     /// that options take (`normal`, `bold`).
     @Test func decimalNumbersAndWordsStillWork() {
