@@ -9,7 +9,8 @@ import Synchronization
 /// A name that is neither a PNG in the folder nor a built-in icon draws as a crossed-out gray
 /// box (a documented fallback, never a crash) and is reported once through `warn`; so is a PNG
 /// that cannot be used (unreadable, not a regular file (a FIFO, a device), not a PNG, a file over `InputLimits.imageBytes` (RowKitIO), or more
-/// than ``maximumDecodedPixels`` pixels — refused from its header, before any decoding).
+/// than ``maximumDecodedPixels`` pixels or ``maximumSide`` pixels a side — refused from its header,
+/// before any decoding).
 ///
 /// Images are decoded at the size they are drawn: a large PNG is decoded once, scaled down to
 /// the drawn size (in device pixels) and only that copy is kept. Bounds: decoded copies are
@@ -20,6 +21,8 @@ public final class ImageStore: Sendable {
     public static let builtinNames = ["niftywow", "amazingwhizbang", "woahsupercool", "fruit", "cat", "bird"]
     /// The largest PNG decoded, in pixels (width × height): 4096 × 4096 (64 MB decoded).
     public static let maximumDecodedPixels = 4096 * 4096
+    /// The longest side of a PNG decoded, in pixels: 32,767 (cairo's limit for images).
+    public static let maximumSide = 32_767
     /// The decoded images kept for reuse, in bytes: 64 MiB.
     public static let cacheBytes = 64 << 20
     /// Names warned about, at most.
@@ -94,7 +97,13 @@ public final class ImageStore: Sendable {
         } else if Self.builtinNames.contains(name) {
             BuiltinIcons.draw(name, in: rect, cr: cr)
         } else {
-            warnOnce(name, "image '\(shortenedForMessage(name))' not found\(folder.map { " in \($0)" } ?? "") and not built in; drawing a placeholder")
+            // "fruit.png" looks for fruit.png.png: the folder holds fruit.png, and the warning
+            // said only that 'fruit.png' was not found in it.
+            var hint = ""
+            if name.lowercased().hasSuffix(".png"), name.count > 4 {
+                hint = " (names have no extension: write '\(shortenedForMessage(String(name.dropLast(4))))')"
+            }
+            warnOnce(name, "image '\(shortenedForMessage(name))' not found\(folder.map { " in \($0)" } ?? "") and not built in\(hint); drawing a placeholder")
             BuiltinIcons.placeholder(in: rect, cr: cr)
         }
     }
@@ -185,6 +194,11 @@ public final class ImageStore: Sendable {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, pixels <= Self.maximumDecodedPixels else {
             return .failure(.unusable("\(width)×\(height) pixels is more than the \(Self.maximumDecodedPixels)-pixel limit for images"))
+        }
+        // cairo's images are at most 32,767 pixels a side: a longer one (1×16,777,216 is within
+        // the pixel limit) failed to decode, said to be "not a valid PNG".
+        guard width <= Self.maximumSide, height <= Self.maximumSide else {
+            return .failure(.unusable("\(width)×\(height) pixels: an image is at most \(Self.maximumSide) pixels a side"))
         }
         guard let full = CairoImage.decodePNG(bytes) else {
             return .failure(.unusable("not a valid PNG (cairo could not decode it)"))

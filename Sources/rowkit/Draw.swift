@@ -56,9 +56,13 @@ struct Draw: ParsableCommand {
 
     func validate() throws {
         guard width.isFinite, width > 0, width <= Self.maximumWidth else { throw ValidationError("--width must be in (0, 30000], not \(width)") }
-        guard ImageFormat(path: output) != nil else { throw ValidationError("--output must end in .png, .pdf or .svg, not '\(output)'") }
+        guard ImageFormat(path: output) != nil else { throw ValidationError("--output must end in .png, .pdf or .svg, not '\(shortenedForMessage(output))'") }
         guard TextAlignment(rawValue: align) != nil else { throw ValidationError("--align must be natural, leading, center or trailing") }
-        guard Color(hex: color) != nil else { throw ValidationError("--color must be #rgb, #rrggbb or #rrggbbaa, not '\(color)'") }
+        // Hex digits only: Color(hex:) (RowKitText) reads its digits with UInt64(_:radix:), which
+        // also takes a sign, so "#+12345" was the color #012345.
+        guard color.dropFirst().allSatisfy({ $0.isASCII && $0.isHexDigit }), Color(hex: color) != nil else {
+            throw ValidationError("--color must be #rgb, #rrggbb or #rrggbbaa, not '\(shortenedForMessage(color))'")
+        }
         if let maxLines, maxLines < 1 { throw ValidationError("--max-lines must be at least 1") }
         guard padding.isFinite, padding >= 0, padding <= 1000 else { throw ValidationError("--padding must be in [0, 1000]") }
         guard scale.isFinite, Canvas.scaleRange.contains(scale) else {

@@ -29,11 +29,11 @@ struct TextOptions: ParsableArguments {
             throw ValidationError("--font needs a family name or a font file, not an empty string")
         }
         guard FontWeight(parsing: weight) != nil else {
-            throw ValidationError("--weight must be regular, bold or a number 1...1000, not '\(weight)'")
+            throw ValidationError("--weight must be regular, bold or a number 1...1000, not '\(shortenedForMessage(weight))'")
         }
         guard size.isFinite, size > 0, size <= 10_000 else { throw ValidationError("--size must be a number in (0, 10000], not \(size)") }
         guard WhiteSpace(rawValue: whiteSpace) != nil else {
-            throw ValidationError("--white-space must be normal or pre-wrap, not '\(whiteSpace)'")
+            throw ValidationError("--white-space must be normal or pre-wrap, not '\(shortenedForMessage(whiteSpace))'")
         }
     }
 
@@ -99,7 +99,7 @@ func parseWidths(_ text: String) throws -> [Double] {
     try text.split(separator: ",", omittingEmptySubsequences: false).map { part in
         let trimmed = part.trimmingCharacters(in: .whitespaces)
         guard let value = Double(trimmed), value.isFinite, value >= 0 else {
-            throw ValidationError("--width takes non-negative numbers separated by commas, not '\(text)'")
+            throw ValidationError("--width takes non-negative numbers separated by commas, not '\(shortenedForMessage(text))'")
         }
         return value
     }

@@ -21,7 +21,9 @@ struct Render: ParsableCommand {
         its sample rows. Every row is checked first (unknown fields, wrong types, duplicate ids are \
         reported with file:line:column, and nothing is drawn). Each row is measured and drawn from the \
         same layout; its y and height are printed as JSON Lines on standard output. With --offset and \
-        --height only that viewport of the list is drawn. The file is replaced only once completely written.
+        --height only that viewport of the list is drawn (an offset past the end of the list is an error; \
+        a viewport that runs past the end is moved up to end with the list, as a scrolled list shows it, \
+        with a warning). The file is replaced only once completely written.
         """
     )
 
@@ -30,7 +32,7 @@ struct Render: ParsableCommand {
     @Option(parsing: .unconditional, help: "List width in pixels.")
     var width: Double
 
-    @Option(parsing: .unconditional, help: "Top of the viewport in the list, in pixels.")
+    @Option(parsing: .unconditional, help: "Top of the viewport in the list, in pixels: below the list's height (a viewport running past the end is moved up to end with the list, with a warning).")
     var offset: Double?
 
     @Option(parsing: .unconditional, help: "Viewport height in pixels (default: the whole list).")
@@ -60,7 +62,7 @@ struct Render: ParsableCommand {
         if let height, !(height.isFinite && height >= 1 && height <= 30_000) { throw ValidationError("--height must be in [1, 30000]") }
         if offset != nil && height == nil { throw ValidationError("--offset needs --height") }
         if let selected, selected < 0 { throw ValidationError("--selected must be a row number, 0 or more, not \(selected)") }
-        guard ImageFormat(path: output) != nil else { throw ValidationError("--output must end in .png, .pdf or .svg, not '\(output)'") }
+        guard ImageFormat(path: output) != nil else { throw ValidationError("--output must end in .png, .pdf or .svg, not '\(shortenedForMessage(output))'") }
         guard scale.isFinite, Canvas.scaleRange.contains(scale) else {
             throw ValidationError("--scale must be in \(Canvas.scaleRange.lowerBound)...\(Canvas.scaleRange.upperBound), not \(scale)")
         }
@@ -109,9 +111,23 @@ struct Render: ParsableCommand {
         }
         if let selected { try engine.select(indexPath(ofRow: selected, in: sections)) }
         let canvasHeight = height ?? max(1, engine.contentHeight)
+        // A viewport that starts at or past the list's end shows none of it: an error (it drew
+        // the list's last --height px, and only the summary said so, nothing with --quiet). One
+        // that starts inside the list and runs past its end is moved up to end with the list,
+        // as a scrolled list (and `rowkit view`) shows it, with a warning.
+        if let offset, offset > 0, offset >= engine.contentHeight {
+            throw CommandError("--offset \(JSONText.number(offset)) is past the end of the list, which is "
+                               + "\(JSONText.number(engine.contentHeight)) px tall at --width \(JSONText.number(width)): "
+                               + "give an offset below \(JSONText.number(engine.contentHeight))")
+        }
         engine.viewportHeight = canvasHeight
         engine.scroll(to: offset ?? 0)
         let top = engine.contentOffset
+        if let offset, offset - top > 1.0 / 64 {
+            Diagnostics.warning("the viewport \(JSONText.number(offset))..\(JSONText.number(offset + canvasHeight)) runs past the end of the "
+                                + "list (\(JSONText.number(engine.contentHeight)) px): drawing \(JSONText.number(top))..\(JSONText.number(top + canvasHeight)), "
+                                + "the list's end, as a scrolled list shows it")
+        }
         let visible = try engine.visibleItems()
         let canvas: Canvas
         do { canvas = try Canvas(width: width, height: canvasHeight, scale: scale, path: output) } catch {

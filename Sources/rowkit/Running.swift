@@ -34,6 +34,18 @@ func runCommand(_ root: RowKitCommand.Type) -> Never {
         _ = Array(message.utf8).withUnsafeBytes { writeAll(2, $0) }
         exit(ExitCode.validationFailure.rawValue)
     }
+    // Numbers in options are decimal: Swift's Double(_:) also read `--width 0x10` as 16,
+    // `--size 0x1p4` as 16 and `--width 1e400` as inf ("must be in [1, 30000], not inf").
+    if let (option, problem, subcommand) = nonDecimalNumber(in: Array(CommandLine.arguments.dropFirst()), root: root) {
+        let message = """
+            Error: \(option) \(problem)
+            Usage: \(root.usageString(for: subcommand))
+              See 'rowkit \(subcommand._commandName) --help' for more information.
+
+            """
+        _ = Array(message.utf8).withUnsafeBytes { writeAll(2, $0) }
+        exit(ExitCode.validationFailure.rawValue)
+    }
     // A misspelled command: the parser blamed its first option ("Unknown option '--width'"),
     // and `help <typo>` printed the overview with status 0.
     if let unknown = unknownCommand(in: Array(CommandLine.arguments.dropFirst()), root: root) {
@@ -125,6 +137,89 @@ func repeatedSingleValuedOption(in arguments: [String], root: ParsableCommand.Ty
         if !option.isRepeating && !seen.insert(name).inserted { return (name, command) }
     }
     return nil
+}
+
+/// The first numeric option value in `arguments` (the command line without the program's name)
+/// that is not a decimal number: the option, what is wrong, and the subcommand it belongs to;
+/// nil when there is none. Numeric options are those the parser reads unconditionally (so that
+/// `-5` is a value: `--width`, `--size`, `--offset`, `--scale`, `--line-height`…); each of a
+/// value's comma-separated parts (`--width 150,300`) that Swift's `Double(_:)` would read is
+/// checked: hexadecimal (`0x10`, `0x1p4`), `nan`, `inf` and `infinity` are refused, and so is a
+/// decimal number too large for a double (`1e400`). Words (`normal`, `bold`) are left to the
+/// option's own parsing.
+func nonDecimalNumber(in arguments: [String], root: ParsableCommand.Type) -> (option: String, problem: String, command: ParsableCommand.Type)? {
+    let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
+    let words = arguments[..<end]
+    guard !words.contains(where: { ["--help", "-h", "--version", "-help"].contains($0) }),
+          let nameIndex = words.firstIndex(where: { !$0.hasPrefix("-") }),
+          let command = root.configuration.subcommands.first(where: { $0._commandName == words[nameIndex] }) else { return nil }
+    // Cheap first: most command lines have no number that is not decimal.
+    guard words[(nameIndex + 1)...].contains(where: { word in
+        // A value alone, or after `=` in `--width=0x10`.
+        let value = word.hasPrefix("-") ? word.split(separator: "=", maxSplits: 1).dropFirst().first ?? Substring(word) : Substring(word)
+        return value.split(separator: ",", omittingEmptySubsequences: false).contains { part in
+            Double(part).map { !$0.isFinite || !isDecimalNumber(part) } ?? false
+        }
+    }) else { return nil }
+    guard let info = try? JSONDecoder().decode(CommandDescription.self, from: Data(command._dumpHelp().utf8)) else { return nil }
+    var options: [String: CommandDescription.Argument] = [:]
+    for argument in info.command.arguments ?? [] where argument.kind == "option" {
+        for name in argument.names ?? [] {
+            options[name.kind == "long" ? "--" + name.name : "-" + name.name] = argument
+        }
+    }
+    var i = nameIndex + 1
+    while i < end {
+        let word = arguments[i]
+        i += 1
+        guard word.hasPrefix("-"), word != "-" else { continue }
+        let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let option = options[String(parts[0])] else { continue }
+        let value: String
+        if parts.count == 2 {
+            value = String(parts[1])
+        } else {
+            guard i < end, option.parsingStrategy == "unconditional" || !arguments[i].hasPrefix("-") || arguments[i] == "-" else { return nil }
+            value = arguments[i]
+            i += 1
+        }
+        guard option.parsingStrategy == "unconditional" else { continue }
+        let name = (option.preferredName ?? option.names?.first).map { ($0.kind == "long" ? "--" : "-") + $0.name } ?? String(parts[0])
+        for part in value.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let number = Double(part) else { continue }
+            let shown = shortenedForMessage(String(part))
+            if !isDecimalNumber(part) {
+                let hint = number.isFinite ? " (hexadecimal is not read: write \(JSONText.number(number)))" : ""
+                return (name, "takes decimal numbers, not '\(shown)'\(hint)", command)
+            }
+            if !number.isFinite { return (name, "\(shown) is out of range (too large for a number)", command) }
+        }
+    }
+    return nil
+}
+
+/// Whether `text` is a decimal number: an optional sign, digits with an optional fraction (or
+/// a fraction alone), and an optional exponent — `12`, `-0.5`, `+3.`, `.5`, `1e3`, `2.5E-2`.
+func isDecimalNumber<S: StringProtocol>(_ text: S) -> Bool {
+    var scalars = Substring(text).unicodeScalars[...]
+    if let first = scalars.first, first == "+" || first == "-" { scalars = scalars.dropFirst() }
+    func digits() -> Int {
+        let count = scalars.prefix { ("0"..."9").contains($0) }.count
+        scalars = scalars.dropFirst(count)
+        return count
+    }
+    var mantissa = digits()
+    if scalars.first == "." {
+        scalars = scalars.dropFirst()
+        mantissa += digits()
+    }
+    guard mantissa > 0 else { return false }
+    if let e = scalars.first, e == "e" || e == "E" {
+        scalars = scalars.dropFirst()
+        if let sign = scalars.first, sign == "+" || sign == "-" { scalars = scalars.dropFirst() }
+        guard digits() > 0 else { return false }
+    }
+    return scalars.isEmpty
 }
 
 /// The command named first in `arguments` (the command line without the program's name) when

@@ -141,10 +141,10 @@ struct StyleFlags: ParsableArguments {
     func validate() throws {
         if italic && oblique { throw ValidationError("give --italic or --oblique, not both") }
         if let direction, TextDirection(rawValue: direction) == nil {
-            throw ValidationError("--direction must be ltr, rtl or auto, not '\(direction)'")
+            throw ValidationError("--direction must be ltr, rtl or auto, not '\(shortenedForMessage(direction))'")
         }
         if let lang, StyleOverrides.language(lang) == nil {
-            throw ValidationError("--lang must be a language tag such as ja or zh-Hant, not '\(lang)'")
+            throw ValidationError("--lang must be a language tag such as ja or zh-Hant, not '\(shortenedForMessage(lang))'")
         }
     }
 

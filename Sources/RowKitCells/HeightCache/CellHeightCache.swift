@@ -33,6 +33,9 @@ public final class CellHeightCache<Key: Hashable & Sendable>: Sendable {
         var order: [(key: EntryKey, stamp: UInt64)] = []
         var head = 0
         var stamp: UInt64 = 0
+        /// Counts ``invalidate(key:)`` and ``removeAll()`` calls: a height measured while one ran
+        /// may come from the data it invalidated, and is returned but not kept.
+        var generation: UInt64 = 0
     }
     private let state = Mutex(State())
 
@@ -52,16 +55,18 @@ public final class CellHeightCache<Key: Hashable & Sendable>: Sendable {
         guard let template = templates[name] else { throw .unknownTemplate(name, known: templates.keys.sorted()) }
         do { try BoundCell.check(width) } catch { throw .cell(error) }
         let entry = EntryKey(template: name, key: key)
-        if let cached = state.withLock({ s -> Double? in
+        let (cached, generation) = state.withLock { s -> (Double?, UInt64) in
             if s.width != width { s.width = width; s.heights.removeAll(); s.order.removeAll(); s.head = 0 }
-            return s.heights[entry]?.height
-        }) {
-            return cached
+            return (s.heights[entry]?.height, s.generation)
         }
+        if let cached { return cached }
         let height: Double
         do { height = try template.bind(configuration()).measure(width: width).height } catch { throw .cell(error) }
         state.withLock { s in
             guard s.width == width else { return }   // the width changed meanwhile: not for this cache
+            // A row invalidated meanwhile (its data changed while this measured): the height may
+            // be the old data's, and kept it would be returned until the width changed.
+            guard s.generation == generation else { return }
             s.stamp += 1
             s.heights[entry] = (height, s.stamp)
             s.order.append((entry, s.stamp))
@@ -78,9 +83,11 @@ public final class CellHeightCache<Key: Hashable & Sendable>: Sendable {
         return height
     }
 
-    /// Forgets the heights cached under `key` (every template's): that row's data changed.
+    /// Forgets the heights cached under `key` (every template's): that row's data changed. A
+    /// height being measured meanwhile (on another thread) is returned to its caller but not kept.
     public func invalidate(key: Key) {
         state.withLock { s in
+            s.generation &+= 1
             for name in templates.keys { s.heights[EntryKey(template: name, key: key)] = nil }
         }
     }
@@ -88,6 +95,7 @@ public final class CellHeightCache<Key: Hashable & Sendable>: Sendable {
     /// Forgets every height.
     public func removeAll() {
         state.withLock { s in
+            s.generation &+= 1
             s.heights.removeAll()
             s.order.removeAll()
             s.head = 0

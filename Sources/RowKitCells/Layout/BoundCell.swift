@@ -6,12 +6,18 @@ public enum CellError: Error, Sendable, Equatable, CustomStringConvertible {
     case text(element: String, TextError)
     /// A width or size that is NaN, negative or absurd.
     case invalidWidth(Double)
+    /// A layout declared in Swift with a length that is NaN, infinite or (for sizes, insets,
+    /// spacings) negative, a line limit below 1, or a color component that is not a finite
+    /// number: `element` names it, `message` says what
+    /// (the YAML readers refuse the same at their place in the file).
+    case invalidLayout(element: String, String)
 
     /// The message, naming the element or the width.
     public var description: String {
         switch self {
         case .text(let element, let error): return "\(element): \(error)"
         case .invalidWidth(let width): return "invalid cell width \(width): must be a number in [0, 100000]"
+        case .invalidLayout(let element, let message): return "invalid cell layout: \(element): \(message)"
         }
     }
 }
@@ -51,6 +57,7 @@ public struct BoundCell: Sendable {
     }
 
     init(_ compiled: CompiledLayout, row: RowData, fonts: FontLibrary, cache: ShapeCache) throws(CellError) {
+        if let problem = compiled.layoutProblem() { throw problem }
         var texts: [PreparedText?] = []
         texts.reserveCapacity(compiled.texts.count)
         for element in compiled.texts {

@@ -127,12 +127,14 @@ public struct CellMetrics: Sendable {
 extension CompiledLayout {
     /// The compact measuring form of `row`: each text element prepared for measuring only (no
     /// glyphs kept), packed with this layout. What a list computes for every row. Throws when
-    /// a text cannot be prepared (bad style numbers, unreadable font file), naming the element.
+    /// a text cannot be prepared (bad style numbers, unreadable font file), naming the element,
+    /// and for a layout that cannot be measured (``CellError/invalidLayout(element:_:)``).
     public func metrics(for row: RowData, fonts: FontLibrary = .shared, cache: ShapeCache = .shared) throws(CellError) -> CellMetrics {
+        if let problem = layoutProblem() { throw problem }
         // Each text's measuring form is written into memory the thread reuses and copied once
         // into the row's allocation (a heap block per text, made and freed, cost this function
         // ~1% of its instructions: docs/DESIGN.md).
-        try TextMetrics.withBlocks { (blocks) throws(CellError) -> CellMetrics in
+        return try TextMetrics.withBlocks { (blocks) throws(CellError) -> CellMetrics in
             let slots = texts.count
             return try withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, slots)) { (starts) throws(CellError) -> CellMetrics in
                 for (k, element) in texts.enumerated() {

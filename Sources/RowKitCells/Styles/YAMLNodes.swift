@@ -193,18 +193,38 @@ struct YAMLReader {
             }
             throw error(.wrongType, at: node, path, "expected a number, got \(Self.describe(node))\(hint)")
         }
+        // The number as written, quoted short: a 5,000-digit number was quoted whole, and the
+        // message cut at 2,000 characters before it said what was wrong.
+        let written = shortenedForMessage(scalar.string)
         guard value.isFinite else {
-            throw error(.outOfRange, at: node, path, "\(scalar.string) is not a finite number")
+            // `.inf` and `.nan` are not finite; `1e400` and 400 nines are numbers too large for a
+            // double ("1e400 is not a finite number", and the nines were "expected a number,
+            // got number 999…").
+            guard !value.isNaN, !Self.isWrittenInfinity(scalar.string) else {
+                throw error(.outOfRange, at: node, path, "\(written) is not a finite number")
+            }
+            var bound = ""
+            if value > 0, let maximum { bound = ": must be at most \(Self.format(maximum))" }
+            if value < 0, let minimum { bound = ": must be \(exclusive ? "greater than" : "at least") \(Self.format(minimum))" }
+            throw error(.outOfRange, at: node, path, "\(written) is out of range\(bound.isEmpty ? " (too large for a number)" : bound)")
         }
         if let problem = Self.yaml11NumberProblem(scalar, value: value) { throw error(.wrongType, at: node, path, problem) }
         if let minimum, exclusive ? value <= minimum : value < minimum {
             let bound = exclusive ? "greater than" : "at least"
-            throw error(.outOfRange, at: node, path, "\(scalar.string) is out of range: must be \(bound) \(Self.format(minimum))")
+            throw error(.outOfRange, at: node, path, "\(written) is out of range: must be \(bound) \(Self.format(minimum))")
         }
         if let maximum, value > maximum {
-            throw error(.outOfRange, at: node, path, "\(scalar.string) is out of range: must be at most \(Self.format(maximum))")
+            throw error(.outOfRange, at: node, path, "\(written) is out of range: must be at most \(Self.format(maximum))")
         }
         return value
+    }
+
+    /// Whether a YAML float is written as an infinity (`.inf`, `-.Inf`, `+.INF`), not as a
+    /// number too large for a double.
+    static func isWrittenInfinity(_ text: String) -> Bool {
+        var text = Substring(text)
+        if text.first == "-" || text.first == "+" { text = text.dropFirst() }
+        return [".inf", ".Inf", ".INF"].contains(text)
     }
 
     /// Why a plain number that YAML 1.1 reads unlike its look is refused: `013` is octal (11)
@@ -215,13 +235,14 @@ struct YAMLReader {
         var text = Substring(scalar.string)
         let sign = text.first == "-" ? "-" : ""
         if text.first == "-" || text.first == "+" { text = text.dropFirst() }
-        let shown = Self.format(value)
+        let shown = shortenedForMessage(Self.format(value))
+        let written = shortenedForMessage(scalar.string)
         if text.count > 1, text.first == "0", text.allSatisfy({ ("0"..."7").contains($0) || $0 == "_" }) {
             let digits = text.filter { $0 != "_" }.drop { $0 == "0" }
-            return "'\(scalar.string)' is an octal number in YAML (\(shown)): write it without the leading 0, or \(sign)0o\(digits.isEmpty ? "0" : digits) for octal"
+            return "'\(written)' is an octal number in YAML (\(shown)): write it without the leading 0, or \(sign)0o\(shortenedForMessage(digits.isEmpty ? "0" : String(digits))) for octal"
         }
         if text.contains(":"), text.first?.isNumber == true {
-            return "'\(scalar.string)' is a base-60 number in YAML (\(shown)): write \(shown), or quote it"
+            return "'\(written)' is a base-60 number in YAML (\(shown)): write \(shown), or quote it"
         }
         return nil
     }
@@ -232,7 +253,8 @@ struct YAMLReader {
     static func integerBeyondYams(_ node: Node) -> Double? {
         guard case .scalar(let scalar) = node else { return nil }
         let digits = scalar.string.replacingOccurrences(of: "_", with: "")
-        guard let value = Double(digits), value.isFinite, value == value.rounded() else { return nil }
+        // Too many digits for a double is infinite: out of range, said by the caller.
+        guard let value = Double(digits), value.isNaN == false, value == value.rounded() else { return nil }
         return value == 0 ? 0 : value // -0 is 0
     }
 
@@ -258,7 +280,9 @@ struct YAMLReader {
             parsed = node.int
             if parsed == nil, let whole = Self.integerBeyondYams(node) { parsed = clamped(whole) }
         case .float:
-            if let value = node.float, value.isFinite, value == value.rounded() { parsed = clamped(value) }
+            // `1e400` is a whole number too large for Int (not `.inf`, which is no number).
+            if let value = node.float, !value.isNaN, value == value.rounded(),
+               case .scalar(let scalar) = node, !Self.isWrittenInfinity(scalar.string) { parsed = clamped(value) }
         default: break
         }
         guard case .scalar(let scalar) = node, let value = parsed else {
@@ -267,7 +291,7 @@ struct YAMLReader {
         if let problem = Self.yaml11NumberProblem(scalar, value: Double(value)) { throw error(.wrongType, at: node, path, problem) }
         guard range.contains(value) else {
             let upper = range.upperBound == Int.max ? "" : " and at most \(range.upperBound)"
-            throw error(.outOfRange, at: node, path, "\(scalar.string) is out of range: must be at least \(range.lowerBound)\(upper)")
+            throw error(.outOfRange, at: node, path, "\(shortenedForMessage(scalar.string)) is out of range: must be at least \(range.lowerBound)\(upper)")
         }
         return value
     }
@@ -314,7 +338,8 @@ struct YAMLReader {
         case .scalar(let scalar) where node.tagName == .str || node.tagName == .nonSpecific || node.tagName == .implicit:
             let text = scalar.string.trimmingCharacters(in: .whitespaces)
             if text.hasPrefix("#") {
-                guard let color = Color(hex: text) else {
+                // Hex digits only: Color(hex:) also takes a sign ("#+12345" was #012345).
+                guard text.dropFirst().allSatisfy({ $0.isASCII && $0.isHexDigit }), let color = Color(hex: text) else {
                     throw error(.badColor, at: node, path, "bad color '\(shortenedForMessage(text))': expected #rgb, #rrggbb or #rrggbbaa hex digits")
                 }
                 return color

@@ -83,13 +83,25 @@ public final class AtomicFile {
         let base = Self.temporaryBase(slash.map { String(target[target.index(after: $0)...]) } ?? target)
         var fd: Int32 = -1
         var name = ""
+        var slot: Int?
+        var openError: Int32 = 0
         for _ in 0..<100 {
             name = "\(folder).\(base).\(String(UInt32.random(in: 0...UInt32.max), radix: 36)).tmp"
+            // Registered before the file exists: registered after, a signal that came as soon as
+            // the file appeared (`kill` from a script that waits for it, under load) ended the
+            // program before the handlers knew the file, and it was left behind. (Should the name
+            // be taken, its owner's file could be unlinked only by a signal in this instant; the
+            // name has 32 random bits.)
+            slot = TemporaryFiles.register(name)
             repeat { fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) } while fd < 0 && errno == EINTR
-            if fd >= 0 || errno != EEXIST { break }
+            openError = errno
+            if fd >= 0 { break }
+            TemporaryFiles.unregister(slot)
+            slot = nil
+            if openError != EEXIST { break }
         }
         guard fd >= 0 else {
-            let code = errno
+            let code = openError
             // ENOENT names a missing folder only when it is missing (/proc exists, yet refuses new files with ENOENT).
             var folderInfo = stat()
             let folderName = folder.isEmpty ? "." : folder
@@ -113,6 +125,7 @@ public final class AtomicFile {
             let code = errno
             close(fd)
             guard moved >= 0 else {
+                TemporaryFiles.unregister(slot)
                 unlink(name)
                 throw OutputError(target: path, doing: "cannot write", code: code)
             }
@@ -121,7 +134,7 @@ public final class AtomicFile {
         if keepMode { _ = fchmod(fd, mode) }
         self.temporary = name
         self.descriptor = fd
-        self.cleanupSlot = TemporaryFiles.register(name)
+        self.cleanupSlot = slot
     }
 
     deinit { discard() }
@@ -205,13 +218,15 @@ public final class AtomicFile {
             discard()
             throw OutputError(target: path, doing: "write error", code: closeCode)
         }
-        TemporaryFiles.unregister(cleanupSlot)
-        cleanupSlot = nil
         if rename(temporary, target) != 0 {
             let code = errno
             discard()
             throw OutputError(target: path, doing: "cannot replace the file", code: code)
         }
+        // Forgotten only once renamed: forgotten before, a signal in between left the
+        // temporary file (a handler that comes after unlinks a name that is gone: harmless).
+        TemporaryFiles.unregister(cleanupSlot)
+        cleanupSlot = nil
         finished = true
         // Make the rename itself durable (best effort: some file systems refuse to sync folders).
         let slash = target.lastIndex(of: "/")
@@ -230,9 +245,9 @@ public final class AtomicFile {
             descriptor = -1
         }
         if !finished {
-            TemporaryFiles.unregister(cleanupSlot)
-            cleanupSlot = nil
             unlink(temporary)
+            TemporaryFiles.unregister(cleanupSlot) // after the unlink, as in commit()
+            cleanupSlot = nil
             finished = true
         }
     }

@@ -19,7 +19,9 @@ import Synchronization
 /// backtrace).
 enum TemporaryFiles {
     /// Paths as C strings in fixed slots, read by the handler without a lock; a slot is set
-    /// after its string is complete and cleared before the file is renamed or removed. Strings
+    /// after its string is complete, before the file is created, and cleared after the file is
+    /// renamed or removed (so no instant is uncovered; unlinking a name that is gone is
+    /// harmless). Strings
     /// are never freed (a handler might be reading one; a command writes a file or two).
     nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
         let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: slotCount)
