@@ -26,6 +26,11 @@ import Testing
         #expect(Color(hex: "#gggggg") == nil)
         #expect(Color(hex: "#") == nil)
         #expect(Color(hex: "") == nil)
+        // A sign is not a digit (`UInt64(_:radix:)` takes one: `#+12345` was #012345; QA-87).
+        #expect(Color(hex: "#+12345") == nil)
+        #expect(Color(hex: "#-12345") == nil)
+        #expect(Color(hex: "#+ff") == nil)
+        #expect(Color(hex: "#１２３") == nil)
     }
 
     @Test func fontDescriptorDescription() {

@@ -169,6 +169,8 @@ public struct Color: Sendable, Hashable {
         var digits = Substring(hex)
         guard digits.first == "#" else { return nil }
         digits = digits.dropFirst()
+        // Hex digits only: `UInt64(_:radix:)` also takes a leading sign (`#+12345` was #012345).
+        guard digits.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
         if digits.count == 3 { digits = Substring(digits.flatMap { [$0, $0] }) }
         guard digits.count == 6 || digits.count == 8, let value = UInt64(digits, radix: 16) else { return nil }
         let hasAlpha = digits.count == 8
