@@ -175,10 +175,11 @@ struct ChunkedBuilder {
                 let e = words.entry(found)
                 if e.flags & WordCache.Flag.joinsNeighbours != 0 { return false }
                 if afterSpace && e.flags & WordCache.Flag.startsWithExtender != 0 { return false }
-                if found.generation == 0 {
-                    append(words.young, found.offset, at: p, keepRuns: keepRuns, size: context.style.size)
-                } else {
-                    appendFromOlder(words, found, at: p, keepRuns: keepRuns, size: context.style.size)
+                switch found.generation {
+                case 0: append(words.young, found.offset, at: p, keepRuns: keepRuns, size: context.style.size)
+                case 1: appendFromOlder(words.old, found.offset, at: p, keepRuns: keepRuns, size: context.style.size)
+                case 2: appendFromOlder(words.older, found.offset, at: p, keepRuns: keepRuns, size: context.style.size)
+                default: appendFromOlder(words.oldest, found.offset, at: p, keepRuns: keepRuns, size: context.style.size)
                 }
                 // The plan the chunk's analysis started, made again for the chunks after it.
                 if e.planStart >= 0 {
@@ -465,15 +466,12 @@ struct ChunkedBuilder {
         }
     }
 
-    /// ``append(_:_:at:keepRuns:size:)`` from the older generation a lookup found the chunk in
-    /// (kept out of line: the young generation's hits take the inlined path).
+    /// ``append(_:_:at:keepRuns:size:)`` from an older generation (kept out of line: the young
+    /// generation's hits take the inlined path; the generation itself is passed, as a whole
+    /// borrowed ``WordCache`` was copied for the call, ~60 instructions a hit).
     @inline(never)
-    mutating func appendFromOlder(_ words: borrowing WordCache, _ found: WordCache.Found, at p: Int, keepRuns: Bool, size: Double) {
-        switch found.generation {
-        case 1: append(words.old, found.offset, at: p, keepRuns: keepRuns, size: size)
-        case 2: append(words.older, found.offset, at: p, keepRuns: keepRuns, size: size)
-        default: append(words.oldest, found.offset, at: p, keepRuns: keepRuns, size: size)
-        }
+    mutating func appendFromOlder(_ g: borrowing WordCache.Generation, _ offset: Int, at p: Int, keepRuns: Bool, size: Double) {
+        append(g, offset, at: p, keepRuns: keepRuns, size: size)
     }
 
     /// Sets bits `from..<from + count` of the bit array at `bits`, a 64-bit word at a time.

@@ -558,17 +558,19 @@ struct WordCache {
             return Found(generation: 0, offset: index)
         }
         guard oldCount > 0 else { return nil }
-        return findOlder(hash, context: context, state: state, levels: levels, units: units)
-    }
-
-    /// ``find(_:context:state:levels:units:)`` in the older generations.
-    mutating func findOlder(_ hash: UInt64, context: Int32, state: FontFallback.CarriedState, levels: Levels,
-                            units: UnsafeBufferPointer<UInt16>) -> Found? {
         if let index = old.find(hash, context: context, state: state, levels: levels, units: units) {
             old.markReferenced(index)
             return Found(generation: 1, offset: index)
         }
         guard oldCount > 1 else { return nil }
+        return findOlder(hash, context: context, state: state, levels: levels, units: units)
+    }
+
+    /// ``find(_:context:state:levels:units:)`` in the generations older than `old` (three or
+    /// four kept).
+    @inline(never)
+    mutating func findOlder(_ hash: UInt64, context: Int32, state: FontFallback.CarriedState, levels: Levels,
+                            units: UnsafeBufferPointer<UInt16>) -> Found? {
         if let index = older.find(hash, context: context, state: state, levels: levels, units: units) {
             older.markReferenced(index)
             return Found(generation: 2, offset: index)
