@@ -693,8 +693,9 @@ struct WordCache {
     /// (``Flag/referenced``) into the young generation (their shaped runs moved), oldest first,
     /// up to seven eighths of its entries: it keeps room for an eighth of new ones, so a rotation
     /// (which copies at most that many records) comes at most once per ``entries`` / 8 inserts
-    /// however many records are found again (six eighths: 1% more misses in the million-row
-    /// list, all of them: 2% fewer but a rotation could follow every insert).
+    /// however many records are found again (six eighths: 1.0% more misses in the million-row
+    /// list; all of them, measured with a 2^14-slot doorkeeper: 0.3% fewer, but then a rotation
+    /// could follow every insert; docs/DESIGN.md, "Issue 8, twenty-fourth round").
     mutating func carry(from dropped: inout Generation) {
         let limit = young.entryLimit * 7 / 8
         var offset = 0
