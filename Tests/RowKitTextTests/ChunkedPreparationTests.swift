@@ -182,33 +182,6 @@ extension ChunkedPreparationTests {
         #expect(entries() == 1)
     }
 
-    /// Words found in the old generation are read there (the chunked builder appends them from
-    /// it, not from the young one) and carried into the young one when the old one is dropped:
-    /// the forms are the whole-paragraph analysis's on every pass, and the passes after the
-    /// first miss only the chunks that are never cached.
-    @Test func wordsFoundInOlderGenerationsPrepareTheSame() throws {
-        PrepareScratch.startOverOnThisThread()
-        let cache = ShapeCache(capacity: 1000)
-        let style = style(family: "Noto Sans", lineHeight: .normal)
-        let texts = ["AVATAR Tower WAVE “Yes,” office. quoted words", "مرحبا بالعالم שלום 123", "the quick brown fox, it’s ﬁne"]
-        func misses() throws -> Int { try #require(PrepareScratch.current.words).misses }
-        let before = try misses()
-        for text in texts { try Self.expectSame(text, style, cache: cache) }
-        let first = try #require(PrepareScratch.current.words)
-        #expect(first.young.count > 10 && first.oldCount == 0)
-        PrepareScratch.rotateWordCacheOnThisThread()
-        for text in texts { try Self.expectSame(text, style, cache: cache) }
-        let second = try #require(PrepareScratch.current.words)
-        #expect(second.misses - first.misses < first.misses - before, "words found in the old generation")
-        #expect(second.young.count == 0 && second.old.entries.contains { $0.flags & WordCache.Flag.referenced != 0 })
-        PrepareScratch.rotateWordCacheOnThisThread()
-        let third = try #require(PrepareScratch.current.words)
-        #expect(third.carried > 10 && third.young.count == third.carried, "the words found were carried into the young generation")
-        for text in texts { try Self.expectSame(text, style, cache: cache) }
-        #expect(try misses() - second.misses == second.misses - first.misses)
-        #expect(try #require(PrepareScratch.current.words).young.count == third.carried)
-    }
-
     /// The record header docs/DESIGN.md's cache table counts on (56 bytes of the ~150 a cached
     /// word's record takes with its text, advances, segment and run).
     @Test func cacheEntriesStaySmall() {

@@ -28,14 +28,6 @@ import Testing
         }
     }
 
-    /// The hash the chunked builder gives `text` (context 7, outside any plan, no bidi levels):
-    /// records carried at a rotation are linked under it, recomputed from the record.
-    static func keyHash(_ text: String, context: Int32 = 7) -> UInt64 {
-        Array(text.utf16).withUnsafeBufferPointer {
-            WordCache.hash(context: context, state: .outsidePlan, levels: WordCache.Levels(), units: $0)
-        }
-    }
-
     /// A hash choosing slot `slot` with tag `tag` (0..<512: the nine bits above the offset's,
     /// taken from bits 55… of the hash).
     static func hash(slot: UInt64, tag: UInt64) -> UInt64 { tag << 55 | slot }
@@ -100,81 +92,35 @@ import Testing
         #expect(g.isFull)
     }
 
-    /// An entry found in the old generation is read there (not copied to the young one) and
-    /// flagged; at the next rotation, when the old generation is dropped, it is carried into the
-    /// young one, and an entry of the same generation that was not found is dropped.
-    @Test func entriesFoundInTheOldGenerationAreReadInPlaceAndCarriedWhenItIsDropped() throws {
+    @Test func entriesFoundInTheOldGenerationMoveToTheYoungOne() throws {
         var cache = WordCache()
-        let h = Self.keyHash("moved "), other = Self.keyHash("unused ")
+        let h = Self.hash(slot: 77, tag: 0x142)
         let offset = Self.add("moved ", hash: h, to: &cache.young)
-        let unused = Self.add("unused ", hash: other, to: &cache.young)
-        #expect(offset == 0 && unused > 0)
+        #expect(offset == 0)
         cache.rotate()
         #expect(Self.find("moved ", hash: h, in: cache.young) == nil)
-        let found = Self.find("moved ", hash: h, in: &cache)
-        #expect(found == WordCache.Found(generation: 1, offset: 0), "read where it is")
-        #expect(cache.young.count == 0 && cache.old.entry(at: 0).flags & WordCache.Flag.referenced != 0)
-        #expect(cache.old.entry(at: unused).flags & WordCache.Flag.referenced == 0)
-        #expect(cache.entry(found!).length == 6)
-        #expect(Self.find("other ", hash: h, in: &cache) == nil)
-        _ = Self.add("young ", hash: Self.keyHash("young "), to: &cache.young)
-        cache.rotate()
-        // The old generation was dropped: "moved " is carried into the new young one, "unused " is gone.
-        #expect(cache.carried == 1 && cache.young.count == 1)
+        let found = Array("moved ".utf16).withUnsafeBufferPointer {
+            cache.find(h, context: 7, state: .outsidePlan, levels: WordCache.Levels(), units: $0)
+        }
+        #expect(found == 0 && cache.young.count == 1)
         #expect(Self.units(at: 0, in: cache.young) == Array("moved ".utf16))
-        #expect(cache.young.entry(at: 0).flags & WordCache.Flag.referenced == 0, "carried with its flag cleared")
-        #expect(Self.find("moved ", hash: h, in: &cache) == WordCache.Found(generation: 0, offset: 0))
-        #expect(Self.find("unused ", hash: other, in: &cache) == nil)
-        // "young " (never found) is in `old` now, found there.
-        #expect(Self.find("young ", hash: Self.keyHash("young "), in: &cache)?.generation == 1)
-    }
-
-    /// A hit in the young generation flags the entry too: it is carried when its generation is
-    /// dropped two rotations later, without being found in between; one never found is not.
-    @Test func entriesFoundWhileYoungAreCarriedToo() throws {
-        var cache = WordCache()
-        let a = Self.keyHash("early "), b = Self.keyHash("never ")
-        _ = Self.add("early ", hash: a, to: &cache.young)
-        _ = Self.add("never ", hash: b, to: &cache.young)
-        #expect(Self.find("early ", hash: a, in: &cache) == WordCache.Found(generation: 0, offset: 0))
-        cache.rotate()
-        cache.rotate()
-        #expect(cache.carried == 1 && Self.find("early ", hash: a, in: &cache)?.generation == 0)
-        #expect(Self.find("never ", hash: b, in: &cache) == nil)
-    }
-
-    /// A rotation carries flagged records, oldest first, until the young generation holds seven
-    /// eighths of its entries: the rest are dropped, so the young one keeps room for new ones.
-    @Test func aRotationCarriesAtMostSevenEighthsOfTheYoungGenerationsEntries() throws {
-        var cache = WordCache()
-        var dropped = WordCache.Generation(capacity: 32)
-        var hashes: [UInt64] = []
-        for k in 0..<20 {
-            let h = Self.keyHash("w\(k) ")
-            hashes.append(h)
-            let offset = Self.add("w\(k) ", hash: h, to: &dropped)
-            if k != 3 { dropped.markReferenced(offset) }
+        #expect(Self.find("moved ", hash: h, in: cache.young) == 0)
+        let missing = Array("other ".utf16).withUnsafeBufferPointer {
+            cache.find(h, context: 7, state: .outsidePlan, levels: WordCache.Levels(), units: $0)
         }
-        cache.young = WordCache.Generation(capacity: 16)
-        cache.carry(from: &dropped)
-        #expect(cache.young.count == 14 && cache.carried == 14, "7/8 of 16")
-        for k in 0..<20 {
-            let carried = Self.find("w\(k) ", hash: hashes[k], in: cache.young) != nil
-            #expect(carried == (k != 3 && k <= 14), "w\(k)")
-        }
+        #expect(missing == nil)
     }
 
-    /// A record with segments, runs and stored extras is carried out of a dropped generation
-    /// byte for byte (but for its first run's index and its flag of being found), after another
-    /// record, and its shaped runs are moved, not shared: the dropped generation no longer holds
-    /// them.
+    /// A record with segments, runs and stored extras comes out of the old generation byte for
+    /// byte (but for its first run's index), after another record, and its shaped runs are
+    /// moved, not shared: the old generation no longer holds them.
     @Test func movedRecordsKeepTheirDataAndTakeTheirRuns() throws {
         let buffer = HarfBuzz.createBuffer()
         defer { HarfBuzz.destroy(buffer: buffer) }
         let runs = try ["ab", "cd"].map { try ShapedRunTests.shape($0, buffer: buffer) }
         let font = try FontLibrary.shared.font(for: FontDescriptor(family: "DejaVu Sans"))
         var cache = WordCache()
-        let h = Self.keyHash("abcd ")
+        let h = Self.hash(slot: 21, tag: 0x0F0)
         _ = Self.add("first ", hash: Self.hash(slot: 2, tag: 1), to: &cache.young)
         let units = Array("abcd ".utf16)
         let offset = units.withUnsafeBufferPointer { chunk in
@@ -199,45 +145,36 @@ import Testing
         #expect(Int(stored.words) * 8 >= WordCache.Layout(stored).extras + 20 && offset + Int(stored.words) == cache.young.data.count)
         let before = Array(cache.young.data[offset..<(offset + Int(stored.words))])
         cache.rotate()
-        #expect(units.withUnsafeBufferPointer {
-            cache.find(h, context: 7, state: .outsidePlan, levels: WordCache.Levels(), units: $0)
-        } == WordCache.Found(generation: 1, offset: offset))
         _ = Self.add("young ", hash: Self.hash(slot: 5, tag: 2), to: &cache.young)
-        cache.rotate()
         let found = try #require(units.withUnsafeBufferPointer {
             cache.find(h, context: 7, state: .outsidePlan, levels: WordCache.Levels(), units: $0)
         })
-        #expect(found.generation == 0 && found.offset == 0 && cache.young.count == 1 && cache.carried == 1)
-        let moved = cache.young.entry(at: found.offset)
-        var after = Array(cache.young.data[found.offset..<(found.offset + Int(moved.words))])
+        let moved = cache.young.entry(at: found)
+        var after = Array(cache.young.data[found..<(found + Int(moved.words))])
         #expect(moved.runStart == 0 && stored.runStart == 0)
         #expect(after.count == before.count)
-        after.withUnsafeMutableBytes {
-            $0.storeBytes(of: stored.runStart, toByteOffset: MemoryLayout<WordCache.Entry>.offset(of: \.runStart)!, as: Int32.self)
-            // Found again after the carry: flagged, as the stored copy was not.
-            $0.storeBytes(of: stored.flags, toByteOffset: MemoryLayout<WordCache.Entry>.offset(of: \.flags)!, as: UInt8.self)
-        }
-        #expect(moved.flags == stored.flags | WordCache.Flag.referenced)
+        after.withUnsafeMutableBytes { $0.storeBytes(of: stored.runStart, toByteOffset: MemoryLayout<WordCache.Entry>.offset(of: \.runStart)!, as: Int32.self) }
         #expect(after == before)
         #expect(cache.young.shapedRuns.count == 2 && cache.young.shapedRuns[0] === runs[0] && cache.young.shapedRuns[1] === runs[1])
+        #expect(cache.old.shapedRuns.allSatisfy { $0 == nil })
         let extras = cache.young.data.withUnsafeBytes { raw in
-            (0..<5).map { raw.load(fromByteOffset: 8 * found.offset + WordCache.Layout(moved).extras + 4 * $0, as: Int32.self) }
+            (0..<5).map { raw.load(fromByteOffset: 8 * found + WordCache.Layout(moved).extras + 4 * $0, as: Int32.self) }
         }
         #expect(extras == [2, -3, 1, 3, 40])
     }
 
-    /// Finds `text` under `hash` through the whole cache (flagging it).
-    static func find(_ text: String, hash: UInt64, in cache: inout WordCache) -> WordCache.Found? {
+    /// Finds `text` under `hash` through the whole cache (promoting it to the young generation).
+    static func find(_ text: String, hash: UInt64, in cache: inout WordCache) -> Int? {
         Array(text.utf16).withUnsafeBufferPointer {
             cache.find(hash, context: 7, state: .outsidePlan, levels: WordCache.Levels(), units: $0)
         }
     }
 
-    /// An entry never found lives through one rotation fewer than the cache keeps generations:
-    /// with two, it is gone after the second; with four, it is found after the third, in the
-    /// oldest generation, read there, and carried into the young one when that is dropped.
+    /// An entry lives through one rotation fewer than the cache keeps generations: with two,
+    /// it is gone after the second; with four, it is found (and moved to the young generation)
+    /// after the third, from the oldest one, and is then as young as a new entry.
     @Test func anEntryLivesAsManyRotationsAsTheCacheHasOlderGenerations() throws {
-        let h = Self.keyHash("kept ")
+        let h = Self.hash(slot: 40, tag: 0x0AA)
         var two = WordCache(generations: 2)
         _ = Self.add("kept ", hash: h, to: &two.young)
         two.rotate()
@@ -246,17 +183,38 @@ import Testing
 
         var four = WordCache(generations: 4)
         _ = Self.add("kept ", hash: h, to: &four.young)
-        for k in 0..<3 { _ = Self.add("filler\(k) ", hash: Self.keyHash("filler\(k) "), to: &four.young); four.rotate() }
+        for k in 0..<3 { _ = Self.add("filler\(k) ", hash: Self.hash(slot: 41, tag: UInt64(k)), to: &four.young); four.rotate() }
         #expect(four.oldCount == 3 && four.oldest.count == 2 && four.count == 4)
         let found = try #require(Self.find("kept ", hash: h, in: &four), "four generations: still held after three rotations")
-        #expect(found.generation == 3 && four.young.count == 0)
-        #expect(Self.units(at: found.offset, in: four.oldest) == Array("kept ".utf16))
+        #expect(Self.units(at: found, in: four.young) == Array("kept ".utf16) && four.young.count == 1)
         four.rotate()
-        // Carried: the oldest generation, now dropped, held it; it is in the young one.
-        #expect(four.oldCount == 3 && four.carried == 1 && Self.find("kept ", hash: h, in: &four)?.generation == 0)
-        #expect(Self.find("filler0 ", hash: Self.keyHash("filler0 "), in: &four) == nil, "the first filler was dropped")
+        // Moved: the oldest generation, now dropped, held it; it survives in `old`.
+        #expect(four.oldCount == 3 && Self.find("kept ", hash: h, in: &four) != nil)
+        #expect(Self.find("filler0 ", hash: Self.hash(slot: 41, tag: 0), in: &four) == nil, "the first filler was dropped")
         four.removeAll()
         #expect(four.generations == 4 && four.oldCount == 0 && four.count == 0)
+    }
+
+    /// An entry found in an older generation while the young one is full: the rotation that
+    /// makes room shifts (or drops) the generation it is in, and the copy still takes it.
+    @Test func anEntryFoundWhileTheYoungGenerationIsFullIsKept() throws {
+        for generations in 2...4 {
+            var cache = WordCache(generations: generations)
+            cache.young = WordCache.Generation(capacity: 2)
+            let h = Self.hash(slot: 1, tag: 0x033)
+            _ = Self.add("deep ", hash: h, to: &cache.young)
+            cache.rotate()
+            // Generations made by `rotate` have the default capacity: fill this one by hand.
+            cache.young = WordCache.Generation(capacity: 2)
+            for k in 0..<(generations - 2) { _ = Self.add("x\(k) ", hash: Self.hash(slot: 2, tag: UInt64(k)), to: &cache.young); cache.rotate(); cache.young = WordCache.Generation(capacity: 2) }
+            _ = Self.add("a ", hash: Self.hash(slot: 3, tag: 1), to: &cache.young)
+            _ = Self.add("b ", hash: Self.hash(slot: 3, tag: 2), to: &cache.young)
+            #expect(cache.young.isFull && cache.oldCount == generations - 1)
+            let rotations = cache.rotations
+            let found = try #require(Self.find("deep ", hash: h, in: &cache), "\(generations) generations")
+            #expect(cache.rotations == rotations + 1 && cache.young.count == 1)
+            #expect(Self.units(at: found, in: cache.young) == Array("deep ".utf16))
+        }
     }
 
     /// After a rotation the young generation's arrays are made once, for what the last one
@@ -323,16 +281,16 @@ import Testing
         #expect(WordCache.Generation(capacity: 16).entryLimit == 16)
     }
 
-    /// The doorkeeper has 2^16 slots, chosen by the hash's top 16 bits: two chunks whose hashes
-    /// share them (differing in bit 47, which a 2^17-slot doorkeeper would read) take one slot,
-    /// so the second's miss makes the first's next miss a first one again; a chunk in another
-    /// slot (bit 48: the lowest bit a 2^16-slot doorkeeper reads) does not.
-    @Test func theDoorkeepersSlotIsTheHashsTopSixteenBits() {
-        #expect(WordCache.doorkeeperBits == 16)
+    /// The doorkeeper has 2^14 slots, chosen by the hash's top 14 bits: two chunks whose hashes
+    /// share them (differing in bit 49, which a 2^16-slot doorkeeper read) take one slot, so the
+    /// second's miss makes the first's next miss a first one again; a chunk in another slot
+    /// does not.
+    @Test func theDoorkeepersSlotIsTheHashsTopFourteenBits() {
+        #expect(WordCache.doorkeeperBits == 14)
         var cache = WordCache(generations: 2)
         cache.rotate()
         // y shares x's slot (another fingerprint: the low bits differ); z has another slot.
-        let x: UInt64 = 0xABCD_0000_1111_2222, y = x ^ (1 << 47) ^ 0x10, z = x ^ (1 << 48)
+        let x: UInt64 = 0xABCD_0000_1111_2222, y = x ^ (1 << 49) ^ 0x10, z = x ^ (1 << 50)
         let first = cache.admits(x), other = cache.admits(y)
         #expect(!first && !other, "first misses")
         let again = cache.admits(x)

@@ -169,18 +169,13 @@ struct ChunkedBuilder {
                 ahead = .none
                 beyond = .none
             }
-            if cacheable, let found = words.find(hash, context: context.analysisID, state: state, levels: key, units: chunk) {
+            if cacheable, let index = words.find(hash, context: context.analysisID, state: state, levels: key, units: chunk) {
                 words.hits += 1
                 recentMisses -= recentMisses >> 6
-                let e = words.entry(found)
+                let e = words.young.entry(at: index)
                 if e.flags & WordCache.Flag.joinsNeighbours != 0 { return false }
                 if afterSpace && e.flags & WordCache.Flag.startsWithExtender != 0 { return false }
-                switch found.generation {
-                case 0: append(words.young, found.offset, at: p, keepRuns: keepRuns, size: context.style.size)
-                case 1: appendFromOlder(words.old, found.offset, at: p, keepRuns: keepRuns, size: context.style.size)
-                case 2: appendFromOlder(words.older, found.offset, at: p, keepRuns: keepRuns, size: context.style.size)
-                default: appendFromOlder(words.oldest, found.offset, at: p, keepRuns: keepRuns, size: context.style.size)
-                }
+                append(words.young, index, at: p, keepRuns: keepRuns, size: context.style.size)
                 // The plan the chunk's analysis started, made again for the chunks after it.
                 if e.planStart >= 0 {
                     // With the paragraph's graphemes, as a miss here would have found them.
@@ -456,7 +451,8 @@ struct ChunkedBuilder {
                     out[k] = run
                 }
             }
-            // Force-unwrapped: only a dropped generation holds moved (nil) runs (``WordCache/carry(from:)``).
+            // Force-unwrapped: only the old generation holds moved (nil) runs, and chunks are
+            // appended from the young one.
             if keepRuns { for k in Int(e.runStart)..<Int(e.runStart) + runCount { shaped.append(g.shapedRuns[k]!) } }
             if e.flags & WordCache.Flag.storedExtras != 0 {
                 appendStoredExtras(record + layout.extras, e, at: p)
@@ -464,14 +460,6 @@ struct ChunkedBuilder {
                 appendRunExtras(g, record + layout.runs, e, at: p, size: size)
             }
         }
-    }
-
-    /// ``append(_:_:at:keepRuns:size:)`` from an older generation (kept out of line: the young
-    /// generation's hits take the inlined path; the generation itself is passed, as a whole
-    /// borrowed ``WordCache`` was copied for the call, ~60 instructions a hit).
-    @inline(never)
-    mutating func appendFromOlder(_ g: borrowing WordCache.Generation, _ offset: Int, at p: Int, keepRuns: Bool, size: Double) {
-        append(g, offset, at: p, keepRuns: keepRuns, size: size)
     }
 
     /// Sets bits `from..<from + count` of the bit array at `bits`, a 64-bit word at a time.

@@ -191,13 +191,6 @@ package final class PrepareScratch {
         scratch.removeAllWords()
     }
 
-    /// Tests only: this thread's word cache rotates (its young generation becomes the old one),
-    /// unless a preparation on this thread is using it.
-    package static func rotateWordCacheOnThisThread() {
-        let scratch = current
-        if !scratch.workspaceInUse { scratch.workspace.pointee.words.rotate() }
-    }
-
     /// This thread's scratch space.
     static var current: PrepareScratch {
         if let pointer = pthread_getspecific(key) {

@@ -13,9 +13,8 @@ import CPrefetch
 /// weight, slant), the font-fallback state carried in (``FontFallback/CarriedState``) and the
 /// chunk's bidi levels. Bounded: two generations (``defaultGenerations``) of at most ``entries``
 /// entries (and 32 UTF-16 units per ``capacity``) each; when the young one fills, it becomes the
-/// old one and the old one is dropped. Entries are read where they are found and flagged; when
-/// their generation is dropped, the flagged ones are carried into the young one (their shaped
-/// runs moved): a second chance, as in CLOCK, with no entry held twice.
+/// old one and the old one is dropped. Entries found in the old generation are copied to the
+/// young one (their shaped runs moved).
 struct WordCache {
     /// Each generation's table: `2 × capacity` slots (65,536 × 2 × 4 B = 512 KB, the only part
     /// made up front). A generation is full at ``entries``, three quarters of this.
@@ -42,10 +41,9 @@ struct WordCache {
     /// (`ROWKIT_WORD_CACHE_CAPACITY` in rowkit-bench).
     package static let capacityOverride = Atomic<Int>(0)
     /// Generations a cache keeps, the young one included. More, smaller generations (so a
-    /// rotation drops a quarter, not half) were measured and held fewer hits, both when an entry
-    /// found in an older generation was copied to the young one (docs/DESIGN.md, "Issue 8,
-    /// twenty-second round") and since entries are read in place and carried when dropped
-    /// (3 × 32,768: 2.3% more misses than 2 × 49,152; "Issue 8, twenty-fourth round").
+    /// rotation drops a quarter, not half) were measured and held fewer hits: an entry found in
+    /// any older generation is copied to the young one, so the words in use fill each young
+    /// generation again with copies (docs/DESIGN.md, "Issue 8, twenty-second round").
     static let defaultGenerations = 2
     /// Benchmarks only: the generations of caches made from now on, when not 0 (2…4;
     /// `ROWKIT_WORD_CACHE_GENERATIONS` in rowkit-bench).
@@ -171,10 +169,6 @@ struct WordCache {
         /// The chunk starts with a grapheme extender (its first grapheme-start byte has bit 1):
         /// kept in the header too, so that a hit after a space need not read those bytes.
         static let startsWithExtender: UInt8 = 32
-        /// Found by a lookup since the record was made or carried (``WordCache/find``): when its
-        /// generation is dropped, the record is carried into the young one (``WordCache/rotate()``)
-        /// with this flag cleared.
-        static let referenced: UInt8 = 64
     }
 
     /// One generation: an open-addressing table over records, and the records, one after
@@ -187,8 +181,8 @@ struct WordCache {
         /// The records (``Layout``), each starting on an 8-byte word.
         var data: [UInt64] = []
         /// The runs' shaped glyphs, by the headers' `runStart`; nil once moved to the young
-        /// generation by ``copy(_:from:hash:)`` (only from a generation being dropped:
-        /// ``WordCache/carry(from:)``).
+        /// generation by ``copy(_:from:hash:)`` (such a record is never read here again: the
+        /// young one is found first, and this generation is dropped at the next rotation).
         var shapedRuns: [ShapedRun?] = []
         /// Records held, and their units.
         private(set) var count = 0, unitCount = 0
@@ -395,16 +389,6 @@ struct WordCache {
             }
         }
 
-        /// Flags the record at `offset` as found (``Flag/referenced``).
-        @inline(__always)
-        mutating func markReferenced(_ offset: Int) {
-            data.withUnsafeMutableBytes { raw in
-                let at = 8 * offset + MemoryLayout<Entry>.offset(of: \.flags)!
-                let flags = raw.load(fromByteOffset: at, as: UInt8.self)
-                if flags & Flag.referenced == 0 { raw.storeBytes(of: flags | Flag.referenced, toByteOffset: at, as: UInt8.self) }
-            }
-        }
-
         /// Links the record at `offset` (just appended, its key's hash `hash`) into the table.
         mutating func link(_ offset: Int, hash: UInt64) {
             var slot = firstSlot(hash)
@@ -425,7 +409,6 @@ struct WordCache {
             for k in r..<(r + Int(e.runCount)) { shapedRuns.append(other.shapedRuns[k].take()) }
             data.withUnsafeMutableBytes { raw in
                 raw.storeBytes(of: e.runStart, toByteOffset: 8 * here + MemoryLayout<Entry>.offset(of: \.runStart)!, as: Int32.self)
-                raw.storeBytes(of: e.flags & ~Flag.referenced, toByteOffset: 8 * here + MemoryLayout<Entry>.offset(of: \.flags)!, as: UInt8.self)
             }
             count += 1
             unitCount += Int(e.length)
@@ -449,15 +432,13 @@ struct WordCache {
     let generations: Int
     var hasOld: Bool { oldCount > 0 }
     /// Fingerprints of chunks missed once while the cache is under pressure (``admits(_:)``),
-    /// direct-mapped by hash (``doorkeeperBits``: 256 KB, made at the first rotation).
+    /// direct-mapped by hash (``doorkeeperBits``: 64 KB, made at the first rotation).
     private var seenOnce: [UInt32] = []
-    /// The doorkeeper has 2^16 slots. A chunk is admitted if missed again before another missed
-    /// chunk takes its slot: fewer slots admit fewer chunks met once. With entries copied to the
-    /// young generation on every hit in the old one, the million-row list missed least at
-    /// 2^13–2^14 (docs/DESIGN.md, "Issue 8, twenty-second round"); with hits read in place and
-    /// carried only when their generation is dropped, at 2^16–2^17 (2^14: 2.1% more misses,
-    /// 2^18: 4.5% more; "Issue 8, twenty-fourth round").
-    static let doorkeeperBits = 16
+    /// The doorkeeper has 2^14 slots. A chunk is admitted if missed again before another missed
+    /// chunk takes its slot: fewer slots admit fewer chunks met once, and the million-row list
+    /// missed least at 2^13–2^14 (docs/DESIGN.md, "Issue 8, twenty-second round": 2^16, the
+    /// sixth round's size, missed 2.5% more and rotated 40 times instead of 26; 2^18 6.6% more).
+    static let doorkeeperBits = 14
     /// Lookups that found their chunk, and chunks analysed (since the thread started).
     var hits = 0, misses = 0
     /// Times the young generation filled and replaced the old one (since the thread started).
@@ -540,59 +521,38 @@ struct WordCache {
             + (oldCount > 2 ? oldest.byteCount : 0) + 4 * seenOnce.count
     }
 
-    /// Where a lookup found its entry: the generation (0: the young one, 1: `old`, 2: `older`,
-    /// 3: `oldest`) and the record's offset in it.
-    struct Found: Equatable {
-        var generation: Int
-        var offset: Int
-    }
-
-    /// The entry for the key, read where it is: an entry found in an older generation is not
-    /// copied to the young one, but flagged (``Flag/referenced``), and carried into the young
-    /// generation when its own is dropped (``rotate()``).
+    /// The entry for the key (promoted to the young generation if found in an older one).
     @inline(__always)
     mutating func find(_ hash: UInt64, context: Int32, state: FontFallback.CarriedState, levels: Levels,
-                       units: UnsafeBufferPointer<UInt16>) -> Found? {
-        if let index = young.find(hash, context: context, state: state, levels: levels, units: units) {
-            young.markReferenced(index)
-            return Found(generation: 0, offset: index)
-        }
+                       units: UnsafeBufferPointer<UInt16>) -> Int? {
+        if let index = young.find(hash, context: context, state: state, levels: levels, units: units) { return index }
         guard oldCount > 0 else { return nil }
         if let index = old.find(hash, context: context, state: state, levels: levels, units: units) {
-            old.markReferenced(index)
-            return Found(generation: 1, offset: index)
+            return promote(index, from: 1, hash: hash)
         }
         guard oldCount > 1 else { return nil }
-        return findOlder(hash, context: context, state: state, levels: levels, units: units)
-    }
-
-    /// ``find(_:context:state:levels:units:)`` in the generations older than `old` (three or
-    /// four kept).
-    @inline(never)
-    mutating func findOlder(_ hash: UInt64, context: Int32, state: FontFallback.CarriedState, levels: Levels,
-                            units: UnsafeBufferPointer<UInt16>) -> Found? {
         if let index = older.find(hash, context: context, state: state, levels: levels, units: units) {
-            older.markReferenced(index)
-            return Found(generation: 2, offset: index)
+            return promote(index, from: 2, hash: hash)
         }
         guard oldCount > 2, let index = oldest.find(hash, context: context, state: state, levels: levels, units: units) else { return nil }
-        oldest.markReferenced(index)
-        return Found(generation: 3, offset: index)
+        return promote(index, from: 3, hash: hash)
     }
 
-    /// The header of the record a lookup found.
-    @inline(__always)
-    func entry(_ found: Found) -> Entry {
-        switch found.generation {
-        case 0: return young.entry(at: found.offset)
-        case 1: return old.entry(at: found.offset)
-        case 2: return older.entry(at: found.offset)
-        default: return oldest.entry(at: found.offset)
+    /// Copies the record at `index` in older generation `k` (1: `old`) to the young one and
+    /// returns its offset there.
+    mutating func promote(_ index: Int, from k: Int, hash: UInt64) -> Int {
+        if young.isFull {
+            // Rare: the rotation shifts or drops the generation the entry is in, so keep it for the copy.
+            var previous = k == 1 ? old : k == 2 ? older : oldest
+            rotate()
+            return young.copy(index, from: &previous, hash: hash)
+        }
+        switch k {
+        case 1: return young.copy(index, from: &old, hash: hash)
+        case 2: return young.copy(index, from: &older, hash: hash)
+        default: return young.copy(index, from: &oldest, hash: hash)
         }
     }
-
-    /// Records carried into the young generation at rotations (since the thread started).
-    var carried = 0
 
     /// Asks the CPU for the cache line holding `address`.
     @inline(__always)
@@ -663,56 +623,18 @@ struct WordCache {
     /// oldest of ``generations`` is dropped.
     mutating func rotate() {
         rotations += 1
-        // The generation dropped now, when the cache holds all it keeps: its referenced records
-        // are carried into the new young one.
-        var dropped = Generation(capacity: 1)
-        if oldCount == generations - 1 {
-            switch generations {
-            case 2: swap(&dropped, &old)
-            case 3: swap(&dropped, &older)
-            default: swap(&dropped, &oldest)
-            }
-        }
         if generations > 3 { oldest = older }
         if generations > 2 { older = old }
         let words = young.data.count, runs = young.shapedRuns.count
         old = young
         oldCount = min(oldCount + 1, generations - 1)
         young = WordCache.newGeneration()
-        defer { if dropped.count > 0 { carry(from: &dropped) } }
         // The new generation's arrays are made once, at what the last one filled to and an
         // eighth more (the next fills much as it did): grown by doubling, each generation
         // copied its records ~8 times, and the buffers it left were heap the process kept.
         if words > 0 && young.entryLimit == old.entryLimit {
             young.data.reserveCapacity(min(words + words / 8, Generation.dataLimit + 1024))
             young.shapedRuns.reserveCapacity(runs + runs / 8)
-        }
-    }
-
-    /// Copies the records of `dropped` found since they were made or carried
-    /// (``Flag/referenced``) into the young generation (their shaped runs moved), oldest first,
-    /// up to seven eighths of its entries: it keeps room for an eighth of new ones, so a rotation
-    /// (which copies at most that many records) comes at most once per ``entries`` / 8 inserts
-    /// however many records are found again (six eighths: 1.0% more misses in the million-row
-    /// list; all of them, measured with a 2^14-slot doorkeeper: 0.3% fewer, but then a rotation
-    /// could follow every insert; docs/DESIGN.md, "Issue 8, twenty-fourth round").
-    mutating func carry(from dropped: inout Generation) {
-        let limit = young.entryLimit * 7 / 8
-        var offset = 0
-        let end = dropped.data.count
-        while offset < end && young.count < limit {
-            let e = dropped.entry(at: offset)
-            if e.flags & Flag.referenced != 0 {
-                let hash = dropped.data.withUnsafeBytes { raw in
-                    let units = UnsafeBufferPointer(start: (raw.baseAddress! + 8 * offset + Layout.units).assumingMemoryBound(to: UInt16.self),
-                                                    count: Int(e.length))
-                    return WordCache.hash(context: e.context, state: FontFallback.CarriedState(script: Int32(e.inScript), fallback: e.inFont?.takeUnretainedValue()),
-                                          levels: e.levels, units: units)
-                }
-                _ = young.copy(offset, from: &dropped, hash: hash)
-                carried += 1
-            }
-            offset += Int(e.words)
         }
     }
 
