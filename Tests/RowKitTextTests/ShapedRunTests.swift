@@ -46,6 +46,37 @@ import Testing
         }
     }
 
+    /// A run's line-end kerning pairs (``LineEndKerning``, collected into room the caller gives)
+    /// are the pairs written out from HarfBuzz's output: each advancing glyph kerned (its
+    /// advance below the font's own) against a next glyph of another cluster that HarfBuzz
+    /// marks unsafe to break before — for short words and for a run of 300 glyphs (room past
+    /// the stack's), both directions.
+    @Test func kerningPairsAreTheOnesWrittenOutFromHarfBuzzsOutput() throws {
+        let buffer = HarfBuzz.createBuffer()
+        defer { HarfBuzz.destroy(buffer: buffer) }
+        let font = try FontLibrary.shared.font(for: FontDescriptor(family: "DejaVu Sans"))
+        var withPairs = 0
+        for (text, rightToLeft) in Self.texts + [(String(repeating: "AVAWAY To ", count: 30), false), ("To AV مرحبا", true)] {
+            let units = Array(text.utf16)
+            let expected: [Int32] = units.withUnsafeBufferPointer { p in
+                let g = HarfBuzz.shape(p.baseAddress, count: p.count, item: 0..<p.count, font: font.shapingFont(for: p),
+                                       rightToLeft: rightToLeft, language: nil, buffer: buffer)
+                var pairs: [Int32] = []
+                for i in 0..<g.count where g.xAdvance(i) != 0 {
+                    let next = rightToLeft ? i - 1 : i + 1
+                    guard next >= 0 && next < g.count && g.cluster(next) != g.cluster(i) && g.unsafeToBreak(next) else { continue }
+                    let own = HarfBuzz.advance(font.hbFont, glyph: g.glyph(i))
+                    if g.xAdvance(i) - own < 0 && own > 0 { pairs += [Int32(g.cluster(i)), g.xAdvance(i) - own] }
+                }
+                return pairs
+            }
+            let run = try Self.shape(text, rightToLeft: rightToLeft, buffer: buffer)
+            #expect(Array(run.kerning) == expected, "\(text)")
+            if !expected.isEmpty { withPairs += 1 }
+        }
+        #expect(withPairs >= 2, "no text had kerning pairs")
+    }
+
     @Test func runsOutliveTheGenerationsThatHeldThem() throws {
         let buffer = HarfBuzz.createBuffer()
         defer { HarfBuzz.destroy(buffer: buffer) }

@@ -106,9 +106,22 @@ package final class ShapedRun: Sendable {
         let shaped = HarfBuzz.shape(units.baseAddress, count: units.count, item: item, font: font.shapingFont(for: units),
                                     rightToLeft: rightToLeft, language: language.language, halfWidth: halfWidth, script: script,
                                     buffer: buffer)
+        let n = shaped.count
+        // The line-end kerning pairs (at most one a glyph), on the stack for most runs.
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * n + 2) { room in
+            let count = LineEndKerning.collect(shaped, clusterOffset: Int32(item.lowerBound), rightToLeft: rightToLeft, font: font,
+                                               into: room.baseAddress!)
+            return finish(shaped, units, item: item, font: font, rightToLeft: rightToLeft, language: language, buffer: buffer,
+                        knownBreaks: knownBreaks, kerning: UnsafeBufferPointer(start: room.baseAddress!, count: count))
+        }
+    }
+
+    /// The run of HarfBuzz's output `shaped` for `units[item]`, with its line-end `kerning` pairs.
+    private static func finish(_ shaped: HarfBuzz.Glyphs, _ units: UnsafeBufferPointer<UInt16>, item: Range<Int>, font: Font,
+                             rightToLeft: Bool, language: ShapingLanguage, buffer: HBBuffer, knownBreaks: ParagraphLineBreaks.Share?,
+                             kerning: UnsafeBufferPointer<Int32>) -> ShapedRun {
         let n = shaped.count, u = item.count
         let lower = Int32(item.lowerBound)
-        let kerning = LineEndKerning.collect(shaped, clusterOffset: lower, rightToLeft: rightToLeft, font: font)
         // One glyph per unit, in order (nearly every word): no cluster holds several graphemes.
         var oneGlyphPerUnit = n == u
         if oneGlyphPerUnit {
