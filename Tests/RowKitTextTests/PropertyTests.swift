@@ -127,6 +127,37 @@ import Synchronization
             }
         }
     }
+
+    /// (vii) Counting lines agrees with laying them out at every layout unit of a range of widths,
+    /// in a font that kerns spaces against capitals: there a line within a layout unit of the box
+    /// may not fit by Blink's rounded positions (`unsafeLineStartFits`), which the count-only
+    /// loops leave to the general one (docs/CHROMIUM.md §3(a)). `TextMetrics` counts the same.
+    @Test func countingAgreesWithLinesAtEveryLayoutUnitWhereSpacesKern() throws {
+        let words = ["This", "Tomorrow", "Very", "We", "A", "AVATAR", "Your", "Typewriter", "Vote", "function",
+                     "the", "of", "nineties;", "returns", "lines", "Water", "Yellow", "To"]
+        var rng = SeededGenerator(seed: 0x4B45_524E)
+        var checked = 0
+        for _ in 0..<120 {
+            let text = (0..<Int.random(in: 6...14, using: &rng)).map { _ in words[Int.random(in: 0..<words.count, using: &rng)] }
+                .joined(separator: " ")
+            let family = Bool.random(using: &rng) ? "Liberation Serif" : "Liberation Sans"
+            let size = (Double(Int.random(in: 1200...3400, using: &rng)) / 100)
+            let s = TextStyle(font: FontDescriptor(family: family), size: size, lineHeight: .pixels(40))
+            let p = try prepare(text, s)
+            let metrics = try TextMetrics(text, style: s)
+            let start = Int.random(in: 90 * 64...260 * 64, using: &rng)
+            for units in start..<(start + 192) {
+                let w = Double(units) / 64
+                let layout = try p.layout(width: w)
+                let m = try p.measure(width: w)
+                #expect(m.lineCount == layout.lines.count, "\(family) \(size) px at \(units)/64: \(text)")
+                #expect(m.maxLineWidth == layout.lines.map(\.width).max() ?? 0)
+                #expect(try metrics.measure(width: w) == m)
+                checked += 1
+            }
+        }
+        #expect(checked == 120 * 192)
+    }
 }
 
 /// A thread-safe count, for tallying cases inside `propertyCheck`.
