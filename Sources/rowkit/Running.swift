@@ -103,40 +103,14 @@ func runCommand(_ root: RowKitCommand.Type) -> Never {
 /// `--experimental-dump-help`), so every command and every option added later is covered;
 /// options that are arrays (`--cell`, `--text`) stay repeatable, and flags are not values.
 func repeatedSingleValuedOption(in arguments: [String], root: ParsableCommand.Type) -> (option: String, command: ParsableCommand.Type)? {
-    let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
-    let words = arguments[..<end]
-    guard !words.contains(where: { ["--help", "-h", "--version", "-help"].contains($0) }),
-          let nameIndex = words.firstIndex(where: { !$0.hasPrefix("-") }),
-          let command = root.configuration.subcommands.first(where: { $0._commandName == words[nameIndex] }) else { return nil }
+    guard let line = SubcommandLine(arguments, root: root) else { return nil }
     // Cheap first: most command lines repeat no option name at all.
-    let names = words[(nameIndex + 1)...].filter { $0.hasPrefix("-") }.map { $0.split(separator: "=", maxSplits: 1)[0] }
+    let names = line.words.filter { $0.hasPrefix("-") }.map { $0.split(separator: "=", maxSplits: 1)[0] }
     guard Set(names).count < names.count else { return nil }
-    guard let info = try? JSONDecoder().decode(CommandDescription.self, from: Data(command._dumpHelp().utf8)) else { return nil }
-    var options: [String: CommandDescription.Argument] = [:]
-    for argument in info.command.arguments ?? [] where argument.kind == "option" {
-        for name in argument.names ?? [] {
-            options[name.kind == "long" ? "--" + name.name : "-" + name.name] = argument
-        }
-    }
     var seen: Set<String> = []
-    var i = nameIndex + 1
-    while i < end {
-        let word = arguments[i]
-        i += 1
-        guard word.hasPrefix("-"), word != "-" else { continue }
-        let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let option = options[String(parts[0])] else { continue }
-        // `--opt value`: the value is the next word (for the default strategy only when it
-        // does not look like an option, as the parser reads it). A missing value is the
-        // parser's error to report ("Missing value for '--text <text>'").
-        if parts.count == 1 {
-            guard i < end, option.parsingStrategy == "unconditional" || !arguments[i].hasPrefix("-") || arguments[i] == "-" else { return nil }
-            i += 1
-        }
-        let name = (option.preferredName ?? option.names?.first).map { ($0.kind == "long" ? "--" : "-") + $0.name } ?? String(parts[0])
-        if !option.isRepeating && !seen.insert(name).inserted { return (name, command) }
+    return line.firstOption { option, name, _ in
+        !option.isRepeating && !seen.insert(name).inserted ? (name, line.command) : nil
     }
-    return nil
 }
 
 /// The first numeric option value in `arguments` (the command line without the program's name)
@@ -148,54 +122,83 @@ func repeatedSingleValuedOption(in arguments: [String], root: ParsableCommand.Ty
 /// decimal number too large for a double (`1e400`). Words (`normal`, `bold`) are left to the
 /// option's own parsing.
 func nonDecimalNumber(in arguments: [String], root: ParsableCommand.Type) -> (option: String, problem: String, command: ParsableCommand.Type)? {
-    let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
-    let words = arguments[..<end]
-    guard !words.contains(where: { ["--help", "-h", "--version", "-help"].contains($0) }),
-          let nameIndex = words.firstIndex(where: { !$0.hasPrefix("-") }),
-          let command = root.configuration.subcommands.first(where: { $0._commandName == words[nameIndex] }) else { return nil }
+    guard let line = SubcommandLine(arguments, root: root) else { return nil }
     // Cheap first: most command lines have no number that is not decimal.
-    guard words[(nameIndex + 1)...].contains(where: { word in
+    guard line.words.contains(where: { word in
         // A value alone, or after `=` in `--width=0x10`.
         let value = word.hasPrefix("-") ? word.split(separator: "=", maxSplits: 1).dropFirst().first ?? Substring(word) : Substring(word)
         return value.split(separator: ",", omittingEmptySubsequences: false).contains { part in
             Double(part).map { !$0.isFinite || !isDecimalNumber(part) } ?? false
         }
     }) else { return nil }
-    guard let info = try? JSONDecoder().decode(CommandDescription.self, from: Data(command._dumpHelp().utf8)) else { return nil }
-    var options: [String: CommandDescription.Argument] = [:]
-    for argument in info.command.arguments ?? [] where argument.kind == "option" {
-        for name in argument.names ?? [] {
-            options[name.kind == "long" ? "--" + name.name : "-" + name.name] = argument
-        }
-    }
-    var i = nameIndex + 1
-    while i < end {
-        let word = arguments[i]
-        i += 1
-        guard word.hasPrefix("-"), word != "-" else { continue }
-        let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let option = options[String(parts[0])] else { continue }
-        let value: String
-        if parts.count == 2 {
-            value = String(parts[1])
-        } else {
-            guard i < end, option.parsingStrategy == "unconditional" || !arguments[i].hasPrefix("-") || arguments[i] == "-" else { return nil }
-            value = arguments[i]
-            i += 1
-        }
-        guard option.parsingStrategy == "unconditional" else { continue }
-        let name = (option.preferredName ?? option.names?.first).map { ($0.kind == "long" ? "--" : "-") + $0.name } ?? String(parts[0])
+    return line.firstOption { option, name, value in
+        guard option.parsingStrategy == "unconditional" else { return nil }
         for part in value.split(separator: ",", omittingEmptySubsequences: false) {
             guard let number = Double(part) else { continue }
             let shown = shortenedForMessage(String(part))
             if !isDecimalNumber(part) {
                 let hint = number.isFinite ? " (hexadecimal is not read: write \(JSONText.number(number)))" : ""
-                return (name, "takes decimal numbers, not '\(shown)'\(hint)", command)
+                return (name, "takes decimal numbers, not '\(shown)'\(hint)", line.command)
             }
-            if !number.isFinite { return (name, "\(shown) is out of range (too large for a number)", command) }
+            if !number.isFinite { return (name, "\(shown) is out of range (too large for a number)", line.command) }
         }
+        return nil
     }
-    return nil
+}
+
+/// A command line's subcommand of `root` and the words after its name, up to `--` — the part
+/// `repeatedSingleValuedOption` and `nonDecimalNumber` read; nil for `--help` and `--version`
+/// (the parser answers those) or when no subcommand is named.
+private struct SubcommandLine {
+    let arguments: [String]
+    let command: ParsableCommand.Type
+    /// Where the words after the subcommand's name start, and where they end (`--` or the end).
+    let start: Int, end: Int
+    var words: ArraySlice<String> { arguments[start..<end] }
+
+    init?(_ arguments: [String], root: ParsableCommand.Type) {
+        let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
+        let words = arguments[..<end]
+        guard !words.contains(where: { ["--help", "-h", "--version", "-help"].contains($0) }),
+              let nameIndex = words.firstIndex(where: { !$0.hasPrefix("-") }),
+              let command = root.configuration.subcommands.first(where: { $0._commandName == words[nameIndex] }) else { return nil }
+        (self.arguments, self.command, self.start, self.end) = (arguments, command, nameIndex + 1, end)
+    }
+
+    /// Walks the subcommand's options as the parser reads them — `--opt value` (the value is
+    /// the next word; for the default strategy only when it does not look like an option) or
+    /// `--opt=value` — and returns `visit`'s first answer for an option, its preferred name
+    /// and its value. Nil when none answers, or at a missing value (the parser's error to
+    /// report, "Missing value for '--text <text>'"). The options come from the parser's own
+    /// description of the subcommand (`_dumpHelp`), so every option added later is covered.
+    func firstOption<Answer>(_ visit: (CommandDescription.Argument, String, String) -> Answer?) -> Answer? {
+        guard let info = try? JSONDecoder().decode(CommandDescription.self, from: Data(command._dumpHelp().utf8)) else { return nil }
+        var options: [String: CommandDescription.Argument] = [:]
+        for argument in info.command.arguments ?? [] where argument.kind == "option" {
+            for name in argument.names ?? [] {
+                options[name.kind == "long" ? "--" + name.name : "-" + name.name] = argument
+            }
+        }
+        var i = start
+        while i < end {
+            let word = arguments[i]
+            i += 1
+            guard word.hasPrefix("-"), word != "-" else { continue }
+            let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let option = options[String(parts[0])] else { continue }
+            let value: String
+            if parts.count == 2 {
+                value = String(parts[1])
+            } else {
+                guard i < end, option.parsingStrategy == "unconditional" || !arguments[i].hasPrefix("-") || arguments[i] == "-" else { return nil }
+                value = arguments[i]
+                i += 1
+            }
+            let name = (option.preferredName ?? option.names?.first).map { ($0.kind == "long" ? "--" : "-") + $0.name } ?? String(parts[0])
+            if let answer = visit(option, name, value) { return answer }
+        }
+        return nil
+    }
 }
 
 /// Whether `text` is a decimal number: an optional sign, digits with an optional fraction (or

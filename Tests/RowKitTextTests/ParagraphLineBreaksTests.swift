@@ -27,14 +27,7 @@ import Testing
                         let run = UnsafeBufferPointer(rebasing: text[start..<end])
                         guard run.contains(where: DictionaryScripts.contains) else { continue }
                         let alone = try UnicodeAnalysis.lineBreaks(run).ends.filter { Int($0) < run.count }
-                        guard let shared = kept.inside(start, end, of: text) else {
-                            Issue.record("\(file): run \(start)..<\(end) refused")
-                            return
-                        }
-                        if shared != alone {
-                            Issue.record("\(file): run \(start)..<\(end): paragraph \(shared), alone \(alone)")
-                            return
-                        }
+                        guard kept.expectShare(start, end, of: text, equals: alone, file: file) else { return }
                         compared += 1
                         if !alone.isEmpty { withBreaksInside += 1 }
                     }
@@ -56,5 +49,22 @@ import Testing
         #expect(withBreaksInside * 2 > compared)
         #expect(refused > 100)
         #expect(differingWhenCut > 0)
+    }
+}
+
+extension ParagraphLineBreaks {
+    /// Whether the paragraph's breaks kept inside `start..<end` of `text` are `alone` (ICU's
+    /// breaks of that run by itself); records an issue naming `file` and the run when they are
+    /// not, or when the run is refused.
+    func expectShare(_ start: Int, _ end: Int, of text: UnsafeBufferPointer<UInt16>, equals alone: [Int32], file: String) -> Bool {
+        guard let shared = inside(start, end, of: text) else {
+            Issue.record("\(file): run \(start)..<\(end) refused")
+            return false
+        }
+        if shared != alone {
+            Issue.record("\(file): run \(start)..<\(end): paragraph \(shared), alone \(alone)")
+            return false
+        }
+        return true
     }
 }

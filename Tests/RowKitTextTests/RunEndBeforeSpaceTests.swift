@@ -29,14 +29,7 @@ import Testing
                         let run = UnsafeBufferPointer(rebasing: text[start..<end])
                         guard run.contains(where: DictionaryScripts.contains) else { continue }
                         let alone = try Self.alone(text, start, end)
-                        guard let shared = kept.inside(start, end, of: text) else {
-                            Issue.record("\(file): run \(start)..<\(end) refused")
-                            return
-                        }
-                        if shared != alone {
-                            Issue.record("\(file): run \(start)..<\(end): paragraph \(shared), alone \(alone)")
-                            return
-                        }
+                        guard kept.expectShare(start, end, of: text, equals: alone, file: file) else { return }
                         compared += 1
                         if !alone.isEmpty { withBreaksInside += 1 }
                     }

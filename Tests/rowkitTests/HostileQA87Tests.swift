@@ -3,6 +3,17 @@ import Testing
 
 /// Hostile-user QA round (helper 87): each test failed before its fix.
 @Suite struct HostileQA87CLITests {
+    /// `render` of `rows` (JSON Lines) with a cell drawing the image each row's `icon` names,
+    /// from a folder `icons` holding `files` (name: bytes).
+    static func renderIcons(_ files: [String: [UInt8]], rows: String) throws -> Run {
+        let scratch = Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.file("icons"), withIntermediateDirectories: true)
+        for (name, bytes) in files { scratch.write("icons/" + name, bytes: bytes) }
+        scratch.write("t.yaml", "name: t\nlayout: {box: {width: 10, height: 10, image: {field: icon}}}\n")
+        scratch.write("rows.jsonl", rows)
+        return scratch.rowkit("render --cell t.yaml --data rows.jsonl --images icons --width 100 --quiet --output o.png")
+    }
+
     /// Numbers in options are decimal. Swift's `Double(_:)` read `--width 0x10` as 16 and
     /// `--size 0x1p4` as 16 (hexadecimal floats), `--line-height 0x10` as 16, and `--width 1e400`
     /// as inf ("--width must be in [1, 30000], not inf", which the user never wrote).
@@ -40,12 +51,7 @@ import Testing
     /// An image named with its extension ("fruit.png") looks for fruit.png.png; the warning said
     /// only "image 'fruit.png' not found in icons", beside a folder that holds fruit.png.
     @Test func anImageNamedWithItsExtensionSaysToDropIt() throws {
-        let scratch = Scratch()
-        try FileManager.default.createDirectory(atPath: scratch.file("icons"), withIntermediateDirectories: true)
-        scratch.write("icons/fruit.png", bytes: makePNG(width: 4, height: 4))
-        scratch.write("t.yaml", "name: t\nlayout: {box: {width: 10, height: 10, image: {field: icon}}}\n")
-        scratch.write("rows.jsonl", "{\"icon\": \"fruit.PNG\"}\n{\"icon\": \"cat\"}\n")
-        let run = scratch.rowkit("render --cell t.yaml --data rows.jsonl --images icons --width 100 --quiet --output o.png")
+        let run = try Self.renderIcons(["fruit.png": makePNG(width: 4, height: 4)], rows: "{\"icon\": \"fruit.PNG\"}\n{\"icon\": \"cat\"}\n")
         expectRun(run, status: 0, stderr: ["image 'fruit.PNG' not found in icons and not built in (names have no extension: write 'fruit'); drawing a placeholder"])
         #expect(!run.stderr.contains("'cat'"), "\(run)")
     }
@@ -111,12 +117,7 @@ import Testing
     /// A PNG 1×16,777,216 pixels (within the pixel limit, longer than cairo's 32,767 a side) was
     /// "not a valid PNG (cairo could not decode it)"; it is named as too long a side now.
     @Test func anImageLongerThanCairosSideIsNamedSo() throws {
-        let scratch = Scratch()
-        try FileManager.default.createDirectory(atPath: scratch.file("icons"), withIntermediateDirectories: true)
-        scratch.write("icons/tall.png", bytes: pngHeaderOnly(width: 1, height: 16_777_216))
-        scratch.write("t.yaml", "name: t\nlayout: {box: {width: 10, height: 10, image: {field: icon}}}\n")
-        scratch.write("rows.jsonl", "{\"icon\": \"tall\"}\n")
-        let run = scratch.rowkit("render --cell t.yaml --data rows.jsonl --images icons --width 100 --quiet --output o.png")
+        let run = try Self.renderIcons(["tall.png": pngHeaderOnly(width: 1, height: 16_777_216)], rows: "{\"icon\": \"tall\"}\n")
         expectRun(run, status: 0, stderr: ["cannot use image 'icons/tall.png': 1×16777216 pixels: an image is at most 32767 pixels a side; drawing a placeholder"])
     }
 

@@ -11,52 +11,30 @@ public enum JSONText {
     }
 
     /// Appends `value`'s decimal digits (and sign) to `bytes`: `number(Double(value))` for
-    /// integers, without making a `String`.
+    /// integers, without making a `String` (``writeInteger(_:to:)``'s bytes).
     public static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // up to 20 digits, most significant last
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { raw in
-            repeat {
-                raw[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            for k in stride(from: count - 1, through: 0, by: -1) { bytes.append(raw[k]) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { room in
+            let p = room.baseAddress!
+            bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: writeInteger(value, to: p)))
         }
     }
 
     /// Appends `number(Double(units) / 64)` to `bytes` (a length in the list engine's 1/64 px
     /// units) without making a `String`: below 2³³ px such a number's shortest round-trip form
-    /// is its exact decimal expansion (at most six decimals), written here digit by digit.
+    /// is its exact decimal expansion (at most six decimals), ``writeSixtyFourths(_:to:)``'s bytes.
     public static func appendSixtyFourths(_ units: Int64, to bytes: inout [UInt8]) {
-        guard units.magnitude < 1 << 39 else {
-            bytes.append(contentsOf: number(Double(units) / 64).utf8)
-            return
-        }
-        let whole = units / 64, rest = Int64(units.magnitude % 64)
-        if rest == 0 {
-            appendInteger(whole, to: &bytes)
-            return
-        }
-        if units < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendInteger(Int64(whole.magnitude), to: &bytes)
-        bytes.append(UInt8(ascii: "."))
-        // rest / 64 = rest × 15,625 / 10⁶: six digits, trailing zeros dropped.
-        var fraction = rest * 15_625
-        var digits = 6
-        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-        var divisor: Int64 = 1
-        for _ in 1..<digits { divisor *= 10 }
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
-            divisor /= 10
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 28) { room in
+            let p = room.baseAddress!
+            if let count = writeSixtyFourths(units, to: p) {
+                bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: count))
+            } else {
+                bytes.append(contentsOf: number(Double(units) / 64).utf8)
+            }
         }
     }
 
-    /// Writes `value`'s decimal digits (and sign) at `p`, as ``appendInteger(_:to:)`` appends
-    /// them, and returns how many bytes it wrote (at most 20).
+    /// Writes `value`'s decimal digits (and sign) at `p` and returns how many bytes it wrote (at
+    /// most 20).
     @inline(__always)
     public static func writeInteger(_ value: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
         var n = 0
@@ -74,9 +52,9 @@ public enum JSONText {
         return n + digits
     }
 
-    /// Writes what ``appendSixtyFourths(_:to:)`` appends at `p` and returns how many bytes it
-    /// wrote (at most 28); nil, writing nothing, for lengths of 2³³ px or more (whose shortest
-    /// form that function takes from `number`).
+    /// Writes `number(Double(units) / 64)` at `p` (its exact decimal expansion, at most six
+    /// decimals) and returns how many bytes it wrote (at most 28); nil, writing nothing, for
+    /// lengths of 2³³ px or more, whose shortest form only `number` knows.
     @inline(__always)
     public static func writeSixtyFourths(_ units: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int? {
         guard units.magnitude < 1 << 39 else { return nil }

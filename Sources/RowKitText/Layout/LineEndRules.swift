@@ -103,9 +103,7 @@ extension MetricsBlock.View {
             for k in itemStart..<b {
                 if k == s { ps = x }
                 if k == fs { pfs = x }
-                let kind = units.kind(k)
-                if (kind == MetricsBlock.Attribute.newline && units.attributes(k) & MetricsBlock.Attribute.ideographicSpace == 0)
-                    || kind == MetricsBlock.Attribute.tab {
+                if units.endsItem(k) {
                     guard k < s else { return true }
                     x = 0
                 } else {
@@ -128,10 +126,7 @@ extension MetricsBlock.View {
         if u < cache.unit { cache = (0, 0) }
         var (k, x) = cache
         while k < u {
-            let kind = units.kind(k)
-            let a = units.attributes(k)
-            if (kind == MetricsBlock.Attribute.newline && a & MetricsBlock.Attribute.ideographicSpace == 0)
-                || kind == MetricsBlock.Attribute.tab {
+            if units.endsItem(k) {
                 x = 0
             } else {
                 x += units.advance(k)

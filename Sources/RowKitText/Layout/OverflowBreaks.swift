@@ -147,9 +147,7 @@ extension MetricsBlock.View {
         var rest: Int64 = 0
         var k = s
         while k < e {
-            let kind = units.kind(k)
-            if (kind == MetricsBlock.Attribute.newline && units.attributes(k) & MetricsBlock.Attribute.ideographicSpace == 0)
-                || kind == MetricsBlock.Attribute.tab { break }
+            if units.endsItem(k) { break }
             rest += units.advance(k)
             k += 1
         }

@@ -918,6 +918,13 @@ package enum MetricsBlock {
         @inline(__always) func joinsAtLineStart(_ u: Int) -> Bool { attributes(u) & Attribute.joinsAtLineStart != 0 }
         /// Unit `u` is an Arabic-script letter joined to the letter before it (unsafe to break before).
         @inline(__always) func isJoinedToPrevious(_ u: Int) -> Bool { attributes(u) & Attribute.joinedToPrevious != 0 }
+        /// A newline (not U+3000) or tab: it ends Chromium's shaping item in `pre-wrap`, so
+        /// positions in the item count from after it (docs/CHROMIUM.md §2.6).
+        @inline(__always) func endsItem(_ u: Int) -> Bool {
+            let a = attributes(u)
+            let kind = a & Attribute.kindMask
+            return (kind == Attribute.newline && a & Attribute.ideographicSpace == 0) || kind == Attribute.tab
+        }
         /// Space, tab or newline (not U+3000): where a soft-hyphenated word ends.
         @inline(__always) func endsWord(_ u: Int) -> Bool {
             let a = attributes(u)
